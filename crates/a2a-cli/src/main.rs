@@ -1,0 +1,3 @@
+//! The `a2a` command. Its subcommands arrive with the server, client and gateway crates.
+
+fn main() {}

@@ -1,0 +1,159 @@
+//! The [`OAuthFlows`] oneof and its flow objects. `implicit` and `password` are deprecated
+//! in the proto: they are read, and written back when read, but should not be created.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+use crate::oneof::oneof_message;
+use crate::wire::{is_false, nullable};
+
+/// Scope name to description.
+pub type Scopes = IndexMap<String, String>;
+
+oneof_message! {
+    /// The single OAuth flow of an OAuth 2.0 scheme (proto `OAuthFlows`).
+    pub enum OAuthFlows {
+        /// Authorization code (with PKCE).
+        AuthorizationCode(AuthorizationCodeOAuthFlow) = "authorizationCode" | "authorization_code",
+        /// Client credentials.
+        ClientCredentials(ClientCredentialsOAuthFlow) = "clientCredentials" | "client_credentials",
+        /// Implicit (deprecated).
+        Implicit(ImplicitOAuthFlow) = "implicit",
+        /// Resource-owner password (deprecated).
+        Password(PasswordOAuthFlow) = "password",
+        /// Device code (RFC 8628).
+        DeviceCode(DeviceCodeOAuthFlow) = "deviceCode" | "device_code",
+    }
+}
+
+/// Authorization-code flow (proto `AuthorizationCodeOAuthFlow`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorizationCodeOAuthFlow {
+    /// The authorization endpoint; required.
+    #[serde(alias = "authorization_url")]
+    pub authorization_url: String,
+    /// The token endpoint; required.
+    #[serde(alias = "token_url")]
+    pub token_url: String,
+    /// The refresh endpoint; empty when unset.
+    #[serde(
+        default,
+        alias = "refresh_url",
+        skip_serializing_if = "String::is_empty",
+        deserialize_with = "nullable"
+    )]
+    pub refresh_url: String,
+    /// Available scopes; required (may be empty).
+    #[serde(default, deserialize_with = "nullable")]
+    pub scopes: Scopes,
+    /// PKCE is mandatory.
+    #[serde(
+        default,
+        alias = "pkce_required",
+        skip_serializing_if = "is_false",
+        deserialize_with = "nullable"
+    )]
+    pub pkce_required: bool,
+}
+
+/// Client-credentials flow (proto `ClientCredentialsOAuthFlow`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientCredentialsOAuthFlow {
+    /// The token endpoint; required.
+    #[serde(alias = "token_url")]
+    pub token_url: String,
+    /// The refresh endpoint; empty when unset.
+    #[serde(
+        default,
+        alias = "refresh_url",
+        skip_serializing_if = "String::is_empty",
+        deserialize_with = "nullable"
+    )]
+    pub refresh_url: String,
+    /// Available scopes; required (may be empty).
+    #[serde(default, deserialize_with = "nullable")]
+    pub scopes: Scopes,
+}
+
+/// Device-code flow (proto `DeviceCodeOAuthFlow`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceCodeOAuthFlow {
+    /// The device authorization endpoint; required.
+    #[serde(alias = "device_authorization_url")]
+    pub device_authorization_url: String,
+    /// The token endpoint; required.
+    #[serde(alias = "token_url")]
+    pub token_url: String,
+    /// The refresh endpoint; empty when unset.
+    #[serde(
+        default,
+        alias = "refresh_url",
+        skip_serializing_if = "String::is_empty",
+        deserialize_with = "nullable"
+    )]
+    pub refresh_url: String,
+    /// Available scopes; required (may be empty).
+    #[serde(default, deserialize_with = "nullable")]
+    pub scopes: Scopes,
+}
+
+/// Implicit flow, deprecated (proto `ImplicitOAuthFlow`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImplicitOAuthFlow {
+    /// The authorization endpoint; empty when unset.
+    #[serde(
+        default,
+        alias = "authorization_url",
+        skip_serializing_if = "String::is_empty",
+        deserialize_with = "nullable"
+    )]
+    pub authorization_url: String,
+    /// The refresh endpoint; empty when unset.
+    #[serde(
+        default,
+        alias = "refresh_url",
+        skip_serializing_if = "String::is_empty",
+        deserialize_with = "nullable"
+    )]
+    pub refresh_url: String,
+    /// Available scopes.
+    #[serde(
+        default,
+        skip_serializing_if = "IndexMap::is_empty",
+        deserialize_with = "nullable"
+    )]
+    pub scopes: Scopes,
+}
+
+/// Password flow, deprecated (proto `PasswordOAuthFlow`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordOAuthFlow {
+    /// The token endpoint; empty when unset.
+    #[serde(
+        default,
+        alias = "token_url",
+        skip_serializing_if = "String::is_empty",
+        deserialize_with = "nullable"
+    )]
+    pub token_url: String,
+    /// The refresh endpoint; empty when unset.
+    #[serde(
+        default,
+        alias = "refresh_url",
+        skip_serializing_if = "String::is_empty",
+        deserialize_with = "nullable"
+    )]
+    pub refresh_url: String,
+    /// Available scopes.
+    #[serde(
+        default,
+        skip_serializing_if = "IndexMap::is_empty",
+        deserialize_with = "nullable"
+    )]
+    pub scopes: Scopes,
+}

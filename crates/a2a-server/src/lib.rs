@@ -1,5 +1,48 @@
 //! Agent server framework for the A2A v1.0 protocol.
 //!
-//! This crate will hold the executor trait, the task lifecycle, the JSON-RPC and HTTP+JSON
-//! bindings on axum, Server-Sent Events streaming, limits, authentication and push
-//! notifications. It is not filled yet: see the project's open issues.
+//! Give it an [`AgentCard`](a2a_types::AgentCard) and an [`AgentExecutor`]; it serves the card
+//! and every JSON-RPC and HTTP+JSON interface the card names, runs the task lifecycle, and
+//! keeps tasks in a [`TaskStore`](store::TaskStore). You keep control of serving: the result
+//! is an [`axum::Router`].
+//!
+//! ```no_run
+//! use a2a_server::executor::{AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
+//! use a2a_server::A2aServer;
+//! use a2a_types::{AgentCard, AgentInterface, Artifact, ProtocolBinding};
+//!
+//! struct Echo;
+//!
+//! #[async_trait::async_trait]
+//! impl AgentExecutor for Echo {
+//!     async fn execute(&self, context: RequestContext, updater: TaskUpdater) -> Result<(), ExecutorError> {
+//!         updater.working("Echoing…").await?;
+//!         updater.add_artifact(Artifact::from_text(context.text())).await?;
+//!         updater.complete(()).await?;
+//!         Ok(())
+//!     }
+//! }
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let card = AgentCard::new("Echo", "Repeats what it is told.", "1.0.0")
+//!     .with_interface(AgentInterface::new("http://localhost:8080/a2a", ProtocolBinding::JsonRpc));
+//! let server = A2aServer::builder(card, Echo).build()?;
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! axum::serve(listener, server.router()).await?;
+//! # Ok(()) }
+//! ```
+
+mod binding;
+mod builder;
+pub mod config;
+mod events;
+pub mod executor;
+pub mod handler;
+pub mod store;
+mod turn;
+
+pub use self::binding::{BindingKind, Endpoint, WELL_KNOWN_CARD_PATH};
+pub use self::builder::{A2aServer, A2aServerBuilder, ConfigError};
+pub use self::config::ServerConfig;
+pub use self::events::{DEFAULT_QUEUE_CAPACITY, EventBus, TaskEvent};
+pub use self::executor::{AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
+pub use self::handler::{CallContext, RequestHandler};

@@ -14,8 +14,10 @@ use serde::{Serialize, Serializer};
 ///
 /// The numeric order is not the lifecycle order: `REJECTED` is 7, between
 /// `INPUT_REQUIRED` and `AUTH_REQUIRED`.
+///
+/// Deliberately not `#[non_exhaustive]`: the states are fixed by the protocol version, and a
+/// new one must be a compile error in every `match` that decides about the lifecycle (rule 4).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
 pub enum TaskState {
     /// Unknown; never valid in task data, "no filter" in `ListTasks`.
     #[default]
@@ -158,9 +160,8 @@ impl TaskState {
     }
 }
 
-/// Who sent a message (proto `Role`).
+/// Who sent a message (proto `Role`). Not `#[non_exhaustive]`, like [`TaskState`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Role {
     /// Invalid in valid data.
     #[default]

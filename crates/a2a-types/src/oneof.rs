@@ -34,8 +34,10 @@ macro_rules! oneof_message {
         }
     ) => {
         $(#[$meta])*
+        ///
+        /// Not `#[non_exhaustive]`: the members are fixed by the proto, and code that decides
+        /// per member must be told when one is added.
         #[derive(Debug, Clone, PartialEq)]
-        #[non_exhaustive]
         pub enum $name {
             $( $(#[$vmeta])* $variant($ty), )+
         }

@@ -53,9 +53,9 @@ impl AgentInterface {
 /// A protocol binding name: an open string on the wire, with the three the spec defines.
 ///
 /// Reading normalises the aliases `jsonrpc`, `rest`, `http+json` and `grpc` in any case
-/// (CARD-05); anything else is kept verbatim as [`ProtocolBinding::Other`].
+/// (CARD-05); anything else is kept verbatim as [`ProtocolBinding::Other`], which is also why
+/// the enum is not `#[non_exhaustive]`: it already covers every binding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum ProtocolBinding {
     /// `JSONRPC`.
     JsonRpc,

@@ -7,8 +7,10 @@ use std::str::FromStr;
 use super::{methods, v0_3};
 
 /// The eleven A2A v1.0 operations.
+///
+/// Not `#[non_exhaustive]`: the set is fixed by the protocol version, and every dispatcher must
+/// fail to compile until it decides about a new operation (rule 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Method {
     /// `SendMessage`.
     SendMessage,

@@ -1,0 +1,136 @@
+//! The JSON-RPC 2.0 binding (spec §5.1): one POST endpoint, one request object per body, the
+//! eleven methods by their v1.0 names.
+
+use a2a_types::jsonrpc::{JsonRpcRequest, Method, RequestId, v0_3};
+use a2a_types::{A2aError, ErrorKind, SendMessageRequest, SubscribeToTaskRequest};
+use axum::extract::Request;
+use axum::response::Response;
+use http::StatusCode;
+use serde_json::{Map, Value};
+
+use super::call::{self, resolve_tenant};
+use super::routes::Bindings;
+use super::{Endpoint, body, percent, response};
+use crate::handler::CallContext;
+use crate::handler::decode::{decode, decode_object};
+
+/// Serves one request to a JSON-RPC endpoint.
+pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    if parts.method != http::Method::POST {
+        let error = A2aError::invalid_request("JSON-RPC requests must be sent with POST");
+        let response = response::jsonrpc_error_with_status(
+            RequestId::Null,
+            &error,
+            StatusCode::METHOD_NOT_ALLOWED,
+        );
+        return response::with_allow(response, &[http::Method::POST]);
+    }
+    let bytes = match body::read_limited(body, &parts.headers, bindings.max_body_bytes).await {
+        Ok(bytes) => bytes,
+        Err(error) => return response::jsonrpc_error(RequestId::Null, &error),
+    };
+    let Ok(document) = serde_json::from_slice::<Value>(&bytes) else {
+        return response::jsonrpc_error(RequestId::Null, &A2aError::parse_error());
+    };
+    // The id is echoed even when the envelope around it is invalid (JSON-RPC 2.0 §5).
+    let id = RequestId::of_request(&document);
+    let request = match JsonRpcRequest::from_value(document) {
+        Ok(request) => request,
+        Err(error) => {
+            let error = A2aError::invalid_request(format!("Invalid request: {error}"));
+            return response::jsonrpc_error(id, &error);
+        }
+    };
+    let query = percent::query_pairs(parts.uri.query().unwrap_or_default());
+    let mut call = call::call_context(&parts.headers, &query);
+    let JsonRpcRequest {
+        id, method, params, ..
+    } = request;
+    let outcome = execute(bindings, endpoint, &method, params, &mut call).await;
+    let Some(id) = id else {
+        // A notification is executed but never answered (JSON-RPC 2.0 §4.1).
+        if let Err(error) = outcome {
+            tracing::debug!(method = %method, error = %error, "notification failed");
+        }
+        return response::empty(StatusCode::NO_CONTENT);
+    };
+    match outcome {
+        Ok(result) => {
+            let activated = bindings
+                .handler
+                .activated_extensions(&call)
+                .unwrap_or_default();
+            response::with_extensions(response::jsonrpc_success(id, result), &activated)
+        }
+        Err(error) => response::jsonrpc_error(id, &error),
+    }
+}
+
+/// Runs the method; the result is the `result` member.
+async fn execute(
+    bindings: &Bindings,
+    endpoint: &Endpoint,
+    name: &str,
+    params: Option<Value>,
+    call: &mut CallContext,
+) -> Result<Value, A2aError> {
+    let Some(method) = Method::from_name(name) else {
+        return Err(unknown_method(name, call));
+    };
+    // The version decides how params are read, so it is checked before them.
+    bindings.handler.check_version(call)?;
+    bindings.handler.activated_extensions(call)?;
+    let params = match params {
+        None => Map::new(),
+        Some(Value::Object(params)) => params,
+        Some(_) => return Err(A2aError::invalid_params("params must be a JSON object")),
+    };
+    let request_tenant = params
+        .get("tenant")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    call.tenant = resolve_tenant(None, request_tenant, &endpoint.tenant);
+    match method {
+        // Streaming is the next piece of work: the params are still checked, so a bad
+        // request gets the same answer it will get then.
+        Method::SendStreamingMessage => {
+            let _: SendMessageRequest =
+                decode(bindings.handler.lenient_message_id(Value::Object(params)))?;
+            Err(response::streaming_unavailable())
+        }
+        Method::SubscribeToTask => {
+            let _: SubscribeToTaskRequest = decode_object(params)?;
+            Err(response::streaming_unavailable())
+        }
+        Method::SendMessage
+        | Method::GetTask
+        | Method::ListTasks
+        | Method::CancelTask
+        | Method::CreateTaskPushNotificationConfig
+        | Method::GetTaskPushNotificationConfig
+        | Method::ListTaskPushNotificationConfigs
+        | Method::DeleteTaskPushNotificationConfig
+        | Method::GetExtendedAgentCard => {
+            bindings
+                .handler
+                .dispatch(call, method, Value::Object(params))
+                .await
+        }
+    }
+}
+
+/// MethodNotFound, except for the v0.3 names: those are a 0.3 client talking to a server that
+/// speaks only 1.x, which is VersionNotSupported (D-06).
+fn unknown_method(name: &str, call: &CallContext) -> A2aError {
+    match v0_3::to_v1_name(name) {
+        Some(v1_name) => A2aError::new(
+            ErrorKind::VersionNotSupported,
+            format!(
+                "{name} is an A2A 0.3 method; this server speaks A2A 1.x (method {v1_name} with A2A-Version: 1.0)"
+            ),
+        )
+        .with_metadata("version", call.version.as_deref().unwrap_or("0.3")),
+        None => A2aError::method_not_found(name),
+    }
+}

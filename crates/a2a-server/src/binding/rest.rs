@@ -1,0 +1,297 @@
+//! The HTTP+JSON binding (spec §5.2): the route table of `rest_route`, bodies that are the
+//! request message minus its path-bound fields, query parameters for reads, and errors as
+//! `google.rpc.Status` or RFC 9457 problems.
+
+use a2a_types::{
+    A2aError, DeleteTaskPushNotificationConfigRequest, ErrorKind, GetExtendedAgentCardRequest,
+    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
+    PushConfigId, SendMessageRequest, SubscribeToTaskRequest, TaskId,
+};
+use axum::body::Body;
+use axum::extract::Request;
+use axum::response::Response;
+use http::StatusCode;
+use http::request::Parts;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::call::{self, resolve_tenant};
+use super::media;
+use super::response::{self, RestErrors};
+use super::rest_query::{self, Query};
+use super::rest_route::{self, Miss, Operation};
+use super::routes::Bindings;
+use super::{Endpoint, body, percent};
+use crate::handler::CallContext;
+use crate::handler::decode::{decode, decode_object};
+
+/// Serves one request under an HTTP+JSON endpoint; `path` is what follows the endpoint's path.
+pub(super) async fn serve(
+    bindings: &Bindings,
+    endpoint: &Endpoint,
+    path: &str,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let negotiated = media::negotiate(&parts.headers);
+    let errors = RestErrors {
+        negotiated,
+        profile: bindings.profile,
+        instance: parts.uri.path(),
+    };
+    let route = match rest_route::resolve(path, &parts.method) {
+        Ok(route) => route,
+        Err(Miss::NotFound) => {
+            let message = format!("no operation at {} {}", parts.method, parts.uri.path());
+            return errors.response(&route_error(message, &parts));
+        }
+        Err(Miss::WrongMethod(allowed)) => {
+            let names: Vec<&str> = allowed.iter().map(http::Method::as_str).collect();
+            let message = format!(
+                "{} is not allowed on {}; use {}",
+                parts.method,
+                parts.uri.path(),
+                names.join(" or ")
+            );
+            let error = route_error(message, &parts);
+            let status = StatusCode::METHOD_NOT_ALLOWED.as_u16();
+            return response::with_allow(errors.response_with_status(&error, status), &allowed);
+        }
+    };
+    let query = percent::query_pairs(parts.uri.query().unwrap_or_default());
+    let mut call = call::call_context(&parts.headers, &query);
+    let request = RestRequest {
+        bindings,
+        parts: &parts,
+        query: Query::new(&query),
+        path_tenant: route.tenant,
+        endpoint_tenant: &endpoint.tenant,
+    };
+    match request.execute(route.operation, body, &mut call).await {
+        Ok(success) => {
+            let activated = bindings
+                .handler
+                .activated_extensions(&call)
+                .unwrap_or_default();
+            let response = response::bytes(success.status, negotiated.media.as_str(), success.body);
+            response::with_extensions(response, &activated)
+        }
+        Err(error) => errors.response(&error),
+    }
+}
+
+/// MethodNotFound for a path or method the route table does not have (SRV-22); the binding
+/// sets the HTTP status, as no error kind has 405.
+fn route_error(message: String, parts: &Parts) -> A2aError {
+    A2aError::new(ErrorKind::MethodNotFound, message)
+        .with_metadata("method", parts.method.as_str())
+        .with_metadata("path", parts.uri.path())
+}
+
+/// A success: its status and serialised body.
+struct Success {
+    status: StatusCode,
+    body: Vec<u8>,
+}
+
+impl Success {
+    fn ok<T: Serialize>(outcome: Result<T, A2aError>) -> Result<Self, A2aError> {
+        Self::with_status(StatusCode::OK, outcome)
+    }
+
+    fn with_status<T: Serialize>(
+        status: StatusCode,
+        outcome: Result<T, A2aError>,
+    ) -> Result<Self, A2aError> {
+        Ok(Self {
+            status,
+            body: response::encode(&outcome?)?,
+        })
+    }
+}
+
+/// What one HTTP+JSON request carries besides its operation and body.
+struct RestRequest<'a> {
+    bindings: &'a Bindings,
+    parts: &'a Parts,
+    query: Query<'a>,
+    path_tenant: Option<String>,
+    endpoint_tenant: &'a str,
+}
+
+impl RestRequest<'_> {
+    async fn execute(
+        &self,
+        operation: Operation,
+        body: Body,
+        call: &mut CallContext,
+    ) -> Result<Success, A2aError> {
+        let handler = &self.bindings.handler;
+        // The version decides how everything else is read, so it is checked first.
+        handler.check_version(call)?;
+        handler.activated_extensions(call)?;
+        // The path's tenant, else the interface's; `body` lets a body name one when the path
+        // does not.
+        call.tenant = resolve_tenant(self.path_tenant.clone(), "", self.endpoint_tenant);
+        let tenant = call.tenant.clone();
+        match operation {
+            Operation::SendMessage => {
+                let object = self.body(body, true, call).await?;
+                let request = decode(handler.lenient_message_id(Value::Object(object)))?;
+                Success::ok(handler.send_message(call, request).await)
+            }
+            Operation::SendStreamingMessage => {
+                let object = self.body(body, true, call).await?;
+                let _: SendMessageRequest =
+                    decode(handler.lenient_message_id(Value::Object(object)))?;
+                Err(response::streaming_unavailable())
+            }
+            Operation::ListTasks => {
+                let (mut request, states) = rest_query::list_tasks(self.query)?;
+                request.tenant = tenant;
+                if states.len() > 1 {
+                    Success::ok(handler.list_tasks_in_states(call, request, states).await)
+                } else {
+                    Success::ok(handler.list_tasks(call, request).await)
+                }
+            }
+            Operation::GetTask { task_id } => {
+                let request = GetTaskRequest {
+                    tenant,
+                    id: TaskId::from(task_id),
+                    history_length: self.query.int32("historyLength", "history_length")?,
+                };
+                Success::ok(handler.get_task(call, request).await)
+            }
+            Operation::CancelTask { task_id } => {
+                let mut object = self.body(body, false, call).await?;
+                object.insert("id".into(), Value::String(task_id));
+                Success::ok(handler.cancel_task(call, decode_object(object)?).await)
+            }
+            Operation::SubscribeToTask { task_id } => {
+                let mut object = self.body(body, false, call).await?;
+                object.insert("id".into(), Value::String(task_id));
+                let _: SubscribeToTaskRequest = decode_object(object)?;
+                Err(response::streaming_unavailable())
+            }
+            Operation::CreatePushConfig { task_id } => {
+                let mut object = self.body(body, false, call).await?;
+                // The path wins over a `taskId` (or its snake_case alias) in the body.
+                object.remove("task_id");
+                object.insert("taskId".into(), Value::String(task_id));
+                let request = decode_object(object)?;
+                Success::with_status(
+                    StatusCode::CREATED,
+                    handler
+                        .create_task_push_notification_config(call, request)
+                        .await,
+                )
+            }
+            Operation::GetPushConfig { task_id, config_id } => {
+                let request = GetTaskPushNotificationConfigRequest {
+                    tenant,
+                    task_id: TaskId::from(task_id),
+                    id: PushConfigId::from(config_id),
+                };
+                Success::ok(
+                    handler
+                        .get_task_push_notification_config(call, request)
+                        .await,
+                )
+            }
+            Operation::ListPushConfigs { task_id } => {
+                let request = ListTaskPushNotificationConfigsRequest {
+                    tenant,
+                    task_id: TaskId::from(task_id),
+                    page_size: self
+                        .query
+                        .int32("pageSize", "page_size")?
+                        .unwrap_or_default(),
+                    page_token: self
+                        .query
+                        .single("pageToken", "page_token")?
+                        .unwrap_or_default()
+                        .to_owned(),
+                };
+                Success::ok(
+                    handler
+                        .list_task_push_notification_configs(call, request)
+                        .await,
+                )
+            }
+            Operation::DeletePushConfig { task_id, config_id } => {
+                let request = DeleteTaskPushNotificationConfigRequest {
+                    tenant,
+                    task_id: TaskId::from(task_id),
+                    id: PushConfigId::from(config_id),
+                };
+                Success::ok(
+                    handler
+                        .delete_task_push_notification_config(call, request)
+                        .await,
+                )
+            }
+            Operation::GetExtendedAgentCard => {
+                let request = GetExtendedAgentCardRequest { tenant };
+                Success::ok(handler.get_extended_agent_card(call, request).await)
+            }
+        }
+    }
+
+    /// The body as a JSON object. An empty body is `{}`, except on the send routes
+    /// (`required`), where it is ContentTypeNotSupported (SRV-23). A body naming a tenant
+    /// sets the call's tenant unless the path named one.
+    ///
+    /// # Errors
+    /// PayloadTooLarge; ContentTypeNotSupported for a non-JSON content type or an empty body
+    /// where one is required (SRV-23); ParseError; InvalidParams when it is not an object.
+    async fn body(
+        &self,
+        body: Body,
+        required: bool,
+        call: &mut CallContext,
+    ) -> Result<Map<String, Value>, A2aError> {
+        let headers = &self.parts.headers;
+        let bytes = body::read_limited(body, headers, self.bindings.max_body_bytes).await?;
+        let content_type = media::content_type(headers);
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return if required {
+                Err(A2aError::new(
+                    ErrorKind::ContentTypeNotSupported,
+                    "the request body is empty; send the request as application/a2a+json",
+                )
+                .with_metadata("mediaType", content_type.unwrap_or_default()))
+            } else {
+                Ok(Map::new())
+            };
+        }
+        match content_type {
+            Some(essence) if media::is_json(&essence) => {}
+            other => {
+                let shown = other.as_deref().unwrap_or("none");
+                return Err(A2aError::new(
+                    ErrorKind::ContentTypeNotSupported,
+                    format!("content type {shown} is not supported; use application/a2a+json or application/json"),
+                )
+                .with_metadata("mediaType", other.unwrap_or_default()));
+            }
+        }
+        let Ok(document) = serde_json::from_slice::<Value>(&bytes) else {
+            return Err(A2aError::parse_error());
+        };
+        let Value::Object(object) = document else {
+            return Err(A2aError::invalid_params(
+                "the request body must be a JSON object",
+            ));
+        };
+        if self.path_tenant.is_none()
+            && let Some(tenant) = object
+                .get("tenant")
+                .and_then(Value::as_str)
+                .filter(|tenant| !tenant.is_empty())
+        {
+            call.tenant = tenant.to_owned();
+        }
+        Ok(object)
+    }
+}

@@ -1,0 +1,164 @@
+//! The axum router: which request goes to the card, a JSON-RPC endpoint or an HTTP+JSON
+//! endpoint. Axum only sees each endpoint's prefix; the rest of the path is matched here.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use a2a_types::A2aError;
+use a2a_types::error::RestStatusProfile;
+use axum::extract::Request;
+use axum::response::Response;
+use axum::routing::any;
+use http::StatusCode;
+
+use super::card::CardRoute;
+use super::response::RestErrors;
+use super::{BindingKind, Endpoint, RouterOptions, jsonrpc, media, rest};
+use crate::handler::RequestHandler;
+
+/// What every route shares.
+#[derive(Debug)]
+pub(super) struct Bindings {
+    pub(super) handler: RequestHandler,
+    pub(super) max_body_bytes: usize,
+    pub(super) profile: RestStatusProfile,
+    card: CardRoute,
+    card_path: String,
+    endpoints: Vec<Endpoint>,
+}
+
+/// The router for `endpoints` and the card.
+pub(super) fn build(
+    handler: RequestHandler,
+    endpoints: &[Endpoint],
+    options: &RouterOptions,
+) -> axum::Router {
+    let bindings = Arc::new(Bindings {
+        card: CardRoute::new(handler.card()),
+        handler,
+        max_body_bytes: options.max_body_bytes,
+        profile: options.rest_status_profile,
+        card_path: options.card_path.clone(),
+        endpoints: endpoints.to_vec(),
+    });
+    let mut patterns = BTreeSet::new();
+    patterns.insert(escape(&bindings.card_path));
+    for endpoint in endpoints {
+        let path = escape(&endpoint.path);
+        let base = path.trim_end_matches('/');
+        patterns.insert(path.clone());
+        match endpoint.binding {
+            // D-15: the path and the path with a trailing `/`.
+            BindingKind::JsonRpc => {
+                patterns.insert(format!("{base}/"));
+            }
+            BindingKind::HttpJson => {
+                patterns.insert(format!("{base}/"));
+                patterns.insert(format!("{base}/{{*a2a_operation_path}}"));
+            }
+        }
+    }
+    let mut router = axum::Router::new();
+    // A card URL may have a path segment that starts with `:` or `*`, which axum refuses
+    // by default (its 0.7 migration check); here they are literal text.
+    if patterns.iter().any(|pattern| {
+        pattern
+            .split('/')
+            .any(|segment| segment.starts_with([':', '*']))
+    }) {
+        router = router.without_v07_checks();
+    }
+    for pattern in patterns {
+        let bindings = Arc::clone(&bindings);
+        router = router.route(
+            &pattern,
+            any(move |request: Request| {
+                let bindings = Arc::clone(&bindings);
+                async move { dispatch(&bindings, request).await }
+            }),
+        );
+    }
+    router
+}
+
+/// Sends a request to its route. The card wins for reads of its path; then JSON-RPC
+/// endpoints, which own exactly their path; then HTTP+JSON endpoints, by prefix.
+async fn dispatch(bindings: &Bindings, request: Request) -> Response {
+    let path = request.uri().path().to_owned();
+    let is_card = path == bindings.card_path;
+    if is_card && super::card::is_read(request.method()) {
+        return bindings.card.serve(&request);
+    }
+    for endpoint in &bindings.endpoints {
+        if endpoint.binding == BindingKind::JsonRpc && owns_exactly(&endpoint.path, &path) {
+            return jsonrpc::serve(bindings, endpoint, request).await;
+        }
+    }
+    if is_card {
+        return bindings.card.serve(&request);
+    }
+    // The most specific endpoint wins: `/rest/v2/tasks` belongs to `/rest/v2`, not to
+    // `/rest` with tenant `v2`.
+    let rest_endpoint = bindings
+        .endpoints
+        .iter()
+        .filter(|endpoint| endpoint.binding == BindingKind::HttpJson)
+        .filter_map(|endpoint| Some((endpoint, remainder(&endpoint.path, &path)?)))
+        .max_by_key(|(endpoint, _)| endpoint.path.len());
+    if let Some((endpoint, rest)) = rest_endpoint {
+        return rest::serve(bindings, endpoint, rest, request).await;
+    }
+    // Only reachable through a pattern no endpoint owns, which `build` does not make; still
+    // an A2A-shaped answer rather than a panic.
+    let errors = RestErrors {
+        negotiated: media::negotiate(request.headers()),
+        profile: bindings.profile,
+        instance: &path,
+    };
+    errors.response_with_status(
+        &A2aError::method_not_found(&path),
+        StatusCode::NOT_FOUND.as_u16(),
+    )
+}
+
+/// `path` is the endpoint's path, or that path with a trailing `/` (D-15).
+fn owns_exactly(endpoint: &str, path: &str) -> bool {
+    path == endpoint || path.strip_suffix('/') == Some(endpoint)
+}
+
+/// What follows the endpoint's path, without the separating `/`; `None` when the path is not
+/// under the endpoint.
+fn remainder<'a>(endpoint: &str, path: &'a str) -> Option<&'a str> {
+    if endpoint == "/" {
+        return path.strip_prefix('/');
+    }
+    let rest = path.strip_prefix(endpoint)?;
+    if rest.is_empty() {
+        Some(rest)
+    } else {
+        rest.strip_prefix('/')
+    }
+}
+
+/// Axum reads `{` and `}` as parameter markers; in a card URL they are literal.
+fn escape(path: &str) -> String {
+    path.replace('{', "{{").replace('}', "}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoint_paths_own_their_subpaths() {
+        assert!(owns_exactly("/a2a", "/a2a"));
+        assert!(owns_exactly("/a2a", "/a2a/"));
+        assert!(owns_exactly("/", "/"));
+        assert!(!owns_exactly("/a2a", "/a2a/x"));
+        assert_eq!(remainder("/rest", "/rest/tasks/t1"), Some("tasks/t1"));
+        assert_eq!(remainder("/rest", "/rest"), Some(""));
+        assert_eq!(remainder("/rest", "/restx/tasks"), None);
+        assert_eq!(remainder("/", "/tasks"), Some("tasks"));
+        assert_eq!(escape("/a{b}"), "/a{{b}}");
+    }
+}

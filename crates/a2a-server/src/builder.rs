@@ -1,0 +1,215 @@
+//! [`A2aServer`] and its builder: from a card and an executor to a router, with every
+//! configuration problem found at build time (CARD-05, CARD-06, CARD-14).
+
+use std::sync::Arc;
+
+use a2a_types::{AgentCard, ProtocolBinding};
+
+use crate::binding::{self, Endpoint};
+use crate::config::ServerConfig;
+use crate::executor::AgentExecutor;
+use crate::handler::RequestHandler;
+use crate::store::{InMemoryTaskStore, TaskStore};
+use crate::turn::Engine;
+
+/// An agent server: the request handler plus the routes of every served interface.
+#[derive(Debug, Clone)]
+pub struct A2aServer {
+    handler: RequestHandler,
+    endpoints: Vec<Endpoint>,
+    options: binding::RouterOptions,
+}
+
+impl A2aServer {
+    /// Starts building a server for `card`, run by `executor`.
+    pub fn builder(card: AgentCard, executor: impl AgentExecutor) -> A2aServerBuilder {
+        A2aServerBuilder {
+            card,
+            executor: Arc::new(executor),
+            store: None,
+            config: ServerConfig::default(),
+            extended_card: None,
+            base_path: String::new(),
+            card_path: binding::WELL_KNOWN_CARD_PATH.to_owned(),
+        }
+    }
+
+    /// The transport-agnostic handler, for in-process calls (SRV-26).
+    #[must_use]
+    pub fn handler(&self) -> &RequestHandler {
+        &self.handler
+    }
+
+    /// The endpoints served, one per usable card interface.
+    #[must_use]
+    pub fn endpoints(&self) -> &[Endpoint] {
+        &self.endpoints
+    }
+
+    /// An axum router serving the card and every endpoint. Serving, TLS and middleware stay
+    /// the caller's.
+    pub fn router(&self) -> axum::Router {
+        binding::router(self.handler.clone(), &self.endpoints, &self.options)
+    }
+}
+
+/// Builds an [`A2aServer`].
+#[must_use]
+pub struct A2aServerBuilder {
+    card: AgentCard,
+    executor: Arc<dyn AgentExecutor>,
+    store: Option<Arc<dyn TaskStore>>,
+    config: ServerConfig,
+    extended_card: Option<AgentCard>,
+    base_path: String,
+    card_path: String,
+}
+
+impl std::fmt::Debug for A2aServerBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("A2aServerBuilder")
+            .field("card", &self.card.name)
+            .field("config", &self.config)
+            .field("base_path", &self.base_path)
+            .finish_non_exhaustive()
+    }
+}
+
+impl A2aServerBuilder {
+    /// Stores tasks in `store` (default: a fresh [`InMemoryTaskStore`]).
+    pub fn store(mut self, store: impl TaskStore) -> Self {
+        self.store = Some(Arc::new(store));
+        self
+    }
+
+    /// Stores tasks in a shared store.
+    pub fn shared_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// Replaces the behaviour switches and timeouts.
+    pub fn config(mut self, config: ServerConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Serves `card` to GetExtendedAgentCard (the public card must declare
+    /// `capabilities.extendedAgentCard`).
+    pub fn extended_card(mut self, card: AgentCard) -> Self {
+        self.extended_card = Some(card);
+        self
+    }
+
+    /// Puts every route under `base_path` (SRV-06), e.g. `/agents/echo`.
+    pub fn base_path(mut self, base_path: impl Into<String>) -> Self {
+        self.base_path = base_path.into();
+        self
+    }
+
+    /// Serves the public card at `path` instead of `/.well-known/agent-card.json` (CARD-02).
+    pub fn card_path(mut self, path: impl Into<String>) -> Self {
+        self.card_path = path.into();
+        self
+    }
+
+    /// Checks the configuration and builds the server.
+    ///
+    /// # Errors
+    /// [`ConfigError`] when the card has no servable interface, names an interface URL that
+    /// is not a URL, declares a capability this server cannot provide, or paths collide.
+    pub fn build(self) -> Result<A2aServer, ConfigError> {
+        if self.card.capabilities.supports_push_notifications() {
+            return Err(ConfigError::PushNotificationsUnavailable);
+        }
+        if self.card.capabilities.supports_streaming() {
+            return Err(ConfigError::StreamingUnavailable);
+        }
+        if self.extended_card.is_some() && !self.card.capabilities.supports_extended_agent_card() {
+            return Err(ConfigError::ExtendedCardNotDeclared);
+        }
+        let base_path = binding::normalize_path(&self.base_path);
+        let mut endpoints = Vec::new();
+        for interface in &self.card.supported_interfaces {
+            let binding = match &interface.protocol_binding {
+                ProtocolBinding::JsonRpc => binding::BindingKind::JsonRpc,
+                ProtocolBinding::HttpJson => binding::BindingKind::HttpJson,
+                // CARD-06: other bindings and versions are someone else's to serve.
+                ProtocolBinding::Grpc | ProtocolBinding::Other(_) => continue,
+            };
+            if !interface.is_v1() {
+                continue;
+            }
+            let path = binding::url_path(&interface.url).ok_or_else(|| {
+                ConfigError::InvalidInterfaceUrl {
+                    url: interface.url.clone(),
+                }
+            })?;
+            let endpoint = Endpoint {
+                binding,
+                path: binding::join_paths(&base_path, &path),
+                tenant: interface.tenant.clone(),
+            };
+            if endpoints.iter().any(|known: &Endpoint| {
+                known.binding == endpoint.binding && known.path == endpoint.path
+            }) {
+                continue;
+            }
+            endpoints.push(endpoint);
+        }
+        if endpoints.is_empty() {
+            return Err(ConfigError::NoServableInterface);
+        }
+        let store = self
+            .store
+            .unwrap_or_else(|| Arc::new(InMemoryTaskStore::new()));
+        let max_body_bytes = self.config.max_payload_size;
+        let rest_status_profile = self.config.rest_status_profile;
+        let engine = Arc::new(Engine::new(store, self.config));
+        let card = Arc::new(self.card);
+        let handler = RequestHandler::new(
+            engine,
+            self.executor,
+            card,
+            self.extended_card.map(Arc::new),
+        );
+        Ok(A2aServer {
+            handler,
+            endpoints,
+            options: binding::RouterOptions {
+                card_path: binding::join_paths(
+                    &base_path,
+                    &binding::normalize_path(&self.card_path),
+                ),
+                max_body_bytes,
+                rest_status_profile,
+            },
+        })
+    }
+}
+
+/// A configuration the server cannot run with.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// No interface of the card is JSONRPC or HTTP+JSON with protocol version 1.x.
+    #[error("the agent card has no JSONRPC or HTTP+JSON interface with protocol version 1.x")]
+    NoServableInterface,
+    /// An interface URL has no parseable path.
+    #[error("interface url {url:?} is not an absolute http(s) url or path")]
+    InvalidInterfaceUrl {
+        /// The URL as written in the card.
+        url: String,
+    },
+    /// The card declares push notifications, which this server does not deliver yet.
+    #[error("the agent card declares pushNotifications, which this server cannot deliver yet")]
+    PushNotificationsUnavailable,
+    /// The card declares streaming, which this server does not serve yet.
+    #[error("the agent card declares streaming, which this server cannot serve yet")]
+    StreamingUnavailable,
+    /// An extended card was given but the public card does not declare one.
+    #[error(
+        "an extended card was configured but the public card does not declare capabilities.extendedAgentCard"
+    )]
+    ExtendedCardNotDeclared,
+}

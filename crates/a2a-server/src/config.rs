@@ -1,0 +1,52 @@
+//! [`ServerConfig`]: the behaviour switches of a server, each with the spec's behaviour as its
+//! default and the seeds' behaviour available as a named option (decisions D-01…D-24).
+
+use std::time::Duration;
+
+use a2a_types::error::RestStatusProfile;
+
+/// How the server behaves where the sources disagree, and its timeouts.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ServerConfig {
+    /// HTTP statuses of A2A errors on HTTP+JSON (D-01). Default: the spec's table.
+    pub rest_status_profile: RestStatusProfile,
+    /// Version assumed when a request carries no `A2A-Version` (D-06). Default `None`: the
+    /// spec's reading, 0.3, which a 1.0 server refuses with VersionNotSupported.
+    pub assume_version_when_absent: Option<String>,
+    /// Cancel of a CANCELED task returns it unchanged instead of TaskNotCancelable (D-08).
+    pub idempotent_cancel: bool,
+    /// A missing `messageId` is generated instead of refused (D-16).
+    pub lenient_message_id: bool,
+    /// Requested extensions the card does not declare are refused (D-10).
+    pub strict_extensions: bool,
+    /// `SendMessage` answers at the first update when the request says nothing (EXE-16).
+    pub default_return_immediately: bool,
+    /// Work still running after this long fails (EXE-17, LIM-05). Default 300 s.
+    pub async_timeout: Duration,
+    /// Load tasks named in `referenceTaskIds` into the request context (SRV-30).
+    pub populate_referenced_tasks: bool,
+    /// The largest request body accepted (LIM-04, CFG-13); larger ones are refused with
+    /// PayloadTooLarge. Default 6 MiB.
+    pub max_payload_size: usize,
+    /// Key that signs `ListTasks` page tokens; random per process when `None`. Instances that
+    /// share a store must share the key so a token from one is valid on another.
+    pub page_token_key: Option<Vec<u8>>,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            rest_status_profile: RestStatusProfile::Spec,
+            assume_version_when_absent: None,
+            idempotent_cancel: false,
+            lenient_message_id: false,
+            strict_extensions: false,
+            default_return_immediately: false,
+            async_timeout: Duration::from_secs(300),
+            populate_referenced_tasks: true,
+            max_payload_size: crate::binding::DEFAULT_MAX_BODY_BYTES,
+            page_token_key: None,
+        }
+    }
+}

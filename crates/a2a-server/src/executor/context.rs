@@ -1,0 +1,65 @@
+//! [`RequestContext`]: everything a turn knows about the message it serves.
+
+use a2a_types::{ContextId, Message, Metadata, SendMessageConfiguration, Task, TaskId};
+use tokio_util::sync::CancellationToken;
+
+/// The input of one turn (EXE-01).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RequestContext {
+    /// The client's message, with `taskId` and `contextId` filled in.
+    pub message: Message,
+    /// The task as stored at the start of the turn (its history ends with `message`), or
+    /// `None` for a new interaction, whose task does not exist until the first update.
+    pub task: Option<Task>,
+    /// The task this turn drives; generated up front for a new interaction.
+    pub task_id: TaskId,
+    /// The conversation.
+    pub context_id: ContextId,
+    /// The tenant of the request; empty when none.
+    pub tenant: String,
+    /// The authenticated caller, when authentication is on.
+    pub owner: Option<String>,
+    /// Fires when the task is canceled or the turn times out.
+    pub cancellation: CancellationToken,
+    /// Extensions requested by the client and declared by the card (EXT-05).
+    pub extensions: Vec<String>,
+    /// Tasks named in `message.referenceTaskIds` that the caller may read (SRV-30).
+    pub referenced_tasks: Vec<Task>,
+    /// The request's configuration.
+    pub configuration: Option<SendMessageConfiguration>,
+    /// The request's metadata.
+    pub metadata: Option<Metadata>,
+}
+
+impl RequestContext {
+    /// A context for `message` as a new interaction, for executor unit tests.
+    #[must_use]
+    pub fn for_test(message: Message) -> Self {
+        Self {
+            message,
+            task: None,
+            task_id: TaskId::generate(),
+            context_id: ContextId::generate(),
+            tenant: String::new(),
+            owner: None,
+            cancellation: CancellationToken::new(),
+            extensions: Vec::new(),
+            referenced_tasks: Vec::new(),
+            configuration: None,
+            metadata: None,
+        }
+    }
+
+    /// True when this turn continues an existing task.
+    #[must_use]
+    pub fn is_follow_up(&self) -> bool {
+        self.task.is_some()
+    }
+
+    /// The text of the client's message (PM-19).
+    #[must_use]
+    pub fn text(&self) -> String {
+        self.message.text()
+    }
+}

@@ -1,0 +1,248 @@
+//! [`TaskUpdater`]: how an executor changes its task during a turn.
+
+use std::sync::Arc;
+
+use a2a_types::{Artifact, Message, Metadata, Part, Role, TaskState};
+
+use crate::turn::{Change, Turn};
+
+/// A status message and metadata to attach to a status change (EXE-02).
+///
+/// Built from text (`"Thinking…"`), a [`Message`], or `()` for nothing; the message's
+/// `messageId`, role, `taskId` and `contextId` are filled in.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Update {
+    /// The agent message explaining the status; also appended to the task's history.
+    pub message: Option<Message>,
+    /// Merged into the task's metadata (keys replaced one by one).
+    pub metadata: Option<Metadata>,
+}
+
+impl Update {
+    /// Attaches metadata to merge into the task.
+    #[must_use]
+    pub fn with_metadata(mut self, metadata: Metadata) -> Self {
+        self.metadata = Some(metadata);
+        self
+    }
+}
+
+impl From<()> for Update {
+    fn from((): ()) -> Self {
+        Self::default()
+    }
+}
+
+impl From<&str> for Update {
+    fn from(text: &str) -> Self {
+        Self::from(text.to_owned())
+    }
+}
+
+impl From<String> for Update {
+    fn from(text: String) -> Self {
+        Self {
+            message: Some(Message::new(Role::Agent, vec![Part::text(text)])),
+            metadata: None,
+        }
+    }
+}
+
+impl From<Message> for Update {
+    fn from(message: Message) -> Self {
+        Self {
+            message: Some(message),
+            metadata: None,
+        }
+    }
+}
+
+/// Why an update was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UpdateError {
+    /// The turn already ended (a reply, a terminal or INPUT_REQUIRED status, or the executor
+    /// returned); nothing more may change in it (EXE-05).
+    #[error("the turn has ended; no further updates are accepted")]
+    TurnEnded,
+    /// The task was canceled, or finished elsewhere (EXE-23, EXE-25).
+    #[error("the task was canceled or finished elsewhere")]
+    TaskFinished,
+    /// A status change that the lifecycle does not allow (e.g. back to SUBMITTED).
+    #[error("cannot move the task from {from} to {to}")]
+    InvalidTransition {
+        /// The current state.
+        from: TaskState,
+        /// The requested state.
+        to: TaskState,
+    },
+    /// A reply on a new interaction after the task was created, or an empty artifact.
+    #[error("{0}")]
+    Invalid(&'static str),
+    /// The task store failed; the update may not have been saved.
+    #[error("the task could not be saved")]
+    Store,
+}
+
+/// Drives the task of one turn. Cheap to clone; the helpers that end the turn take it by
+/// value so a finished turn cannot be updated by mistake.
+#[derive(Debug, Clone)]
+pub struct TaskUpdater {
+    turn: Arc<Turn>,
+}
+
+impl TaskUpdater {
+    pub(crate) fn new(turn: Arc<Turn>) -> Self {
+        Self { turn }
+    }
+
+    /// Moves the task to WORKING (creating it on a new interaction).
+    ///
+    /// # Errors
+    /// [`UpdateError`] when the turn ended or the task could not be saved.
+    pub async fn working(&self, update: impl Into<Update>) -> Result<(), UpdateError> {
+        self.status(TaskState::Working, update).await
+    }
+
+    /// Moves the task to any state; a terminal state or INPUT_REQUIRED ends the turn (EXE-18:
+    /// "emit with an explicit state").
+    ///
+    /// # Errors
+    /// [`UpdateError`] when the turn ended, the transition is not allowed, or the save failed.
+    pub async fn status(
+        &self,
+        state: TaskState,
+        update: impl Into<Update>,
+    ) -> Result<(), UpdateError> {
+        self.turn
+            .apply(Change::Status {
+                state,
+                update: update.into(),
+            })
+            .await
+    }
+
+    /// Adds an artifact, or replaces the one with the same id.
+    ///
+    /// # Errors
+    /// As [`TaskUpdater::working`].
+    pub async fn add_artifact(&self, artifact: Artifact) -> Result<(), UpdateError> {
+        self.artifact(artifact, false, true).await
+    }
+
+    /// Appends `artifact`'s parts to the artifact with the same id (a chunk of a streamed
+    /// artifact); `last_chunk` marks the end.
+    ///
+    /// # Errors
+    /// As [`TaskUpdater::working`].
+    pub async fn append_artifact(
+        &self,
+        artifact: Artifact,
+        last_chunk: bool,
+    ) -> Result<(), UpdateError> {
+        self.artifact(artifact, true, last_chunk).await
+    }
+
+    /// Sends an artifact update with explicit `append` and `last_chunk` flags.
+    ///
+    /// # Errors
+    /// As [`TaskUpdater::working`].
+    pub async fn artifact(
+        &self,
+        artifact: Artifact,
+        append: bool,
+        last_chunk: bool,
+    ) -> Result<(), UpdateError> {
+        if artifact.parts.is_empty() {
+            return Err(UpdateError::Invalid("an artifact needs at least one part"));
+        }
+        self.turn
+            .apply(Change::Artifact {
+                artifact,
+                append,
+                last_chunk,
+            })
+            .await
+    }
+
+    /// Sends an intermediate agent message: it becomes the status message (the state stays,
+    /// SUBMITTED moves to WORKING) and joins the history.
+    ///
+    /// # Errors
+    /// As [`TaskUpdater::working`].
+    pub async fn message(&self, message: impl Into<Update>) -> Result<(), UpdateError> {
+        self.turn
+            .apply(Change::Message {
+                update: message.into(),
+            })
+            .await
+    }
+
+    /// Moves the task to AUTH_REQUIRED; the turn goes on (credentials arrive out of band).
+    ///
+    /// # Errors
+    /// As [`TaskUpdater::working`].
+    pub async fn require_auth(&self, update: impl Into<Update>) -> Result<(), UpdateError> {
+        self.status(TaskState::AuthRequired, update).await
+    }
+
+    /// Completes the task; ends the turn.
+    ///
+    /// # Errors
+    /// As [`TaskUpdater::working`].
+    pub async fn complete(self, update: impl Into<Update>) -> Result<(), UpdateError> {
+        self.status(TaskState::Completed, update).await
+    }
+
+    /// Asks the client for input; ends the turn. The client's next message for the task
+    /// starts the next turn.
+    ///
+    /// # Errors
+    /// As [`TaskUpdater::working`].
+    pub async fn require_input(self, update: impl Into<Update>) -> Result<(), UpdateError> {
+        self.status(TaskState::InputRequired, update).await
+    }
+
+    /// Fails the task; ends the turn.
+    ///
+    /// # Errors
+    /// As [`TaskUpdater::working`].
+    pub async fn fail(self, update: impl Into<Update>) -> Result<(), UpdateError> {
+        self.status(TaskState::Failed, update).await
+    }
+
+    /// Rejects the task; ends the turn.
+    ///
+    /// # Errors
+    /// As [`TaskUpdater::working`].
+    pub async fn reject(self, update: impl Into<Update>) -> Result<(), UpdateError> {
+        self.status(TaskState::Rejected, update).await
+    }
+
+    /// Cancels the task from inside; ends the turn.
+    ///
+    /// # Errors
+    /// As [`TaskUpdater::working`].
+    pub async fn cancel(self, update: impl Into<Update>) -> Result<(), UpdateError> {
+        self.status(TaskState::Canceled, update).await
+    }
+
+    /// Answers with a message and ends the turn. On a new interaction no task is created
+    /// (EXE-04); on a follow-up the reply joins the task's history and the task's state stays.
+    ///
+    /// # Errors
+    /// [`UpdateError::Invalid`] when a new interaction already created its task.
+    pub async fn reply(self, message: impl Into<Update>) -> Result<(), UpdateError> {
+        let update = message.into();
+        let message = update
+            .message
+            .unwrap_or_else(|| Message::new(Role::Agent, Vec::new()));
+        self.turn.reply(message).await
+    }
+
+    /// The task id of this turn.
+    #[must_use]
+    pub fn task_id(&self) -> &a2a_types::TaskId {
+        self.turn.task_id()
+    }
+}

@@ -1,0 +1,83 @@
+//! [`CallContext`]: what a binding learned about a request before the handler sees it.
+
+use crate::store::TaskScope;
+
+/// Service parameters and identity of one request, built once by the binding (D-05).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CallContext {
+    /// The `A2A-Version` the client sent (header, `X-A2A-Version` or query), if any.
+    pub version: Option<String>,
+    /// Extension URIs from `A2A-Extensions` (trimmed, de-duplicated, in order).
+    pub requested_extensions: Vec<String>,
+    /// The tenant from the REST path or the JSON-RPC `tenant` parameter; empty when none.
+    pub tenant: String,
+    /// The authenticated caller, when authentication is on.
+    pub owner: Option<String>,
+}
+
+impl CallContext {
+    /// A call that speaks `version` and nothing else.
+    pub fn new(version: impl Into<String>) -> Self {
+        Self {
+            version: Some(version.into()),
+            ..Self::default()
+        }
+    }
+
+    /// A call from a v1.0 client, for in-process use and tests.
+    #[must_use]
+    pub fn v1() -> Self {
+        Self::new(a2a_types::PROTOCOL_VERSION)
+    }
+
+    /// Sets the tenant.
+    #[must_use]
+    pub fn with_tenant(mut self, tenant: impl Into<String>) -> Self {
+        self.tenant = tenant.into();
+        self
+    }
+
+    /// Sets the requested extensions.
+    #[must_use]
+    pub fn with_extensions<I, S>(mut self, uris: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.requested_extensions = parse_extension_list(uris);
+        self
+    }
+
+    /// The store scope of this call.
+    #[must_use]
+    pub fn scope(&self) -> TaskScope {
+        TaskScope {
+            tenant: self.tenant.clone(),
+            owner: self.owner.clone(),
+        }
+    }
+}
+
+/// Splits comma-separated header values into URIs: trimmed, empty ones dropped, duplicates
+/// removed, first occurrence kept (EXT-02).
+pub fn parse_extension_list<I, S>(values: I) -> Vec<String>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    let mut uris: Vec<String> = Vec::new();
+    for value in values {
+        for uri in value
+            .into()
+            .split(',')
+            .map(str::trim)
+            .filter(|uri| !uri.is_empty())
+        {
+            if !uris.iter().any(|known| known == uri) {
+                uris.push(uri.to_owned());
+            }
+        }
+    }
+    uris
+}

@@ -1,0 +1,71 @@
+//! CancelTask (spec §2.5, EXE-21…EXE-24, D-08).
+
+use a2a_types::{A2aError, CancelTaskRequest, Task, TaskState, TaskStatus};
+
+use super::{CallContext, RequestHandler, tenant_of};
+use crate::executor::{CancelRequest, ExecutorError};
+use crate::store::{Expected, TaskScope};
+use crate::turn::store_failure;
+
+impl RequestHandler {
+    /// Cancels a task: asks the executor's cancel hook, marks the task CANCELED, ends its
+    /// streams with the CANCELED status, and fires the running turn's cancellation.
+    ///
+    /// # Errors
+    /// TaskNotFound; TaskNotCancelable for a terminal task (a CANCELED one is returned as it
+    /// is under `idempotent_cancel`); the hook's own refusal; InternalError when the hook fails.
+    pub async fn cancel_task(
+        &self,
+        call: &CallContext,
+        request: CancelTaskRequest,
+    ) -> Result<Task, A2aError> {
+        self.prepare(call)?;
+        let engine = &self.inner.engine;
+        let scope = TaskScope {
+            tenant: tenant_of(call, &request.tenant),
+            owner: call.owner.clone(),
+        };
+        let _guard = engine.locks.lock(&request.id).await;
+        let stored = engine
+            .load(&scope, &request.id)
+            .await?
+            .ok_or_else(|| A2aError::task_not_found(request.id.as_str()))?;
+        let state = stored.task.status.state;
+        if state.is_terminal() {
+            return if state == TaskState::Canceled && engine.config.idempotent_cancel {
+                Ok(stored.task)
+            } else {
+                Err(A2aError::task_not_cancelable(request.id.as_str()))
+            };
+        }
+        let running = engine.running_turn(&request.id);
+        let hook = CancelRequest {
+            task: &stored.task,
+            running: running.is_some(),
+            tenant: &scope.tenant,
+            owner: scope.owner.as_deref(),
+            metadata: request.metadata.as_ref(),
+        };
+        match self.inner.executor.cancel(hook).await {
+            Ok(()) => {}
+            Err(ExecutorError::Refuse(error)) => return Err(error),
+            Err(error) => {
+                tracing::error!(task_id = %request.id, error = %error, "cancel hook failed");
+                return Err(A2aError::internal());
+            }
+        }
+        let mut task = stored.task;
+        task.status = TaskStatus::new(TaskState::Canceled);
+        engine
+            .store
+            .save(&scope, &task, Expected::Version(stored.version))
+            .await
+            .map_err(store_failure)?;
+        let event = crate::turn::status_event(&task, None);
+        engine.events.publish(&task.id, vec![event], true);
+        if let Some(turn) = running {
+            turn.end_canceled(task.clone());
+        }
+        Ok(task)
+    }
+}

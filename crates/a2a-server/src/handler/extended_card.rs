@@ -1,0 +1,31 @@
+//! GetExtendedAgentCard (spec §2.11, CARD-12).
+
+use a2a_types::{A2aError, AgentCard, GetExtendedAgentCardRequest};
+
+use super::{CallContext, RequestHandler};
+
+impl RequestHandler {
+    /// Returns the extended agent card.
+    ///
+    /// # Errors
+    /// UnsupportedOperation when the card does not declare `extendedAgentCard`;
+    /// ExtendedAgentCardNotConfigured when it does but none was given to the server.
+    pub async fn get_extended_agent_card(
+        &self,
+        call: &CallContext,
+        request: GetExtendedAgentCardRequest,
+    ) -> Result<AgentCard, A2aError> {
+        let _ = request;
+        self.prepare(call)?;
+        if !self.inner.card.capabilities.supports_extended_agent_card() {
+            return Err(A2aError::unsupported_operation(
+                "this agent does not offer an extended agent card",
+            ));
+        }
+        self.inner
+            .extended_card
+            .as_deref()
+            .cloned()
+            .ok_or_else(A2aError::extended_agent_card_not_configured)
+    }
+}

@@ -1,0 +1,156 @@
+//! The transport-agnostic request handler: one method per A2A operation, request in,
+//! response out (SRV-26). The bindings call it; so can in-process callers and tests.
+
+mod call;
+mod cancel_task;
+pub(crate) mod decode;
+mod dispatch;
+mod extended_card;
+mod get_task;
+mod list_tasks;
+mod page_token;
+mod push_config;
+mod send_message;
+mod stream;
+
+use std::sync::Arc;
+
+use a2a_types::{A2aError, AgentCard, Task};
+
+pub use self::call::{CallContext, parse_extension_list};
+pub use self::stream::{EventStream, StreamEvent};
+use crate::executor::AgentExecutor;
+use crate::turn::Engine;
+
+/// Serves the eleven A2A operations for one agent.
+///
+/// Every method first checks the protocol version (D-05, D-06) and negotiates extensions
+/// (D-10); errors are [`A2aError`]s ready for any binding.
+#[derive(Debug, Clone)]
+pub struct RequestHandler {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    engine: Arc<Engine>,
+    executor: Arc<dyn AgentExecutor>,
+    card: Arc<AgentCard>,
+    extended_card: Option<Arc<AgentCard>>,
+    page_tokens: page_token::PageTokens,
+}
+
+impl std::fmt::Debug for dyn AgentExecutor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AgentExecutor")
+    }
+}
+
+impl RequestHandler {
+    pub(crate) fn new(
+        engine: Arc<Engine>,
+        executor: Arc<dyn AgentExecutor>,
+        card: Arc<AgentCard>,
+        extended_card: Option<Arc<AgentCard>>,
+    ) -> Self {
+        let page_tokens = page_token::PageTokens::new(engine.config.page_token_key.clone());
+        Self {
+            inner: Arc::new(Inner {
+                engine,
+                executor,
+                card,
+                extended_card,
+                page_tokens,
+            }),
+        }
+    }
+
+    /// The public agent card this handler serves.
+    #[must_use]
+    pub fn card(&self) -> &AgentCard {
+        &self.inner.card
+    }
+
+    /// Refuses a request whose `A2A-Version` this server does not speak (spec §6): any 1.x
+    /// is served; a missing version means 0.3 unless configured otherwise.
+    ///
+    /// # Errors
+    /// VersionNotSupported.
+    pub fn check_version(&self, call: &CallContext) -> Result<(), A2aError> {
+        let version = call
+            .version
+            .as_deref()
+            .map(str::trim)
+            .filter(|version| !version.is_empty())
+            .or(self
+                .inner
+                .engine
+                .config
+                .assume_version_when_absent
+                .as_deref())
+            .unwrap_or("0.3");
+        if version.split('.').next() == Some("1") {
+            Ok(())
+        } else {
+            Err(A2aError::version_not_supported(version))
+        }
+    }
+
+    /// The extensions this call activates: those it requested that the card declares.
+    ///
+    /// # Errors
+    /// ExtensionSupportRequired when the card requires one the call did not request;
+    /// InvalidParams for an undeclared one under `strict_extensions`.
+    pub fn activated_extensions(&self, call: &CallContext) -> Result<Vec<String>, A2aError> {
+        let declared = &self.inner.card.capabilities.extensions;
+        if let Some(required) = declared.iter().find(|extension| {
+            extension.required && !call.requested_extensions.contains(&extension.uri)
+        }) {
+            return Err(A2aError::extension_support_required(&required.uri));
+        }
+        let mut activated = Vec::new();
+        for uri in &call.requested_extensions {
+            if declared.iter().any(|extension| &extension.uri == uri) {
+                activated.push(uri.clone());
+            } else if self.inner.engine.config.strict_extensions {
+                return Err(A2aError::invalid_params(format!(
+                    "extension {uri} is not supported by this agent"
+                )));
+            }
+        }
+        Ok(activated)
+    }
+
+    /// Version and extension checks every operation starts with.
+    fn prepare(&self, call: &CallContext) -> Result<Vec<String>, A2aError> {
+        self.check_version(call)?;
+        self.activated_extensions(call)
+    }
+}
+
+/// The tenant of a request: the binding's (REST path) wins over the request body's.
+fn tenant_of(call: &CallContext, request_tenant: &str) -> String {
+    if call.tenant.is_empty() {
+        request_tenant.to_owned()
+    } else {
+        call.tenant.clone()
+    }
+}
+
+/// Checks a `historyLength` and turns it into a count (SRV-13, SRV-14).
+fn history_length(length: Option<i32>) -> Result<Option<usize>, A2aError> {
+    match length {
+        None => Ok(None),
+        Some(length) => usize::try_from(length)
+            .map(Some)
+            .map_err(|_| A2aError::invalid_field("historyLength", "must not be negative")),
+    }
+}
+
+/// Applies a checked `historyLength` to a task about to be returned.
+fn trim_history(mut task: Task, length: Option<usize>) -> Task {
+    if let Some(length) = length {
+        task.truncate_history(length);
+    }
+    task
+}

@@ -1,0 +1,1108 @@
+//! The task store conformance suite (STO-05): the behaviour every [`TaskStore`] must show,
+//! as checks that each backend runs from its own tests.
+//!
+//! [`run`] runs every check, each on a fresh store; each check is also a function of its
+//! own, so a backend can run one in isolation while it is being fixed. A failing check
+//! panics with a message that names it. Expiry (STO-06) is not part of the suite: backends
+//! implement it differently and test it themselves.
+//!
+//! ```
+//! use a2a_server::store::{InMemoryTaskStore, conformance};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! // In a backend's tests, under `#[tokio::test]`:
+//! conformance::run(|| async { InMemoryTaskStore::new() }).await;
+//! # }
+//! ```
+
+use std::cmp::Ordering;
+use std::error::Error;
+use std::fmt::{self, Debug, Display};
+use std::sync::Arc;
+
+use a2a_types::{
+    Artifact, ContextId, Message, Metadata, Part, Role, Task, TaskId, TaskState, TaskStatus,
+    Timestamp,
+};
+use serde_json::json;
+use tokio::sync::Barrier;
+use tokio::task::JoinSet;
+
+use super::query::sort_millis;
+use super::{Expected, StoreError, StoredTask, TaskPage, TaskQuery, TaskScope, TaskStore, Version};
+
+/// Runs every check of the suite, each on a store fresh from `make_store`.
+///
+/// `make_store` should return an empty store. Each check uses task ids and tenants of its
+/// own, so stores over one shared database also work, as long as nothing else writes to it
+/// meanwhile. The concurrency checks spawn tokio tasks: call this from a tokio runtime, a
+/// multi-threaded one to exercise real parallelism.
+///
+/// # Panics
+/// When the store fails a check; the message names the check.
+pub async fn run<S, F, Fut>(make_store: F)
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = S>,
+    S: TaskStore,
+{
+    create_then_load_returns_the_task_and_its_version(&make_store().await).await;
+    creating_an_existing_task_conflicts_and_stores_nothing(&make_store().await).await;
+    creating_a_task_id_used_in_another_scope_conflicts(&make_store().await).await;
+    saving_with_the_current_version_returns_a_greater_version(&make_store().await).await;
+    saving_with_a_stale_version_conflicts_and_stores_nothing(&make_store().await).await;
+    saving_a_task_that_was_never_stored_is_not_found(&make_store().await).await;
+    saving_a_task_of_another_scope_is_not_found(&make_store().await).await;
+    load_under_another_tenant_or_owner_returns_none(&make_store().await).await;
+    list_never_returns_tasks_of_other_scopes(&make_store().await).await;
+    list_orders_by_status_timestamp_then_task_id_descending(&make_store().await).await;
+    list_filters_by_context_id(&make_store().await).await;
+    list_filters_by_one_or_several_states(&make_store().await).await;
+    list_status_timestamp_after_is_inclusive(&make_store().await).await;
+    paging_visits_every_matching_task_exactly_once(&make_store().await).await;
+    the_last_page_has_no_next_cursor(&make_store().await).await;
+    an_empty_store_lists_an_empty_page(&make_store().await).await;
+    a_full_task_survives_a_round_trip_unchanged(&make_store().await).await;
+    concurrent_saves_on_one_version_have_exactly_one_winner(Arc::new(make_store().await)).await;
+    concurrent_creates_of_one_task_have_exactly_one_winner(Arc::new(make_store().await)).await;
+}
+
+/// `load` of an unknown id returns `None`; after `save` with [`Expected::Absent`], `load`
+/// returns the task as saved with the version that `save` returned.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn create_then_load_returns_the_task_and_its_version(store: &dyn TaskStore) {
+    let check = Check::new("create_then_load_returns_the_task_and_its_version");
+    let scope = check.scope("acme", Some("alice"));
+    let task = check.task("t", TaskState::Submitted, Some("2025-01-01T10:00:00.000Z"));
+
+    check
+        .expect_absent(store, &scope, &task.id, "before it was saved")
+        .await;
+    let version = check.create(store, &scope, &task).await;
+    check
+        .expect_stored(store, &scope, &task, version, "after creation")
+        .await;
+}
+
+/// `save` with [`Expected::Absent`] of a task that exists in the same scope fails with
+/// [`StoreError::Conflict`] and leaves the stored copy as it was.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn creating_an_existing_task_conflicts_and_stores_nothing(store: &dyn TaskStore) {
+    let check = Check::new("creating_an_existing_task_conflicts_and_stores_nothing");
+    let scope = check.scope("acme", Some("alice"));
+    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let version = check.create(store, &scope, &task).await;
+
+    let again = revised(&task, 1);
+    let result = store.save(&scope, &again, Expected::Absent).await;
+    check.expect_conflict(result, &task.id, "creating the task a second time");
+    check
+        .expect_stored(store, &scope, &task, version, "after the refused creation")
+        .await;
+}
+
+/// Task ids are globally unique: `save` with [`Expected::Absent`] of an id that exists under
+/// another owner, another tenant or no owner fails with [`StoreError::Conflict`], and the
+/// task stays where it was, invisible elsewhere.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn creating_a_task_id_used_in_another_scope_conflicts(store: &dyn TaskStore) {
+    let check = Check::new("creating_a_task_id_used_in_another_scope_conflicts");
+    let home = check.scope("acme", Some("alice"));
+    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let version = check.create(store, &home, &task).await;
+
+    for other in [
+        check.scope("acme", Some("bob")),
+        check.scope("acme", None),
+        check.scope("globex", Some("alice")),
+    ] {
+        let result = store
+            .save(&other, &revised(&task, 1), Expected::Absent)
+            .await;
+        check.expect_conflict(
+            result,
+            &task.id,
+            format!("creating the task under {other:?}"),
+        );
+        check
+            .expect_absent(store, &other, &task.id, format!("under {other:?}"))
+            .await;
+    }
+    check
+        .expect_stored(store, &home, &task, version, "in its own scope")
+        .await;
+}
+
+/// `save` with the current version succeeds and returns a greater version, every time; the
+/// new copy is what `load` returns.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn saving_with_the_current_version_returns_a_greater_version(store: &dyn TaskStore) {
+    let check = Check::new("saving_with_the_current_version_returns_a_greater_version");
+    let scope = check.scope("acme", Some("alice"));
+    let task = check.task("t", TaskState::Submitted, Some("2025-01-01T10:00:00.000Z"));
+    let mut version = check.create(store, &scope, &task).await;
+
+    for revision in 1..=3 {
+        let next = revised(&task, revision);
+        let saved = check.ok(
+            store.save(&scope, &next, Expected::Version(version)).await,
+            format!("saving revision {revision} with the current version {version:?}"),
+        );
+        check.ensure(
+            saved > version,
+            format!("revision {revision} was saved as {saved:?}, not after {version:?}"),
+        );
+        version = saved;
+        check
+            .expect_stored(
+                store,
+                &scope,
+                &next,
+                version,
+                format!("after revision {revision}"),
+            )
+            .await;
+    }
+}
+
+/// `save` with a version that is no longer current fails with [`StoreError::Conflict`] and
+/// stores nothing.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn saving_with_a_stale_version_conflicts_and_stores_nothing(store: &dyn TaskStore) {
+    let check = Check::new("saving_with_a_stale_version_conflicts_and_stores_nothing");
+    let scope = check.scope("acme", Some("alice"));
+    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let first = check.create(store, &scope, &task).await;
+    let current = revised(&task, 1);
+    let second = check.ok(
+        store.save(&scope, &current, Expected::Version(first)).await,
+        "saving revision 1 with the current version",
+    );
+
+    let result = store
+        .save(&scope, &revised(&task, 2), Expected::Version(first))
+        .await;
+    check.expect_conflict(result, &task.id, "saving revision 2 with the stale version");
+    check
+        .expect_stored(store, &scope, &current, second, "after the refused save")
+        .await;
+}
+
+/// `save` with [`Expected::Version`] of a task that was never stored fails with
+/// [`StoreError::NotFound`] (not `Conflict`: there is nothing to conflict with) and does not
+/// create it.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn saving_a_task_that_was_never_stored_is_not_found(store: &dyn TaskStore) {
+    let check = Check::new("saving_a_task_that_was_never_stored_is_not_found");
+    let scope = check.scope("acme", Some("alice"));
+    // A version the store really handed out, so that only the task id is wrong.
+    let other = check.task(
+        "other",
+        TaskState::Working,
+        Some("2025-01-01T10:00:00.000Z"),
+    );
+    let version = check.create(store, &scope, &other).await;
+
+    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let result = store.save(&scope, &task, Expected::Version(version)).await;
+    check.expect_not_found(result, &task.id, "saving a task that was never created");
+    check
+        .expect_absent(store, &scope, &task.id, "after the refused save")
+        .await;
+}
+
+/// `save` with [`Expected::Version`] under a scope other than the task's fails with
+/// [`StoreError::NotFound`], even with the right version: another scope's task is
+/// indistinguishable from a missing one (D-07). The task is neither changed nor moved.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn saving_a_task_of_another_scope_is_not_found(store: &dyn TaskStore) {
+    let check = Check::new("saving_a_task_of_another_scope_is_not_found");
+    let home = check.scope("acme", None);
+    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let version = check.create(store, &home, &task).await;
+
+    for other in [
+        check.scope("acme", Some("bob")),
+        check.scope("globex", None),
+    ] {
+        let result = store
+            .save(&other, &revised(&task, 1), Expected::Version(version))
+            .await;
+        check.expect_not_found(result, &task.id, format!("saving the task under {other:?}"));
+        check
+            .expect_absent(store, &other, &task.id, format!("under {other:?}"))
+            .await;
+    }
+    check
+        .expect_stored(store, &home, &task, version, "in its own scope")
+        .await;
+}
+
+/// `load` returns `None` under any scope but the task's: another owner, another tenant, no
+/// owner where the task has one, and an owner where the task has none.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn load_under_another_tenant_or_owner_returns_none(store: &dyn TaskStore) {
+    let check = Check::new("load_under_another_tenant_or_owner_returns_none");
+    let owned_scope = check.scope("acme", Some("alice"));
+    let owned = check.task(
+        "owned",
+        TaskState::Working,
+        Some("2025-01-01T10:00:00.000Z"),
+    );
+    let owned_version = check.create(store, &owned_scope, &owned).await;
+    let shared_scope = check.scope("acme", None);
+    let shared = check.task(
+        "shared",
+        TaskState::Working,
+        Some("2025-01-01T10:00:00.000Z"),
+    );
+    let shared_version = check.create(store, &shared_scope, &shared).await;
+
+    for other in [
+        check.scope("acme", Some("bob")),
+        check.scope("acme", None),
+        check.scope("globex", Some("alice")),
+    ] {
+        check
+            .expect_absent(store, &other, &owned.id, format!("{other:?}"))
+            .await;
+    }
+    for other in [
+        check.scope("acme", Some("alice")),
+        check.scope("globex", None),
+    ] {
+        check
+            .expect_absent(store, &other, &shared.id, format!("{other:?}"))
+            .await;
+    }
+    check
+        .expect_stored(store, &owned_scope, &owned, owned_version, "its scope")
+        .await;
+    check
+        .expect_stored(store, &shared_scope, &shared, shared_version, "its scope")
+        .await;
+}
+
+/// `list` returns exactly the tasks of the scope it is asked for, and counts only those.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn list_never_returns_tasks_of_other_scopes(store: &dyn TaskStore) {
+    let check = Check::new("list_never_returns_tasks_of_other_scopes");
+    let scopes = [
+        check.scope("acme", Some("alice")),
+        check.scope("acme", Some("bob")),
+        check.scope("acme", None),
+        check.scope("globex", Some("alice")),
+    ];
+    let mut expected: Vec<Vec<TaskId>> = vec![Vec::new(); scopes.len()];
+    for n in 0..12 {
+        let index = n % scopes.len();
+        let task = check.task(
+            &format!("t{n:02}"),
+            TaskState::Working,
+            Some("2025-01-01T10:00:00.000Z"),
+        );
+        check.create(store, &scopes[index], &task).await;
+        expected[index].push(task.id);
+    }
+
+    for (scope, mut ids) in scopes.iter().zip(expected) {
+        ids.sort_by(|a, b| b.cmp(a));
+        let page = check.list(store, scope, &TaskQuery::default()).await;
+        check.expect_ids(&page, &ids, format!("listing {scope:?}"));
+        check.ensure_eq(
+            &page.total_size,
+            &ids.len(),
+            format!("total_size of {scope:?}"),
+        );
+    }
+    let empty = check.scope("initech", Some("alice"));
+    let page = check.list(store, &empty, &TaskQuery::default()).await;
+    check.expect_ids(&page, &[], "listing a tenant without tasks");
+}
+
+/// `list` orders by status timestamp, newest first, then by task id, descending; a task
+/// without a timestamp sorts as the Unix epoch, so last (SRV-18).
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn list_orders_by_status_timestamp_then_task_id_descending(store: &dyn TaskStore) {
+    let check = Check::new("list_orders_by_status_timestamp_then_task_id_descending");
+    let scope = check.scope("acme", Some("alice"));
+    // Saved out of order, with ties on the timestamp that only the id breaks.
+    let tasks = [
+        ("c", Some("2025-01-01T10:00:02.000Z")),
+        ("a", Some("2025-01-01T10:00:01.000Z")),
+        ("e", None),
+        ("b", Some("2025-01-01T10:00:03.000Z")),
+        ("d", Some("2025-01-01T10:00:02.000Z")),
+        ("f", Some("2025-01-01T10:00:03.000Z")),
+        ("g", Some("2025-01-01T09:59:59.999Z")),
+    ];
+    for (name, timestamp) in tasks {
+        check
+            .create(
+                store,
+                &scope,
+                &check.task(name, TaskState::Working, timestamp),
+            )
+            .await;
+    }
+
+    let expected = check.ids(&["f", "b", "d", "c", "a", "g", "e"]);
+    let page = check.list(store, &scope, &TaskQuery::default()).await;
+    check.expect_ids(&page, &expected, "listing every task");
+}
+
+/// `list` with a context id returns only that context's tasks, and counts only those.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn list_filters_by_context_id(store: &dyn TaskStore) {
+    let check = Check::new("list_filters_by_context_id");
+    let scope = check.scope("acme", Some("alice"));
+    for (name, context) in [("a", "red"), ("b", "blue"), ("c", "red"), ("d", "green")] {
+        let mut task = check.task(name, TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+        task.context_id = ContextId::new(context);
+        check.create(store, &scope, &task).await;
+    }
+
+    let query = TaskQuery {
+        context_id: Some(ContextId::new("red")),
+        ..TaskQuery::default()
+    };
+    let page = check.list(store, &scope, &query).await;
+    check.expect_ids(&page, &check.ids(&["c", "a"]), "listing context red");
+    check.ensure_eq(&page.total_size, &2, "total_size of context red");
+
+    let query = TaskQuery {
+        context_id: Some(ContextId::new("yellow")),
+        ..TaskQuery::default()
+    };
+    let page = check.list(store, &scope, &query).await;
+    check.expect_ids(&page, &[], "listing a context without tasks");
+    check.ensure_eq(
+        &page.total_size,
+        &0,
+        "total_size of a context without tasks",
+    );
+}
+
+/// `list` with one state, or several, returns only tasks in one of them; with none it
+/// returns every task.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn list_filters_by_one_or_several_states(store: &dyn TaskStore) {
+    let check = Check::new("list_filters_by_one_or_several_states");
+    let scope = check.scope("acme", Some("alice"));
+    for (name, state) in [
+        ("a", TaskState::Submitted),
+        ("b", TaskState::Working),
+        ("c", TaskState::Completed),
+        ("d", TaskState::InputRequired),
+        ("e", TaskState::Failed),
+        ("f", TaskState::Completed),
+        ("g", TaskState::Canceled),
+    ] {
+        let task = check.task(name, state, Some("2025-01-01T10:00:00.000Z"));
+        check.create(store, &scope, &task).await;
+    }
+
+    let cases: [(&[TaskState], &[&str]); 4] = [
+        (&[TaskState::Completed], &["f", "c"]),
+        (&[TaskState::Working, TaskState::InputRequired], &["d", "b"]),
+        (&[TaskState::Rejected], &[]),
+        (&[], &["g", "f", "e", "d", "c", "b", "a"]),
+    ];
+    for (states, names) in cases {
+        let query = TaskQuery {
+            states: states.to_vec(),
+            ..TaskQuery::default()
+        };
+        let page = check.list(store, &scope, &query).await;
+        let expected = check.ids(names);
+        check.expect_ids(&page, &expected, format!("listing states {states:?}"));
+        check.ensure_eq(
+            &page.total_size,
+            &expected.len(),
+            format!("total_size of {states:?}"),
+        );
+    }
+}
+
+/// `list` with `status_timestamp_after` returns tasks stamped at or after that instant
+/// (inclusive, A-25), and no task without a timestamp.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn list_status_timestamp_after_is_inclusive(store: &dyn TaskStore) {
+    let check = Check::new("list_status_timestamp_after_is_inclusive");
+    let scope = check.scope("acme", Some("alice"));
+    for (name, timestamp) in [
+        ("a", Some("2025-01-01T10:00:00.000Z")),
+        ("b", Some("2025-01-01T10:00:00.001Z")),
+        ("c", Some("2025-01-01T10:00:01.000Z")),
+        ("d", None),
+        ("e", Some("2025-01-01T09:00:00.000Z")),
+    ] {
+        check
+            .create(
+                store,
+                &scope,
+                &check.task(name, TaskState::Working, timestamp),
+            )
+            .await;
+    }
+
+    let query = TaskQuery {
+        status_timestamp_after: Some(timestamp("2025-01-01T10:00:00.001Z")),
+        ..TaskQuery::default()
+    };
+    let page = check.list(store, &scope, &query).await;
+    check.expect_ids(&page, &check.ids(&["c", "b"]), "listing after 10:00:00.001");
+    check.ensure_eq(&page.total_size, &2, "total_size after 10:00:00.001");
+}
+
+/// Following `next` cursors from the first page visits every matching task exactly once, in
+/// list order, for page sizes from 1 to more than the number of matches; every page holds
+/// `page_size` tasks but the last, carries the same `total_size`, and only the last has no
+/// `next`. Ties on the timestamp fall on page boundaries, and non-matching tasks are
+/// interleaved.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn paging_visits_every_matching_task_exactly_once(store: &dyn TaskStore) {
+    let check = Check::new("paging_visits_every_matching_task_exactly_once");
+    let scope = check.scope("acme", Some("alice"));
+    let mut matching = Vec::new();
+    for n in 0..35_u32 {
+        let stamp = (n % 3 != 2).then(|| format!("2025-01-01T10:00:{:02}.000Z", n % 5));
+        let mut task = check.task(&format!("t{n:02}"), TaskState::Working, stamp.as_deref());
+        if n % 4 == 3 {
+            task.context_id = ContextId::new("elsewhere");
+        } else {
+            matching.push(task.clone());
+        }
+        check.create(store, &scope, &task).await;
+    }
+    matching.sort_by(list_order);
+    let expected: Vec<TaskId> = matching.into_iter().map(|task| task.id).collect();
+    let total = expected.len();
+
+    for page_size in [1, 2, 3, 5, total - 1, total, total + 1, 100] {
+        let mut query = TaskQuery {
+            context_id: Some(ContextId::new("context")),
+            page_size,
+            ..TaskQuery::default()
+        };
+        let mut seen: Vec<TaskId> = Vec::new();
+        for page_number in 1.. {
+            let what = format!("page {page_number} of size {page_size}");
+            if page_number > total + 1 {
+                check.fail(format!("{what}: paging does not end"));
+            }
+            let page = check.list(store, &scope, &query).await;
+            check.ensure_eq(&page.total_size, &total, format!("total_size on {what}"));
+            seen.extend(page.tasks.iter().map(|task| task.id.clone()));
+            match page.next {
+                Some(cursor) => {
+                    check.ensure_eq(&page.tasks.len(), &page_size, format!("length of {what}"));
+                    query.after = Some(cursor);
+                }
+                None => {
+                    check.ensure(
+                        !page.tasks.is_empty() && page.tasks.len() <= page_size,
+                        format!("{what} is the last, with {} tasks", page.tasks.len()),
+                    );
+                    break;
+                }
+            }
+        }
+        check.ensure_eq(
+            &seen,
+            &expected,
+            format!("tasks visited with pages of {page_size}"),
+        );
+    }
+}
+
+/// A page that ends exactly at the last matching task has no `next`, so a client does not
+/// fetch an empty page.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn the_last_page_has_no_next_cursor(store: &dyn TaskStore) {
+    let check = Check::new("the_last_page_has_no_next_cursor");
+    let scope = check.scope("acme", Some("alice"));
+    for name in ["a", "b", "c", "d"] {
+        let task = check.task(name, TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+        check.create(store, &scope, &task).await;
+    }
+
+    let query = TaskQuery {
+        page_size: 4,
+        ..TaskQuery::default()
+    };
+    let page = check.list(store, &scope, &query).await;
+    check.expect_ids(
+        &page,
+        &check.ids(&["d", "c", "b", "a"]),
+        "a page of exactly all tasks",
+    );
+    check.ensure_eq(&page.next, &None, "next of a page of exactly all tasks");
+
+    let query = TaskQuery {
+        page_size: 2,
+        ..TaskQuery::default()
+    };
+    let first = check.list(store, &scope, &query).await;
+    check.expect_ids(&first, &check.ids(&["d", "c"]), "first page of two");
+    let Some(cursor) = first.next else {
+        check.fail("the first of two full pages has no next cursor");
+    };
+    let query = TaskQuery {
+        after: Some(cursor),
+        ..query
+    };
+    let second = check.list(store, &scope, &query).await;
+    check.expect_ids(&second, &check.ids(&["b", "a"]), "second page of two");
+    check.ensure_eq(&second.next, &None, "next of the second of two full pages");
+    check.ensure_eq(&second.total_size, &4, "total_size on the second page");
+}
+
+/// `list` on an empty store returns no tasks, a `total_size` of 0 and no `next`, with or
+/// without filters.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn an_empty_store_lists_an_empty_page(store: &dyn TaskStore) {
+    let check = Check::new("an_empty_store_lists_an_empty_page");
+    let scope = check.scope("acme", Some("alice"));
+    let filtered = TaskQuery {
+        context_id: Some(ContextId::new("context")),
+        states: vec![TaskState::Working],
+        status_timestamp_after: Some(timestamp("2025-01-01T10:00:00.000Z")),
+        page_size: 1,
+        after: None,
+    };
+    for (query, what) in [(TaskQuery::default(), "no filter"), (filtered, "filters")] {
+        let page = check.list(store, &scope, &query).await;
+        check.ensure_eq(&page, &TaskPage::default(), format!("listing with {what}"));
+    }
+}
+
+/// A task with a status message, history, artifacts of every part kind, and metadata comes
+/// back from `load` and `list` equal to what was saved, down to its JSON form, on creation
+/// and on update.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn a_full_task_survives_a_round_trip_unchanged(store: &dyn TaskStore) {
+    let check = Check::new("a_full_task_survives_a_round_trip_unchanged");
+    let scope = check.scope("acme", Some("alice"));
+    let task = full_task(check.id("full"));
+    let version = check.create(store, &scope, &task).await;
+    check
+        .expect_stored(store, &scope, &task, version, "after creation")
+        .await;
+
+    let mut updated = task.clone();
+    updated.status = TaskStatus {
+        state: TaskState::Completed,
+        message: Some(Message::agent_text("Done: 18 °C and sunny.")),
+        timestamp: Some(timestamp("2025-10-28T10:31:00.456Z")),
+    };
+    updated
+        .artifacts
+        .push(Artifact::from_text("a second artifact").with_id("second"));
+    updated
+        .history
+        .push(Message::user_text("And tomorrow?").with_task_id(task.id.clone()));
+    let version = check.ok(
+        store
+            .save(&scope, &updated, Expected::Version(version))
+            .await,
+        "saving the updated task",
+    );
+    check
+        .expect_stored(store, &scope, &updated, version, "after the update")
+        .await;
+
+    let page = check.list(store, &scope, &TaskQuery::default()).await;
+    check.ensure_eq(&page.tasks.len(), &1, "number of listed tasks");
+    for listed in &page.tasks {
+        check.ensure_eq(listed, &updated, "the listed task");
+        check.ensure_eq(
+            &check.json(listed),
+            &check.json(&updated),
+            "the listed task's JSON",
+        );
+    }
+}
+
+/// Many tokio tasks save the same task with the same current version at once: exactly one
+/// succeeds, every other fails with [`StoreError::Conflict`], and the store holds the
+/// winner's copy at the winner's version. The race is run [`ROUNDS`] times, since one round
+/// can miss a race window.
+///
+/// Takes an [`Arc`] rather than a reference, unlike the other checks, because the saves run
+/// on spawned tokio tasks.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn concurrent_saves_on_one_version_have_exactly_one_winner(store: Arc<dyn TaskStore>) {
+    let check = Check::new("concurrent_saves_on_one_version_have_exactly_one_winner");
+    let scope = check.scope("acme", Some("alice"));
+    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let mut version = check.create(store.as_ref(), &scope, &task).await;
+
+    for round in 1..=ROUNDS {
+        let base = with_metadata(&task, "round", round);
+        let results = race(&check, &store, &scope, &base, Expected::Version(version)).await;
+        let what = format!("saving in round {round}");
+        let (revision, winning_version) = check.single_winner(results, &task.id, &what);
+        check.ensure(
+            winning_version > version,
+            format!("{what}: the winner saved as {winning_version:?}, not after {version:?}"),
+        );
+        version = winning_version;
+        let winner = revised(&base, revision);
+        check
+            .expect_stored(
+                store.as_ref(),
+                &scope,
+                &winner,
+                version,
+                format!("after {what}"),
+            )
+            .await;
+    }
+}
+
+/// Many tokio tasks create the same task at once: exactly one succeeds, every other fails
+/// with [`StoreError::Conflict`], and the store holds the winner's copy. The race is run
+/// [`ROUNDS`] times, on a new task id each time.
+///
+/// Takes an [`Arc`] rather than a reference, unlike the other checks, because the saves run
+/// on spawned tokio tasks.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn concurrent_creates_of_one_task_have_exactly_one_winner(store: Arc<dyn TaskStore>) {
+    let check = Check::new("concurrent_creates_of_one_task_have_exactly_one_winner");
+    let scope = check.scope("acme", Some("alice"));
+
+    for round in 1..=ROUNDS {
+        let name = format!("t{round:02}");
+        let task = check.task(
+            &name,
+            TaskState::Submitted,
+            Some("2025-01-01T10:00:00.000Z"),
+        );
+        let results = race(&check, &store, &scope, &task, Expected::Absent).await;
+        let what = format!("creating in round {round}");
+        let (revision, version) = check.single_winner(results, &task.id, &what);
+        let winner = revised(&task, revision);
+        check
+            .expect_stored(
+                store.as_ref(),
+                &scope,
+                &winner,
+                version,
+                format!("after {what}"),
+            )
+            .await;
+    }
+}
+
+/// How many tokio tasks race in each round of the concurrency checks.
+pub const RACERS: usize = 16;
+
+/// How many rounds the concurrency checks race.
+pub const ROUNDS: usize = 20;
+
+/// Saves revision `n` of `task`, for `n` in `1..=RACERS`, each from its own tokio task, all
+/// released together; returns each revision's result.
+async fn race(
+    check: &Check,
+    store: &Arc<dyn TaskStore>,
+    scope: &TaskScope,
+    task: &Task,
+    expected: Expected,
+) -> Vec<(usize, Result<Version, StoreError>)> {
+    let start = Arc::new(Barrier::new(RACERS));
+    let mut racers = JoinSet::new();
+    for revision in 1..=RACERS {
+        let (store, scope, start) = (Arc::clone(store), scope.clone(), Arc::clone(&start));
+        let task = revised(task, revision);
+        racers.spawn(async move {
+            start.wait().await;
+            (revision, store.save(&scope, &task, expected).await)
+        });
+    }
+    let mut results = Vec::new();
+    while let Some(joined) = racers.join_next().await {
+        match joined {
+            Ok(result) => results.push(result),
+            Err(err) => check.fail(format!("a racing save panicked or was cancelled: {err}")),
+        }
+    }
+    results
+}
+
+/// The list order, computed independently of any store.
+fn list_order(a: &Task, b: &Task) -> Ordering {
+    (sort_millis(b), &b.id).cmp(&(sort_millis(a), &a.id))
+}
+
+/// `task` with `metadata.revision` set, to tell saved copies apart.
+fn revised(task: &Task, revision: usize) -> Task {
+    with_metadata(task, "revision", revision)
+}
+
+/// `task` with `metadata[key]` set to `value`.
+fn with_metadata(task: &Task, key: &str, value: usize) -> Task {
+    let mut task = task.clone();
+    task.metadata
+        .get_or_insert_with(Metadata::new)
+        .insert(key.to_owned(), json!(value));
+    task
+}
+
+/// Parses a timestamp the suite itself wrote.
+fn timestamp(text: &str) -> Timestamp {
+    match Timestamp::parse(text) {
+        Ok(timestamp) => timestamp,
+        Err(err) => panic!("task store conformance suite has a bad timestamp: {err}"),
+    }
+}
+
+/// A task that uses every member of the task model.
+fn full_task(id: TaskId) -> Task {
+    let context_id = ContextId::new("context-full");
+    let mut question = Message::new(
+        Role::User,
+        vec![
+            Part::text("What is the weather in Paris?"),
+            Part::data(json!({"city": "Paris", "days": [1, 2], "units": null})),
+        ],
+    )
+    .with_context_id(context_id.clone())
+    .with_task_id(id.clone());
+    question.extensions = vec!["https://example.com/ext/geo/v1".to_owned()];
+    question.reference_task_ids = vec![TaskId::new("earlier-task")];
+    question.metadata = Some(metadata(json!({"client": "conformance", "attempt": 1})));
+
+    let mut answer = Message::agent_text("Looking it up… ☀")
+        .with_context_id(context_id.clone())
+        .with_task_id(id.clone());
+    answer.parts.push(
+        Part::raw(vec![0_u8, 1, 2, 253, 254, 255])
+            .with_media_type("application/octet-stream")
+            .with_filename("blob.bin"),
+    );
+
+    let mut forecast = Artifact::new(vec![
+        Part::text("18 °C"),
+        Part::url("https://example.com/maps/paris.png")
+            .with_media_type("image/png")
+            .with_filename("paris.png"),
+    ])
+    .with_id("forecast")
+    .with_name("Forecast");
+    forecast.description = "Tomorrow's forecast".to_owned();
+    forecast.extensions = vec!["https://example.com/ext/geo/v1".to_owned()];
+    forecast.metadata = Some(metadata(json!({"source": "model", "confidence": 0.87})));
+    let mut data_part = Part::data(json!([{"hour": 9, "temperature": 15.5}]));
+    data_part.metadata = Some(metadata(json!({"schema": "hourly"})));
+
+    Task {
+        id,
+        context_id,
+        status: TaskStatus {
+            state: TaskState::InputRequired,
+            message: Some(Message::agent_text("Which day?")),
+            timestamp: Some(timestamp("2025-10-28T10:30:00.123Z")),
+        },
+        artifacts: vec![forecast, Artifact::new(vec![data_part]).with_id("hourly")],
+        history: vec![question, answer],
+        metadata: Some(metadata(json!({
+            "priority": 3,
+            "labels": ["weather", "démo"],
+            "nested": {"deep": {"deeper": true}},
+            "nothing": null,
+        }))),
+    }
+}
+
+fn metadata(value: serde_json::Value) -> Metadata {
+    match value {
+        serde_json::Value::Object(map) => map,
+        other => panic!("task store conformance suite has bad metadata: {other}"),
+    }
+}
+
+/// One running check: names it in every failure, and gives it task ids and tenants of its
+/// own so that checks cannot see each other's tasks even in a shared database.
+struct Check {
+    name: &'static str,
+    prefix: String,
+}
+
+impl Check {
+    fn new(name: &'static str) -> Self {
+        Self {
+            name,
+            prefix: uuid::Uuid::new_v4().simple().to_string(),
+        }
+    }
+
+    #[track_caller]
+    fn fail(&self, what: impl Display) -> ! {
+        panic!(
+            "task store conformance check `{}` failed: {what}",
+            self.name
+        )
+    }
+
+    #[track_caller]
+    fn ensure(&self, condition: bool, what: impl Display) {
+        if !condition {
+            self.fail(what);
+        }
+    }
+
+    #[track_caller]
+    fn ensure_eq<T: PartialEq + Debug>(&self, actual: &T, expected: &T, what: impl Display) {
+        if actual != expected {
+            self.fail(format!(
+                "{what}\n  expected: {expected:?}\n    actual: {actual:?}"
+            ));
+        }
+    }
+
+    #[track_caller]
+    fn ok<T>(&self, result: Result<T, StoreError>, what: impl Display) -> T {
+        match result {
+            Ok(value) => value,
+            Err(err) => self.fail(format!("{what}: unexpected error: {}", Chain(&err))),
+        }
+    }
+
+    #[track_caller]
+    fn expect_conflict(
+        &self,
+        result: Result<Version, StoreError>,
+        id: &TaskId,
+        what: impl Display,
+    ) {
+        match result {
+            Err(StoreError::Conflict { task_id }) => {
+                self.ensure_eq(&task_id, id, format!("{what}: the task the conflict names"));
+            }
+            Ok(version) => self.fail(format!("{what}: saved as {version:?}, expected Conflict")),
+            Err(err) => self.fail(format!("{what}: {}, expected Conflict", Chain(&err))),
+        }
+    }
+
+    #[track_caller]
+    fn expect_not_found(
+        &self,
+        result: Result<Version, StoreError>,
+        id: &TaskId,
+        what: impl Display,
+    ) {
+        match result {
+            Err(StoreError::NotFound { task_id }) => {
+                self.ensure_eq(&task_id, id, format!("{what}: the task NotFound names"));
+            }
+            Ok(version) => self.fail(format!("{what}: saved as {version:?}, expected NotFound")),
+            Err(err) => self.fail(format!("{what}: {}, expected NotFound", Chain(&err))),
+        }
+    }
+
+    /// Checks that exactly one racer won and every other one conflicted; returns the
+    /// winner's revision and version.
+    #[track_caller]
+    fn single_winner(
+        &self,
+        results: Vec<(usize, Result<Version, StoreError>)>,
+        id: &TaskId,
+        what: &str,
+    ) -> (usize, Version) {
+        let mut winners = Vec::new();
+        for (revision, result) in results {
+            match result {
+                Ok(version) => winners.push((revision, version)),
+                Err(StoreError::Conflict { task_id }) => {
+                    self.ensure_eq(&task_id, id, "the task a racing conflict names");
+                }
+                Err(err) => self.fail(format!(
+                    "{what} revision {revision}: {}, expected success or Conflict",
+                    Chain(&err)
+                )),
+            }
+        }
+        match winners.as_slice() {
+            [winner] => *winner,
+            _ => self.fail(format!(
+                "{RACERS} racers {what} on one version: {} won {winners:?}, expected exactly one",
+                winners.len()
+            )),
+        }
+    }
+
+    async fn create(&self, store: &dyn TaskStore, scope: &TaskScope, task: &Task) -> Version {
+        self.ok(
+            store.save(scope, task, Expected::Absent).await,
+            format!("creating task {}", task.id),
+        )
+    }
+
+    async fn list(&self, store: &dyn TaskStore, scope: &TaskScope, query: &TaskQuery) -> TaskPage {
+        self.ok(
+            store.list(scope, query).await,
+            format!("listing {scope:?} with {query:?}"),
+        )
+    }
+
+    async fn expect_stored(
+        &self,
+        store: &dyn TaskStore,
+        scope: &TaskScope,
+        task: &Task,
+        version: Version,
+        what: impl Display,
+    ) {
+        let loaded = self.ok(
+            store.load(scope, &task.id).await,
+            format_args!("loading task {} {what}", task.id),
+        );
+        let Some(loaded) = loaded else {
+            self.fail(format!("loading task {} {what}: not found", task.id));
+        };
+        let expected = StoredTask {
+            task: task.clone(),
+            version,
+        };
+        self.ensure_eq(
+            &loaded,
+            &expected,
+            format_args!("loading task {} {what}", task.id),
+        );
+        self.ensure_eq(
+            &self.json(&loaded.task),
+            &self.json(task),
+            format_args!("the JSON of task {} {what}", task.id),
+        );
+    }
+
+    async fn expect_absent(
+        &self,
+        store: &dyn TaskStore,
+        scope: &TaskScope,
+        id: &TaskId,
+        what: impl Display,
+    ) {
+        let loaded = self.ok(
+            store.load(scope, id).await,
+            format_args!("loading task {id} {what}"),
+        );
+        if let Some(found) = loaded {
+            self.fail(format!(
+                "loading task {id} {what}: found {found:?}, expected None"
+            ));
+        }
+    }
+
+    #[track_caller]
+    fn expect_ids(&self, page: &TaskPage, expected: &[TaskId], what: impl Display) {
+        let ids: Vec<&TaskId> = page.tasks.iter().map(|task| &task.id).collect();
+        let expected: Vec<&TaskId> = expected.iter().collect();
+        self.ensure_eq(&ids, &expected, format_args!("the tasks of {what}"));
+    }
+
+    #[track_caller]
+    fn json(&self, task: &Task) -> serde_json::Value {
+        match serde_json::to_value(task) {
+            Ok(value) => value,
+            Err(err) => self.fail(format!("encoding task {}: {err}", task.id)),
+        }
+    }
+
+    fn id(&self, name: &str) -> TaskId {
+        TaskId::new(format!("{}-{name}", self.prefix))
+    }
+
+    fn ids(&self, names: &[&str]) -> Vec<TaskId> {
+        names.iter().map(|name| self.id(name)).collect()
+    }
+
+    fn scope(&self, tenant: &str, owner: Option<&str>) -> TaskScope {
+        let scope = TaskScope::tenant(format!("{}-{tenant}", self.prefix));
+        match owner {
+            Some(owner) => scope.with_owner(owner),
+            None => scope,
+        }
+    }
+
+    /// A task of context `context` with no artifacts, history or metadata.
+    fn task(&self, name: &str, state: TaskState, stamp: Option<&str>) -> Task {
+        Task {
+            id: self.id(name),
+            context_id: ContextId::new("context"),
+            status: TaskStatus {
+                state,
+                message: None,
+                timestamp: stamp.map(timestamp),
+            },
+            artifacts: Vec::new(),
+            history: Vec::new(),
+            metadata: None,
+        }
+    }
+}
+
+/// Formats an error with its chain of sources, which is where a backend's cause sits.
+struct Chain<'a>(&'a StoreError);
+
+impl Display for Chain<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut source = self.0.source();
+        while let Some(cause) = source {
+            write!(f, ": {cause}")?;
+            source = cause.source();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::InMemoryTaskStore;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn in_memory_store_passes_the_conformance_suite() {
+        super::run(|| async { InMemoryTaskStore::new() }).await;
+    }
+}

@@ -1,0 +1,121 @@
+//! Task storage: the [`TaskStore`] trait every backend implements, the in-memory store, and
+//! the conformance suite that every implementation must pass (STO-05).
+
+mod memory;
+mod query;
+
+#[cfg(any(test, feature = "store-conformance"))]
+pub mod conformance;
+
+use a2a_types::{Task, TaskId};
+use async_trait::async_trait;
+
+pub use self::memory::{InMemoryTaskStore, InMemoryTaskStoreConfig};
+pub use self::query::{TaskCursor, TaskPage, TaskQuery};
+
+/// Whose task this is: stores key tasks by (tenant, owner, task id) (STO-02).
+///
+/// A task saved under one scope is invisible under every other scope: `load` returns `None`
+/// and `list` leaves it out, exactly as for a task that does not exist (D-07).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TaskScope {
+    /// The A2A tenant of the request; empty when the request named none.
+    pub tenant: String,
+    /// The authenticated caller's identity; `None` when authentication is off, in which case
+    /// every caller of the tenant shares its tasks (STO-10).
+    pub owner: Option<String>,
+}
+
+impl TaskScope {
+    /// A scope for `tenant` with no owner.
+    pub fn tenant(tenant: impl Into<String>) -> Self {
+        Self {
+            tenant: tenant.into(),
+            owner: None,
+        }
+    }
+
+    /// Sets the owner.
+    #[must_use]
+    pub fn with_owner(mut self, owner: impl Into<String>) -> Self {
+        self.owner = Some(owner.into());
+        self
+    }
+}
+
+/// A version stamp for compare-and-swap saves. Every successful save returns a new one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Version(pub u64);
+
+/// A task as stored, with the version its next save must name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredTask {
+    /// The task.
+    pub task: Task,
+    /// The version of this copy.
+    pub version: Version,
+}
+
+/// What a save expects to find in the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    /// The task must not exist yet (creation).
+    Absent,
+    /// The stored copy must still be at this version.
+    Version(Version),
+}
+
+/// Why a store call failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The stored copy is not at the expected version, or a task to create already exists.
+    #[error("task {task_id} was changed by someone else")]
+    Conflict {
+        /// The task.
+        task_id: TaskId,
+    },
+    /// A save with [`Expected::Version`] named a task that is not stored (any more).
+    #[error("task {task_id} is not stored")]
+    NotFound {
+        /// The task.
+        task_id: TaskId,
+    },
+    /// The backend failed; the cause is chained and must never reach a client.
+    #[error("task store backend failed")]
+    Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// Durable or in-memory storage of tasks.
+///
+/// Implementations must guarantee:
+/// - **Scope isolation**: a task is only visible under the [`TaskScope`] it was saved with.
+/// - **Compare-and-swap**: `save` with [`Expected::Version`] succeeds only when the stored
+///   copy is at that version, and returns a new, greater version; otherwise it fails with
+///   [`StoreError::Conflict`] and stores nothing. `save` with [`Expected::Version`] of a task
+///   that is not stored, or stored under another scope, fails with [`StoreError::NotFound`]
+///   (another scope's task must look missing, D-07). `save` with [`Expected::Absent`] fails with
+///   `Conflict` when the task exists (under any scope: task ids are globally unique).
+/// - **Atomicity**: a failed save leaves the previous copy intact; a reader never sees a
+///   half-written task.
+/// - **List order**: `list` orders by status timestamp, newest first, then task id
+///   (descending), and pages with [`TaskCursor`]s (SRV-18).
+///
+/// The handler serialises all changes to one task with a per-task lock (STO-03), so within
+/// one process conflicts mean a bug or another instance.
+#[async_trait]
+pub trait TaskStore: Send + Sync + 'static {
+    /// Loads a task, or `None` when it does not exist in `scope`.
+    async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError>;
+
+    /// Saves the whole task under `scope`, if the stored copy is as `expected`.
+    async fn save(
+        &self,
+        scope: &TaskScope,
+        task: &Task,
+        expected: Expected,
+    ) -> Result<Version, StoreError>;
+
+    /// One page of the tasks in `scope` that match `query`.
+    async fn list(&self, scope: &TaskScope, query: &TaskQuery) -> Result<TaskPage, StoreError>;
+}

@@ -1,0 +1,58 @@
+//! [`TaskLocks`]: one async mutex per task, so updates, cancels and follow-ups of a task never
+//! interleave within a process (STO-03).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+
+use a2a_types::TaskId;
+use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
+
+/// A map of per-task locks whose entries disappear when nobody holds or waits for them.
+#[derive(Debug, Default)]
+pub(crate) struct TaskLocks {
+    locks: Mutex<HashMap<TaskId, Weak<AsyncMutex<()>>>>,
+}
+
+impl TaskLocks {
+    /// Waits for the lock of `task_id`.
+    pub(crate) async fn lock(&self, task_id: &TaskId) -> OwnedMutexGuard<()> {
+        let lock = {
+            let mut locks = self
+                .locks
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(lock) = locks.get(task_id).and_then(Weak::upgrade) {
+                lock
+            } else {
+                // Sweep dead entries now and then so the map does not grow with every task
+                // ever seen.
+                if locks.len() > 1024 {
+                    locks.retain(|_, lock| lock.strong_count() > 0);
+                }
+                let lock = Arc::new(AsyncMutex::new(()));
+                locks.insert(task_id.clone(), Arc::downgrade(&lock));
+                lock
+            }
+        };
+        lock.lock_owned().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_same_task_is_locked_once_and_other_tasks_are_not_blocked() {
+        let locks = TaskLocks::default();
+        let a = TaskId::new("a");
+        let guard = locks.lock(&a).await;
+        let b = TaskId::new("b");
+        let other = tokio::time::timeout(std::time::Duration::from_millis(50), locks.lock(&b));
+        assert!(other.await.is_ok());
+        let same = tokio::time::timeout(std::time::Duration::from_millis(50), locks.lock(&a));
+        assert!(same.await.is_err());
+        drop(guard);
+        drop(locks.lock(&a).await);
+    }
+}

@@ -1,0 +1,575 @@
+//! Turns: one run of the executor for one incoming message, and the [`Engine`] that starts
+//! them, applies their updates to the stored task and publishes the resulting events.
+//!
+//! Every change to a task happens under its lock ([`TaskLocks`]): load, apply, save with
+//! compare-and-swap, publish, then release. The executor runs on its own tokio task; the
+//! request that started the turn watches a [`TurnView`] to know when to answer.
+
+mod apply;
+mod lifecycle;
+mod locks;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use a2a_types::{A2aError, ContextId, Message, StreamResponse, Task, TaskId, TaskState};
+use futures::FutureExt as _;
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+pub(crate) use self::apply::status_event;
+use self::apply::{agent_message, apply_change};
+pub(crate) use self::lifecycle::ends_turn;
+pub(crate) use self::locks::TaskLocks;
+use crate::config::ServerConfig;
+use crate::events::EventBus;
+use crate::executor::{
+    AgentExecutor, ExecutorError, RequestContext, TaskUpdater, Update, UpdateError, progress,
+};
+use crate::store::{Expected, StoreError, StoredTask, TaskScope, TaskStore};
+
+/// A change an executor asks for.
+#[derive(Debug)]
+pub(crate) enum Change {
+    /// A status change (with an optional message and metadata).
+    Status { state: TaskState, update: Update },
+    /// An artifact or a chunk of one.
+    Artifact {
+        artifact: a2a_types::Artifact,
+        append: bool,
+        last_chunk: bool,
+    },
+    /// An intermediate agent message; the state stays (SUBMITTED becomes WORKING).
+    Message { update: Update },
+}
+
+/// What the request that started a turn can see of it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TurnView {
+    /// The latest task as stored, once it exists.
+    pub(crate) task: Option<Task>,
+    /// True once the turn changed the task.
+    pub(crate) changed: bool,
+    /// The last state the turn set with a status change.
+    pub(crate) status_set: Option<TaskState>,
+    /// The reply, when the executor answered with a message.
+    pub(crate) reply: Option<Message>,
+    /// The error that answers the request (a refusal, or InvalidAgentResponse).
+    pub(crate) refusal: Option<A2aError>,
+    /// True once the turn ended.
+    pub(crate) ended: bool,
+}
+
+#[derive(Debug, Default)]
+struct TurnFlags {
+    ended: bool,
+    created: bool,
+    changed: bool,
+}
+
+/// What every turn of one server shares.
+pub(crate) struct Engine {
+    pub(crate) store: Arc<dyn TaskStore>,
+    pub(crate) locks: TaskLocks,
+    pub(crate) events: EventBus,
+    pub(crate) config: ServerConfig,
+    running: Mutex<HashMap<TaskId, Arc<Turn>>>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One run of the executor.
+#[derive(Debug)]
+pub(crate) struct Turn {
+    engine: Arc<Engine>,
+    task_id: TaskId,
+    context_id: ContextId,
+    scope: TaskScope,
+    is_new: bool,
+    message: Message,
+    cancellation: CancellationToken,
+    flags: Mutex<TurnFlags>,
+    view: watch::Sender<TurnView>,
+}
+
+/// A turn just started: its view, and its events from the first one on.
+#[derive(Debug)]
+pub(crate) struct StartedTurn {
+    pub(crate) view: watch::Receiver<TurnView>,
+    pub(crate) events: tokio::sync::broadcast::Receiver<crate::events::TaskEvent>,
+}
+
+/// How a turn starts: a new interaction or a follow-up of a stored task.
+#[derive(Debug)]
+pub(crate) struct TurnStart {
+    pub(crate) task_id: TaskId,
+    pub(crate) context_id: ContextId,
+    pub(crate) scope: TaskScope,
+    pub(crate) message: Message,
+    /// The stored task, with `message` already in its history, for a follow-up.
+    pub(crate) task: Option<Task>,
+}
+
+impl Engine {
+    pub(crate) fn new(store: Arc<dyn TaskStore>, config: ServerConfig) -> Self {
+        Self {
+            store,
+            locks: TaskLocks::default(),
+            events: EventBus::default(),
+            config,
+            running: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The running turn of `task_id`, if one runs in this process.
+    pub(crate) fn running_turn(&self, task_id: &TaskId) -> Option<Arc<Turn>> {
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(task_id)
+            .cloned()
+    }
+
+    /// Starts a turn: registers it, subscribes to its events, then runs the executor on its
+    /// own tokio task. Subscribing first means a stream misses none of the turn's events.
+    pub(crate) fn start(
+        self: &Arc<Self>,
+        start: TurnStart,
+        executor: Arc<dyn AgentExecutor>,
+        context: impl FnOnce(CancellationToken) -> RequestContext,
+    ) -> StartedTurn {
+        let is_new = start.task.is_none();
+        let (view, receiver) = watch::channel(TurnView {
+            task: start.task,
+            ..TurnView::default()
+        });
+        let cancellation = CancellationToken::new();
+        let turn = Arc::new(Turn {
+            engine: Arc::clone(self),
+            task_id: start.task_id,
+            context_id: start.context_id,
+            scope: start.scope,
+            is_new,
+            message: start.message,
+            cancellation: cancellation.clone(),
+            flags: Mutex::new(TurnFlags {
+                created: !is_new,
+                ..TurnFlags::default()
+            }),
+            view,
+        });
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(turn.task_id.clone(), Arc::clone(&turn));
+        let events = self.events.subscribe(&turn.task_id);
+        let context = context(cancellation);
+        let timeout = self.config.async_timeout;
+        tokio::spawn(async move {
+            let updater = TaskUpdater::new(Arc::clone(&turn));
+            let execute =
+                progress::with_updater(updater.clone(), executor.execute(context, updater));
+            let run = std::panic::AssertUnwindSafe(execute).catch_unwind();
+            let outcome = match tokio::time::timeout(timeout, run).await {
+                Ok(Ok(result)) => Outcome::Returned(result),
+                Ok(Err(_panic)) => Outcome::Panicked,
+                Err(_elapsed) => Outcome::TimedOut,
+            };
+            turn.finish(outcome).await;
+        });
+        StartedTurn {
+            view: receiver,
+            events,
+        }
+    }
+
+    /// Loads a task under the caller's scope, mapping store failures to an internal error.
+    pub(crate) async fn load(
+        &self,
+        scope: &TaskScope,
+        task_id: &TaskId,
+    ) -> Result<Option<StoredTask>, A2aError> {
+        self.store.load(scope, task_id).await.map_err(store_failure)
+    }
+
+    /// Saves a task, mapping store failures to an internal error.
+    pub(crate) async fn save(
+        &self,
+        scope: &TaskScope,
+        task: &Task,
+        expected: Expected,
+    ) -> Result<(), A2aError> {
+        self.store
+            .save(scope, task, expected)
+            .await
+            .map(drop)
+            .map_err(store_failure)
+    }
+}
+
+/// Logs a store failure and hides it from the client (style rule 5).
+#[allow(clippy::needless_pass_by_value)] // shaped for `map_err(store_failure)`
+pub(crate) fn store_failure(error: StoreError) -> A2aError {
+    tracing::error!(error = %error, source = ?std::error::Error::source(&error), "task store failed");
+    A2aError::internal()
+}
+
+/// How the executor's future settled.
+#[derive(Debug)]
+enum Outcome {
+    Returned(Result<(), ExecutorError>),
+    Panicked,
+    TimedOut,
+}
+
+impl Turn {
+    pub(crate) fn task_id(&self) -> &TaskId {
+        &self.task_id
+    }
+
+    /// A receiver of this turn's view (for a subscriber that joins a running turn).
+    pub(crate) fn watch(&self) -> watch::Receiver<TurnView> {
+        self.view.subscribe()
+    }
+
+    fn flags(&self) -> std::sync::MutexGuard<'_, TurnFlags> {
+        self.flags.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn is_ended(&self) -> bool {
+        self.flags().ended
+    }
+
+    /// Ends the turn: no more updates, the request is answered, the registry forgets it.
+    fn end(&self, view: impl FnOnce(&mut TurnView)) {
+        self.flags().ended = true;
+        {
+            let mut running = self
+                .engine
+                .running
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if running
+                .get(&self.task_id)
+                .is_some_and(|turn| std::ptr::eq(turn.as_ref(), self))
+            {
+                running.remove(&self.task_id);
+            }
+        }
+        self.view.send_modify(|current| {
+            view(current);
+            current.ended = true;
+        });
+    }
+
+    /// Ends the turn because the task was canceled: fires the cancellation token.
+    pub(crate) fn end_canceled(&self, task: Task) {
+        self.end(|view| view.task = Some(task));
+        self.cancellation.cancel();
+    }
+
+    /// The stored task to change, or a fresh SUBMITTED one for a new interaction.
+    async fn current(&self) -> Result<(Task, Expected, Vec<StreamResponse>), UpdateError> {
+        if self.flags().created {
+            let stored = self
+                .engine
+                .store
+                .load(&self.scope, &self.task_id)
+                .await
+                .map_err(|error| log_store(&error))?
+                .ok_or(UpdateError::TaskFinished)?;
+            if stored.task.status.state.is_terminal() {
+                // Canceled, or finished by another instance (EXE-25): this turn is over.
+                self.end(|view| view.task = Some(stored.task.clone()));
+                self.cancellation.cancel();
+                return Err(UpdateError::TaskFinished);
+            }
+            Ok((stored.task, Expected::Version(stored.version), Vec::new()))
+        } else {
+            let mut task = Task::new(
+                self.task_id.clone(),
+                self.context_id.clone(),
+                TaskState::Submitted,
+            );
+            task.history.push(self.message.clone());
+            let snapshot = StreamResponse::Task(task.clone());
+            Ok((task, Expected::Absent, vec![snapshot]))
+        }
+    }
+
+    /// Applies one change under the task's lock (the heart of every update).
+    pub(crate) async fn apply(&self, change: Change) -> Result<(), UpdateError> {
+        if self.is_ended() {
+            return Err(UpdateError::TurnEnded);
+        }
+        let _guard = self.engine.locks.lock(&self.task_id).await;
+        if self.is_ended() {
+            return Err(UpdateError::TurnEnded);
+        }
+        let (mut task, expected, mut events) = self.current().await?;
+        let status_set = match &change {
+            Change::Status { state, .. } => Some(*state),
+            Change::Artifact { .. } | Change::Message { .. } => None,
+        };
+        events.push(apply_change(&mut task, change)?);
+        self.commit(task, expected, events, status_set).await
+    }
+
+    /// Saves `task`, publishes `events` and updates the view; ends the turn when a status
+    /// change ends it.
+    async fn commit(
+        &self,
+        task: Task,
+        expected: Expected,
+        events: Vec<StreamResponse>,
+        status_set: Option<TaskState>,
+    ) -> Result<(), UpdateError> {
+        match self.engine.store.save(&self.scope, &task, expected).await {
+            Ok(_) => {}
+            Err(StoreError::Conflict { .. } | StoreError::NotFound { .. }) => {
+                // Another instance changed the task since we loaded it under our lock.
+                self.end(|_| {});
+                self.cancellation.cancel();
+                return Err(UpdateError::TaskFinished);
+            }
+            Err(error) => return Err(log_store(&error)),
+        }
+        let terminal = task.status.state.is_terminal();
+        self.engine.events.publish(&self.task_id, events, terminal);
+        {
+            let mut flags = self.flags();
+            flags.created = true;
+            flags.changed = true;
+        }
+        let ends = status_set.is_some_and(ends_turn);
+        let update = |view: &mut TurnView| {
+            view.task = Some(task);
+            view.changed = true;
+            if status_set.is_some() {
+                view.status_set = status_set;
+            }
+        };
+        if ends {
+            self.end(update);
+        } else {
+            self.view.send_modify(update);
+        }
+        Ok(())
+    }
+
+    /// Answers the request with a message and ends the turn.
+    pub(crate) async fn reply(&self, message: Message) -> Result<(), UpdateError> {
+        if message.parts.is_empty() {
+            return Err(UpdateError::Invalid("a reply needs at least one part"));
+        }
+        if self.is_ended() {
+            return Err(UpdateError::TurnEnded);
+        }
+        let _guard = self.engine.locks.lock(&self.task_id).await;
+        if self.is_ended() {
+            return Err(UpdateError::TurnEnded);
+        }
+        let (created, changed) = {
+            let flags = self.flags();
+            (flags.created, flags.changed)
+        };
+        if !created {
+            // EXE-04: a reply creates no task.
+            let reply = agent_message(message, None, &self.context_id);
+            self.end(|view| view.reply = Some(reply));
+            return Ok(());
+        }
+        if self.is_new && changed {
+            return Err(UpdateError::Invalid(
+                "this turn created a task: finish it with a status update, not a reply",
+            ));
+        }
+        // A follow-up: the reply joins the history and becomes the status message; the state
+        // stays, so the client can go on (typically INPUT_REQUIRED).
+        let (mut task, expected, _) = self.current().await?;
+        let reply = agent_message(message, Some(&self.task_id), &self.context_id);
+        task.history.push(reply.clone());
+        task.status.message = Some(reply.clone());
+        task.status.timestamp = Some(a2a_types::Timestamp::now());
+        let event = status_event(&task, None);
+        match self.engine.store.save(&self.scope, &task, expected).await {
+            Ok(_) => {}
+            Err(StoreError::Conflict { .. } | StoreError::NotFound { .. }) => {
+                return Err(UpdateError::TaskFinished);
+            }
+            Err(error) => return Err(log_store(&error)),
+        }
+        self.engine
+            .events
+            .publish(&self.task_id, vec![event], false);
+        self.end(|view| {
+            view.task = Some(task);
+            view.reply = Some(reply);
+        });
+        Ok(())
+    }
+
+    /// Settles the turn once the executor's future finished (EXE-07…EXE-11).
+    async fn finish(&self, outcome: Outcome) {
+        if self.is_ended() {
+            if let Outcome::Returned(Err(error)) = &outcome {
+                tracing::debug!(task_id = %self.task_id, error = %error, "executor error after its turn ended");
+            }
+            return;
+        }
+        let _guard = self.engine.locks.lock(&self.task_id).await;
+        if self.is_ended() {
+            return;
+        }
+        let (created, changed) = {
+            let flags = self.flags();
+            (flags.created, flags.changed)
+        };
+        let failure = match outcome {
+            Outcome::Returned(Ok(())) => {
+                self.finish_returned(created).await;
+                return;
+            }
+            Outcome::Returned(Err(ExecutorError::Refuse(error))) if !changed => {
+                self.finish_refused(error).await;
+                return;
+            }
+            Outcome::Returned(Err(ExecutorError::Refuse(error))) => error.message().to_owned(),
+            Outcome::Returned(Err(ExecutorError::Failed(message))) => message,
+            Outcome::Returned(Err(ExecutorError::Update(error))) => {
+                tracing::warn!(task_id = %self.task_id, error = %error, "executor gave up after a refused update");
+                "the agent could not update the task".to_owned()
+            }
+            Outcome::Returned(Err(ExecutorError::Internal(error))) => {
+                tracing::error!(task_id = %self.task_id, error = %error, source = ?std::error::Error::source(error.as_ref()), "executor failed");
+                "the agent failed while working on the task".to_owned()
+            }
+            Outcome::Panicked => {
+                tracing::error!(task_id = %self.task_id, "executor panicked");
+                "the agent failed while working on the task".to_owned()
+            }
+            Outcome::TimedOut => {
+                self.cancellation.cancel();
+                format!(
+                    "the agent did not finish within {} s",
+                    self.engine.config.async_timeout.as_secs()
+                )
+            }
+        };
+        self.finish_failed(failure).await;
+    }
+
+    async fn finish_returned(&self, created: bool) {
+        if !created {
+            if self.is_new {
+                // EXE-11: neither a reply nor an update.
+                self.end(|view| {
+                    view.refusal = Some(A2aError::invalid_agent_response(
+                        "the agent neither replied nor created a task",
+                    ));
+                });
+            } else {
+                self.end(|_| {});
+            }
+            return;
+        }
+        let current = self.current().await;
+        let Ok((task, expected, events)) = current else {
+            self.end(|_| {});
+            return;
+        };
+        match task.status.state {
+            TaskState::Submitted | TaskState::Working => {
+                let mut task = task;
+                let mut events = events;
+                let change = Change::Status {
+                    state: TaskState::Completed,
+                    update: Update::default(),
+                };
+                match apply_change(&mut task, change) {
+                    Ok(event) => events.push(event),
+                    Err(error) => {
+                        tracing::error!(task_id = %self.task_id, error = %error, "could not complete the task");
+                        self.end(|_| {});
+                        return;
+                    }
+                }
+                if let Err(error) = self
+                    .commit(task, expected, events, Some(TaskState::Completed))
+                    .await
+                {
+                    tracing::warn!(task_id = %self.task_id, error = %error, "could not complete the task");
+                    self.end(|_| {});
+                }
+            }
+            // AUTH_REQUIRED waits for credentials; INPUT_REQUIRED (a follow-up that changed only
+            // artifacts) keeps waiting for the client.
+            TaskState::AuthRequired
+            | TaskState::InputRequired
+            | TaskState::Unspecified
+            | TaskState::Completed
+            | TaskState::Failed
+            | TaskState::Canceled
+            | TaskState::Rejected => self.end(|view| view.task = Some(task)),
+        }
+    }
+
+    async fn finish_refused(&self, error: A2aError) {
+        if !self.is_new {
+            // EXE-09: take the refused follow-up message back out of the history.
+            if let Ok((mut task, expected, _)) = self.current().await {
+                let message_id = &self.message.message_id;
+                if let Some(position) = task
+                    .history
+                    .iter()
+                    .rposition(|m| &m.message_id == message_id)
+                {
+                    task.history.remove(position);
+                    if let Err(store_error) =
+                        self.engine.store.save(&self.scope, &task, expected).await
+                    {
+                        tracing::error!(task_id = %self.task_id, error = %store_error, "could not withdraw a refused message");
+                    }
+                }
+            }
+        }
+        self.end(|view| view.refusal = Some(error));
+    }
+
+    async fn finish_failed(&self, text: String) {
+        let Ok((mut task, expected, mut events)) = self.current().await else {
+            self.end(|_| {});
+            return;
+        };
+        let change = Change::Status {
+            state: TaskState::Failed,
+            update: Update::from(text),
+        };
+        match apply_change(&mut task, change) {
+            Ok(event) => events.push(event),
+            Err(error) => {
+                tracing::error!(task_id = %self.task_id, error = %error, "could not fail the task");
+                self.end(|_| {});
+                return;
+            }
+        }
+        if let Err(error) = self
+            .commit(task, expected, events, Some(TaskState::Failed))
+            .await
+        {
+            tracing::warn!(task_id = %self.task_id, error = %error, "could not fail the task");
+            self.end(|_| {});
+        }
+    }
+}
+
+fn log_store(error: &StoreError) -> UpdateError {
+    tracing::error!(error = %error, source = ?std::error::Error::source(error), "task store failed during an update");
+    UpdateError::Store
+}

@@ -1,0 +1,16 @@
+//! Integration tests of the agent server over real sockets (127.0.0.1:0).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    missing_docs,
+    unreachable_pub
+)]
+
+mod bindings_card;
+mod bindings_jsonrpc;
+mod bindings_rest;
+mod concurrency;
+mod list_tasks;
+mod support;
+mod turn_rules;

@@ -1,0 +1,297 @@
+//! A server on a real socket, and small clients for both bindings.
+
+use std::net::SocketAddr;
+
+use a2a_server::{A2aServer, A2aServerBuilder, AgentExecutor};
+use a2a_types::{AgentCard, AgentInterface, AgentSkill, ProtocolBinding};
+use serde_json::{Value, json};
+
+/// A card with a JSON-RPC interface at `/a2a` and an HTTP+JSON one at `/rest`.
+pub fn standard_card() -> AgentCard {
+    let mut skill = AgentSkill::new("echo", "Echo", "Repeats the message");
+    skill.tags = vec!["echo".into()];
+    let mut card = AgentCard::new("Test agent", "An agent for tests", "1.0.0")
+        .with_interface(AgentInterface::new(
+            "http://localhost/a2a",
+            ProtocolBinding::JsonRpc,
+        ))
+        .with_interface(AgentInterface::new(
+            "http://localhost/rest",
+            ProtocolBinding::HttpJson,
+        ))
+        .with_skill(skill);
+    card.default_input_modes = vec!["text/plain".into()];
+    card.default_output_modes = vec!["text/plain".into()];
+    card
+}
+
+/// A running server and an HTTP client pointed at it.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub server: A2aServer,
+    pub http: reqwest::Client,
+}
+
+impl TestServer {
+    /// Serves `executor` with the standard card.
+    pub async fn start(executor: impl AgentExecutor) -> Self {
+        Self::start_with(A2aServer::builder(standard_card(), executor)).await
+    }
+
+    /// Serves whatever `builder` builds.
+    pub async fn start_with(builder: A2aServerBuilder) -> Self {
+        let server = builder.build().expect("server builds");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let router = server.router();
+        tokio::spawn(async move {
+            axum::serve(listener, router).await.unwrap();
+        });
+        let http = reqwest::Client::builder()
+            .timeout(std::time::Duration::from_secs(20))
+            .build()
+            .unwrap();
+        Self { addr, server, http }
+    }
+
+    /// `http://127.0.0.1:port` + `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Calls a JSON-RPC method at `/a2a` with `A2A-Version: 1.0`; returns the whole response.
+    pub async fn jsonrpc(&self, method: &str, params: Value) -> Value {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let response = self
+            .http
+            .post(self.url("/a2a"))
+            .header("A2A-Version", "1.0")
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        response.json().await.unwrap()
+    }
+
+    /// Calls a JSON-RPC method and returns its `result`, panicking on an error response.
+    pub async fn call(&self, method: &str, params: Value) -> Value {
+        let response = self.jsonrpc(method, params).await;
+        assert!(
+            response.get("error").is_none(),
+            "{method} failed: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// Calls a JSON-RPC method that must fail; returns `error`.
+    pub async fn call_err(&self, method: &str, params: Value) -> Value {
+        let response = self.jsonrpc(method, params).await;
+        assert!(
+            response.get("result").is_none(),
+            "{method} should fail: {response}"
+        );
+        response["error"].clone()
+    }
+}
+
+/// A user text message as JSON, with a fresh message id.
+pub fn user_message(text: &str) -> Value {
+    json!({"messageId": uuid(), "role": "ROLE_USER", "parts": [{"text": text}]})
+}
+
+/// A fresh random id.
+pub fn uuid() -> String {
+    a2a_types::MessageId::generate().into_string()
+}
+
+/// An executor made from a closure.
+pub struct FnExecutor<F>(pub F);
+
+#[async_trait::async_trait]
+impl<F, Fut> AgentExecutor for FnExecutor<F>
+where
+    F: Fn(a2a_server::RequestContext, a2a_server::TaskUpdater) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Result<(), a2a_server::ExecutorError>> + Send + 'static,
+{
+    async fn execute(
+        &self,
+        context: a2a_server::RequestContext,
+        updater: a2a_server::TaskUpdater,
+    ) -> Result<(), a2a_server::ExecutorError> {
+        (self.0)(context, updater).await
+    }
+}
+
+/// Serves a closure executor with the standard card.
+pub async fn serve<F, Fut>(execute: F) -> TestServer
+where
+    F: Fn(a2a_server::RequestContext, a2a_server::TaskUpdater) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Result<(), a2a_server::ExecutorError>> + Send + 'static,
+{
+    TestServer::start(FnExecutor(execute)).await
+}
+
+/// SendMessage params for a user text message, with extra members merged into the message.
+pub fn send_params(text: &str, message_extra: Value) -> Value {
+    let mut message = user_message(text);
+    if let (Some(message), Value::Object(extra)) = (message.as_object_mut(), message_extra) {
+        message.extend(extra);
+    }
+    json!({"message": message})
+}
+
+// ---- Binding tests (bindings_jsonrpc.rs, bindings_rest.rs, bindings_card.rs) ----
+
+/// Completes a message with one artifact echoing its text; the text `ask` asks for input
+/// instead, leaving a task that can still be canceled.
+pub struct BindingEcho;
+
+#[async_trait::async_trait]
+impl AgentExecutor for BindingEcho {
+    async fn execute(
+        &self,
+        context: a2a_server::RequestContext,
+        updater: a2a_server::TaskUpdater,
+    ) -> Result<(), a2a_server::ExecutorError> {
+        if context.text() == "ask" {
+            updater.require_input("what else?").await?;
+        } else {
+            updater
+                .add_artifact(a2a_types::Artifact::from_text(context.text()))
+                .await?;
+            updater.complete(()).await?;
+        }
+        Ok(())
+    }
+}
+
+/// A response as the binding tests inspect it.
+pub struct RawResponse {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl RawResponse {
+    /// The body as JSON; panics with the text when it is not.
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|error| {
+            panic!(
+                "body is not JSON ({error}): {}",
+                String::from_utf8_lossy(&self.body)
+            )
+        })
+    }
+
+    /// A header's value as text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+}
+
+impl TestServer {
+    /// Sends exactly this request: nothing added but what reqwest always sends.
+    pub async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<Vec<u8>>,
+    ) -> RawResponse {
+        let mut request = self.http.request(method, self.url(path));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        if let Some(body) = body {
+            request = request.body(body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = response.bytes().await.unwrap().to_vec();
+        RawResponse {
+            status,
+            headers,
+            body,
+        }
+    }
+}
+
+/// Writes `request` on a fresh connection and reads one response: its status and body. For
+/// requests reqwest will not make, such as a body that stops short of its `Content-Length`.
+pub async fn raw_http(addr: SocketAddr, request: &[u8]) -> (u16, Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    let mut received = Vec::new();
+    let read = async {
+        let mut buffer = [0_u8; 8192];
+        loop {
+            if let Some(end) = received.windows(4).position(|window| window == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&received[..end]).to_ascii_lowercase();
+                let length = head
+                    .lines()
+                    .find_map(|line| line.strip_prefix("content-length:"))
+                    .map_or(0, |value| value.trim().parse::<usize>().unwrap());
+                if received.len() >= end + 4 + length {
+                    return end;
+                }
+            }
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => panic!(
+                    "connection ended early: {}",
+                    String::from_utf8_lossy(&received)
+                ),
+                Ok(count) => received.extend_from_slice(&buffer[..count]),
+            }
+        }
+    };
+    let end = tokio::time::timeout(std::time::Duration::from_secs(10), read)
+        .await
+        .expect("a response in time");
+    let status_line = String::from_utf8_lossy(&received[..end])
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    let status = status_line.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, received[end + 4..].to_vec())
+}
+
+/// A task store whose backend is down: every call fails, with a cause that must never reach
+/// a client.
+pub struct BrokenStore;
+
+impl BrokenStore {
+    fn failure() -> a2a_server::store::StoreError {
+        a2a_server::store::StoreError::Backend("disk on fire at /var/lib/secret".into())
+    }
+}
+
+#[async_trait::async_trait]
+impl a2a_server::store::TaskStore for BrokenStore {
+    async fn load(
+        &self,
+        _: &a2a_server::store::TaskScope,
+        _: &a2a_types::TaskId,
+    ) -> Result<Option<a2a_server::store::StoredTask>, a2a_server::store::StoreError> {
+        Err(Self::failure())
+    }
+
+    async fn save(
+        &self,
+        _: &a2a_server::store::TaskScope,
+        _: &a2a_types::Task,
+        _: a2a_server::store::Expected,
+    ) -> Result<a2a_server::store::Version, a2a_server::store::StoreError> {
+        Err(Self::failure())
+    }
+
+    async fn list(
+        &self,
+        _: &a2a_server::store::TaskScope,
+        _: &a2a_server::store::TaskQuery,
+    ) -> Result<a2a_server::store::TaskPage, a2a_server::store::StoreError> {
+        Err(Self::failure())
+    }
+}

@@ -7,6 +7,7 @@ use a2a_types::{AgentCard, ProtocolBinding};
 
 use crate::binding::{self, Endpoint};
 use crate::config::ServerConfig;
+use crate::cors::CorsPolicy;
 use crate::executor::AgentExecutor;
 use crate::handler::RequestHandler;
 use crate::store::{InMemoryTaskStore, TaskStore};
@@ -18,6 +19,10 @@ pub struct A2aServer {
     handler: RequestHandler,
     endpoints: Vec<Endpoint>,
     options: binding::RouterOptions,
+    /// The handler's engine, for [`A2aServer::shutdown`].
+    engine: Arc<Engine>,
+    /// `None` unless `ServerConfig::cors` switched CORS on (CORS-01).
+    cors: Option<Arc<CorsPolicy>>,
 }
 
 impl A2aServer {
@@ -46,10 +51,25 @@ impl A2aServer {
         &self.endpoints
     }
 
-    /// An axum router serving the card and every endpoint. Serving, TLS and middleware stay
-    /// the caller's.
+    /// Stops the server's work gracefully (STO-12): no new turns are accepted, running turns
+    /// get `grace` to finish (then they are canceled and their tasks failed), queued tasks are
+    /// failed and their subscribers told. Call it after the listener stopped accepting.
+    ///
+    /// From the call on, SendMessage and SendStreamingMessage answer Unavailable. Tasks failed
+    /// here carry the status message "the server is shutting down". Returns once every turn
+    /// settled; an executor that ignores its cancellation is dropped a few seconds after it.
+    pub async fn shutdown(&self, grace: std::time::Duration) {
+        self.engine.shutdown(grace).await;
+    }
+
+    /// An axum router serving the card and every endpoint, with CORS when configured
+    /// (CORS-02). Serving, TLS and other middleware stay the caller's.
     pub fn router(&self) -> axum::Router {
-        binding::router(self.handler.clone(), &self.endpoints, &self.options)
+        let router = binding::router(self.handler.clone(), &self.endpoints, &self.options);
+        match &self.cors {
+            Some(cors) => Arc::clone(cors).apply(router),
+            None => router,
+        }
     }
 }
 
@@ -122,9 +142,6 @@ impl A2aServerBuilder {
         if self.card.capabilities.supports_push_notifications() {
             return Err(ConfigError::PushNotificationsUnavailable);
         }
-        if self.card.capabilities.supports_streaming() {
-            return Err(ConfigError::StreamingUnavailable);
-        }
         if self.extended_card.is_some() && !self.card.capabilities.supports_extended_agent_card() {
             return Err(ConfigError::ExtendedCardNotDeclared);
         }
@@ -165,10 +182,15 @@ impl A2aServerBuilder {
             .unwrap_or_else(|| Arc::new(InMemoryTaskStore::new()));
         let max_body_bytes = self.config.max_payload_size;
         let rest_status_profile = self.config.rest_status_profile;
+        let cors = self
+            .config
+            .cors
+            .as_ref()
+            .map(|cors| Arc::new(CorsPolicy::new(cors)));
         let engine = Arc::new(Engine::new(store, self.config));
         let card = Arc::new(self.card);
         let handler = RequestHandler::new(
-            engine,
+            Arc::clone(&engine),
             self.executor,
             card,
             self.extended_card.map(Arc::new),
@@ -176,6 +198,8 @@ impl A2aServerBuilder {
         Ok(A2aServer {
             handler,
             endpoints,
+            engine,
+            cors,
             options: binding::RouterOptions {
                 card_path: binding::join_paths(
                     &base_path,
@@ -204,9 +228,6 @@ pub enum ConfigError {
     /// The card declares push notifications, which this server does not deliver yet.
     #[error("the agent card declares pushNotifications, which this server cannot deliver yet")]
     PushNotificationsUnavailable,
-    /// The card declares streaming, which this server does not serve yet.
-    #[error("the agent card declares streaming, which this server cannot serve yet")]
-    StreamingUnavailable,
     /// An extended card was given but the public card does not declare one.
     #[error(
         "an extended card was configured but the public card does not declare capabilities.extendedAgentCard"

@@ -29,6 +29,18 @@ pub struct ServerConfig {
     /// The largest request body accepted (LIM-04, CFG-13); larger ones are refused with
     /// PayloadTooLarge. Default 6 MiB.
     pub max_payload_size: usize,
+    /// A `: keep-alive` comment is sent on idle SSE streams this often (STR-10, CFG-14).
+    pub sse_keepalive: Duration,
+    /// How many events one stream may fall behind before it is closed with an error frame
+    /// (D-12, CFG-14).
+    pub sse_queue_capacity: usize,
+    /// At most this many turns run at once; 0 means unlimited (LIM-01, CFG-12).
+    pub max_concurrent_tasks: usize,
+    /// How many `returnImmediately` requests may wait as SUBMITTED for a free slot when all
+    /// are taken; other requests are refused with ServerBusy (LIM-02, D-24).
+    pub task_queue_size: usize,
+    /// Cross-origin requests from browsers; off (`None`) by default (CORS-01).
+    pub cors: Option<crate::cors::CorsConfig>,
     /// Key that signs `ListTasks` page tokens; random per process when `None`. Instances that
     /// share a store must share the key so a token from one is valid on another.
     pub page_token_key: Option<Vec<u8>>,
@@ -46,6 +58,11 @@ impl Default for ServerConfig {
             async_timeout: Duration::from_secs(300),
             populate_referenced_tasks: true,
             max_payload_size: crate::binding::DEFAULT_MAX_BODY_BYTES,
+            sse_keepalive: Duration::from_secs(15),
+            sse_queue_capacity: crate::events::DEFAULT_QUEUE_CAPACITY,
+            max_concurrent_tasks: 0,
+            task_queue_size: 0,
+            cors: None,
             page_token_key: None,
         }
     }

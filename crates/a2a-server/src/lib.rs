@@ -34,6 +34,7 @@
 mod binding;
 mod builder;
 pub mod config;
+pub mod cors;
 mod events;
 pub mod executor;
 pub mod handler;

@@ -59,15 +59,7 @@ impl DecodeError {
 /// # Errors
 /// When `text` is not JSON or not a valid `T`; the error names the failing member.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut deserializer)
-        .map_err(DecodeError::from_path_error)?;
-    deserializer.end().map_err(|error| DecodeError {
-        path: String::new(),
-        message: error.to_string(),
-        syntax: true,
-    })?;
-    Ok(value)
+    from_reader_of(serde_json::Deserializer::from_str(text))
 }
 
 /// Decodes `bytes` (UTF-8 JSON) as `T`.
@@ -75,7 +67,17 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
 /// # Errors
 /// As [`from_str`].
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    from_reader_of(serde_json::Deserializer::from_slice(bytes))
+}
+
+/// Decodes one document and refuses anything after it.
+fn from_reader_of<'de, R, T>(
+    mut deserializer: serde_json::Deserializer<R>,
+) -> Result<T, DecodeError>
+where
+    R: serde_json::de::Read<'de>,
+    T: DeserializeOwned,
+{
     let value = serde_path_to_error::deserialize(&mut deserializer)
         .map_err(DecodeError::from_path_error)?;
     deserializer.end().map_err(|error| DecodeError {

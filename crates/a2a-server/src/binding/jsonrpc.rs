@@ -10,9 +10,15 @@ use serde_json::{Map, Value};
 
 use super::call::{self, resolve_tenant};
 use super::routes::Bindings;
-use super::{Endpoint, body, percent, response};
-use crate::handler::CallContext;
+use super::{Endpoint, body, percent, response, sse};
 use crate::handler::decode::{decode, decode_object};
+use crate::handler::{CallContext, EventStream};
+
+/// What a method produced: the `result` member, or the events of a streaming method.
+enum Answer {
+    Result(Value),
+    Stream(EventStream),
+}
 
 /// Serves one request to a JSON-RPC endpoint.
 pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Request) -> Response {
@@ -49,32 +55,37 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
     } = request;
     let outcome = execute(bindings, endpoint, &method, params, &mut call).await;
     let Some(id) = id else {
-        // A notification is executed but never answered (JSON-RPC 2.0 §4.1).
+        // A notification is executed but never answered (JSON-RPC 2.0 §4.1); a streamed
+        // turn goes on without a reader, like any stream whose client left.
         if let Err(error) = outcome {
             tracing::debug!(method = %method, error = %error, "notification failed");
         }
         return response::empty(StatusCode::NO_CONTENT);
     };
-    match outcome {
-        Ok(result) => {
-            let activated = bindings
-                .handler
-                .activated_extensions(&call)
-                .unwrap_or_default();
-            response::with_extensions(response::jsonrpc_success(id, result), &activated)
+    let answer = match outcome {
+        Ok(Answer::Result(result)) => response::jsonrpc_success(id, result),
+        // Every frame of the stream is a response to this request, so each carries its id.
+        Ok(Answer::Stream(events)) => {
+            sse::response(events, sse::Framing::JsonRpc(id), bindings.sse_keepalive)
         }
-        Err(error) => response::jsonrpc_error(id, &error),
-    }
+        Err(error) => return response::jsonrpc_error(id, &error),
+    };
+    let activated = bindings
+        .handler
+        .activated_extensions(&call)
+        .unwrap_or_default();
+    response::with_extensions(answer, &activated)
 }
 
-/// Runs the method; the result is the `result` member.
+/// Runs the method. A streaming method answers with its events once the first one is known,
+/// so an error before it is a plain JSON-RPC error response (D-13).
 async fn execute(
     bindings: &Bindings,
     endpoint: &Endpoint,
     name: &str,
     params: Option<Value>,
     call: &mut CallContext,
-) -> Result<Value, A2aError> {
+) -> Result<Answer, A2aError> {
     let Some(method) = Method::from_name(name) else {
         return Err(unknown_method(name, call));
     };
@@ -91,17 +102,20 @@ async fn execute(
         .and_then(Value::as_str)
         .unwrap_or_default();
     call.tenant = resolve_tenant(None, request_tenant, &endpoint.tenant);
+    let handler = &bindings.handler;
     match method {
-        // Streaming is the next piece of work: the params are still checked, so a bad
-        // request gets the same answer it will get then.
+        // `returnImmediately` is ignored on a stream (spec §2.1); only HTTP+JSON refuses it.
         Method::SendStreamingMessage => {
-            let _: SendMessageRequest =
-                decode(bindings.handler.lenient_message_id(Value::Object(params)))?;
-            Err(response::streaming_unavailable())
+            let request: SendMessageRequest =
+                decode(handler.lenient_message_id(Value::Object(params)))?;
+            let events = handler.send_streaming_message(call, request).await?;
+            Ok(Answer::Stream(events))
         }
         Method::SubscribeToTask => {
-            let _: SubscribeToTaskRequest = decode_object(params)?;
-            Err(response::streaming_unavailable())
+            let request: SubscribeToTaskRequest = decode_object(params)?;
+            Ok(Answer::Stream(
+                handler.subscribe_to_task(call, request).await?,
+            ))
         }
         Method::SendMessage
         | Method::GetTask
@@ -111,12 +125,10 @@ async fn execute(
         | Method::GetTaskPushNotificationConfig
         | Method::ListTaskPushNotificationConfigs
         | Method::DeleteTaskPushNotificationConfig
-        | Method::GetExtendedAgentCard => {
-            bindings
-                .handler
-                .dispatch(call, method, Value::Object(params))
-                .await
-        }
+        | Method::GetExtendedAgentCard => handler
+            .dispatch(call, method, Value::Object(params))
+            .await
+            .map(Answer::Result),
     }
 }
 

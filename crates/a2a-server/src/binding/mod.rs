@@ -12,6 +12,7 @@ mod rest;
 mod rest_query;
 mod rest_route;
 mod routes;
+mod sse;
 
 use a2a_types::error::RestStatusProfile;
 

@@ -138,12 +138,6 @@ impl RestErrors<'_> {
     }
 }
 
-/// The answer to both streaming operations on both bindings for now: streaming is the next
-/// piece of work, and until then the builder refuses cards that declare it.
-pub(super) fn streaming_unavailable() -> A2aError {
-    A2aError::unsupported_operation("streaming is not available")
-}
-
 /// Every status our tables produce is valid; an unknown number still must not panic.
 fn status(code: u16) -> StatusCode {
     StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)

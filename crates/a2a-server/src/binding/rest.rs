@@ -1,6 +1,6 @@
 //! The HTTP+JSON binding (spec §5.2): the route table of `rest_route`, bodies that are the
-//! request message minus its path-bound fields, query parameters for reads, and errors as
-//! `google.rpc.Status` or RFC 9457 problems.
+//! request message minus its path-bound fields, query parameters for reads, SSE for the two
+//! streaming routes, and errors as `google.rpc.Status` or RFC 9457 problems.
 
 use a2a_types::{
     A2aError, DeleteTaskPushNotificationConfigRequest, ErrorKind, GetExtendedAgentCardRequest,
@@ -21,9 +21,9 @@ use super::response::{self, RestErrors};
 use super::rest_query::{self, Query};
 use super::rest_route::{self, Miss, Operation};
 use super::routes::Bindings;
-use super::{Endpoint, body, percent};
-use crate::handler::CallContext;
+use super::{Endpoint, body, percent, sse};
 use crate::handler::decode::{decode, decode_object};
+use crate::handler::{CallContext, EventStream};
 
 /// Serves one request under an HTTP+JSON endpoint; `path` is what follows the endpoint's path.
 pub(super) async fn serve(
@@ -67,17 +67,32 @@ pub(super) async fn serve(
         path_tenant: route.tenant,
         endpoint_tenant: &endpoint.tenant,
     };
-    match request.execute(route.operation, body, &mut call).await {
-        Ok(success) => {
-            let activated = bindings
-                .handler
-                .activated_extensions(&call)
-                .unwrap_or_default();
-            let response = response::bytes(success.status, negotiated.media.as_str(), success.body);
-            response::with_extensions(response, &activated)
+    let response = match request.execute(route.operation, body, &mut call).await {
+        Ok(Success::Document { status, body }) => {
+            response::bytes(status, negotiated.media.as_str(), body)
         }
-        Err(error) => errors.response(&error),
-    }
+        Ok(Success::Stream(events)) => {
+            let framing = sse::Framing::HttpJson {
+                profile: bindings.profile,
+                problem: negotiated.problem,
+                instance: parts.uri.path().to_owned(),
+            };
+            sse::response(events, framing, bindings.sse_keepalive)
+        }
+        Err(Failure {
+            error,
+            status: None,
+        }) => return errors.response(&error),
+        Err(Failure {
+            error,
+            status: Some(status),
+        }) => return errors.response_with_status(&error, status.as_u16()),
+    };
+    let activated = bindings
+        .handler
+        .activated_extensions(&call)
+        .unwrap_or_default();
+    response::with_extensions(response, &activated)
 }
 
 /// MethodNotFound for a path or method the route table does not have (SRV-22); the binding
@@ -88,25 +103,41 @@ fn route_error(message: String, parts: &Parts) -> A2aError {
         .with_metadata("path", parts.uri.path())
 }
 
-/// A success: its status and serialised body.
-struct Success {
-    status: StatusCode,
-    body: Vec<u8>,
+/// A success: a document with its status, or the events of a streaming operation.
+enum Success {
+    Document { status: StatusCode, body: Vec<u8> },
+    Stream(EventStream),
 }
 
 impl Success {
-    fn ok<T: Serialize>(outcome: Result<T, A2aError>) -> Result<Self, A2aError> {
+    fn ok<T: Serialize>(outcome: Result<T, A2aError>) -> Result<Self, Failure> {
         Self::with_status(StatusCode::OK, outcome)
     }
 
     fn with_status<T: Serialize>(
         status: StatusCode,
         outcome: Result<T, A2aError>,
-    ) -> Result<Self, A2aError> {
-        Ok(Self {
+    ) -> Result<Self, Failure> {
+        Ok(Self::Document {
             status,
             body: response::encode(&outcome?)?,
         })
+    }
+}
+
+/// An error, and the HTTP status when a requirement fixes it regardless of the status
+/// profile (D-01).
+struct Failure {
+    error: A2aError,
+    status: Option<StatusCode>,
+}
+
+impl From<A2aError> for Failure {
+    fn from(error: A2aError) -> Self {
+        Self {
+            error,
+            status: None,
+        }
     }
 }
 
@@ -125,7 +156,7 @@ impl RestRequest<'_> {
         operation: Operation,
         body: Body,
         call: &mut CallContext,
-    ) -> Result<Success, A2aError> {
+    ) -> Result<Success, Failure> {
         let handler = &self.bindings.handler;
         // The version decides how everything else is read, so it is checked first.
         handler.check_version(call)?;
@@ -142,9 +173,21 @@ impl RestRequest<'_> {
             }
             Operation::SendStreamingMessage => {
                 let object = self.body(body, true, call).await?;
-                let _: SendMessageRequest =
+                let request: SendMessageRequest =
                     decode(handler.lenient_message_id(Value::Object(object)))?;
-                Err(response::streaming_unavailable())
+                if request.return_immediately() == Some(true) {
+                    // STR-12 (seed 000): HTTP+JSON refuses the flag on a stream with 400 under
+                    // every status profile, where JSON-RPC ignores it (spec §2.1).
+                    return Err(Failure {
+                        error: A2aError::unsupported_operation(
+                            "returnImmediately cannot be used with message:stream; use message:send",
+                        )
+                        .with_metadata("field", "configuration.returnImmediately"),
+                        status: Some(StatusCode::BAD_REQUEST),
+                    });
+                }
+                let events = handler.send_streaming_message(call, request).await?;
+                Ok(Success::Stream(events))
             }
             Operation::ListTasks => {
                 let (mut request, states) = rest_query::list_tasks(self.query)?;
@@ -171,8 +214,10 @@ impl RestRequest<'_> {
             Operation::SubscribeToTask { task_id } => {
                 let mut object = self.body(body, false, call).await?;
                 object.insert("id".into(), Value::String(task_id));
-                let _: SubscribeToTaskRequest = decode_object(object)?;
-                Err(response::streaming_unavailable())
+                let request: SubscribeToTaskRequest = decode_object(object)?;
+                Ok(Success::Stream(
+                    handler.subscribe_to_task(call, request).await?,
+                ))
             }
             Operation::CreatePushConfig { task_id } => {
                 let mut object = self.body(body, false, call).await?;

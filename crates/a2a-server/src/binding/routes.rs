@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
+use std::time::Duration;
 
 use a2a_types::A2aError;
 use a2a_types::error::RestStatusProfile;
@@ -22,6 +23,8 @@ pub(super) struct Bindings {
     pub(super) handler: RequestHandler,
     pub(super) max_body_bytes: usize,
     pub(super) profile: RestStatusProfile,
+    /// How often idle SSE streams get a keep-alive comment (STR-10).
+    pub(super) sse_keepalive: Duration,
     card: CardRoute,
     card_path: String,
     endpoints: Vec<Endpoint>,
@@ -35,6 +38,7 @@ pub(super) fn build(
 ) -> axum::Router {
     let bindings = Arc::new(Bindings {
         card: CardRoute::new(handler.card()),
+        sse_keepalive: handler.sse_keepalive(),
         handler,
         max_body_bytes: options.max_body_bytes,
         profile: options.rest_status_profile,

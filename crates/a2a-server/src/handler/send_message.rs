@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use a2a_types::{
-    A2aError, ContextId, Message, MessageId, Role, SendMessageRequest, SendMessageResponse, Task,
-    TaskId, TaskState,
+    A2aError, ContextId, Message, MessageId, Role, SendMessageRequest, SendMessageResponse,
+    StreamResponse, Task, TaskId, TaskState,
 };
 use tokio::sync::watch;
 
@@ -19,10 +19,15 @@ impl RequestHandler {
     /// Blocking by default: the answer waits until the task is terminal or interrupted
     /// (EXE-15). With `returnImmediately` it comes at the turn's first update (EXE-12, EXE-16).
     ///
+    /// When `max_concurrent_tasks` turns already run, a new interaction with
+    /// `returnImmediately` is answered at once with its task SUBMITTED and runs when a slot
+    /// frees, if the queue has room (LIM-02).
+    ///
     /// # Errors
     /// InvalidParams (message shape, context mismatch, `historyLength`), TaskNotFound,
     /// UnsupportedOperation (the task is finished or still working), PushNotificationNotSupported
-    /// (an inline webhook), the executor's own refusal, InvalidAgentResponse.
+    /// (an inline webhook), ServerBusy (no slot, LIM-03), Unavailable (shutting down), the
+    /// executor's own refusal, InvalidAgentResponse.
     pub async fn send_message(
         &self,
         call: &CallContext,
@@ -31,16 +36,27 @@ impl RequestHandler {
         let return_immediately = request
             .return_immediately()
             .unwrap_or(self.inner.engine.config.default_return_immediately);
-        let (length, started) = self.start_turn(call, request).await?;
+        let (length, started) = self.begin_turn(call, request, return_immediately).await?;
         let view = wait_for_answer(started.view, return_immediately).await?;
         answer(view, length)
     }
 
-    /// Validates a SendMessage request and starts its turn (shared with streaming).
+    /// Validates a SendMessage request and starts its turn (shared with streaming, which never
+    /// waits for a slot: LIM-02).
     pub(crate) async fn start_turn(
         &self,
         call: &CallContext,
         request: SendMessageRequest,
+    ) -> Result<(Option<usize>, StartedTurn), A2aError> {
+        self.begin_turn(call, request, false).await
+    }
+
+    /// [`Self::start_turn`], where a new interaction may wait in the queue when `may_queue`.
+    async fn begin_turn(
+        &self,
+        call: &CallContext,
+        request: SendMessageRequest,
+        may_queue: bool,
     ) -> Result<(Option<usize>, StartedTurn), A2aError> {
         let extensions = self.prepare(call)?;
         let configuration = request.configuration.clone();
@@ -55,12 +71,17 @@ impl RequestHandler {
         }
         let mut message = request.message;
         self.check_message(&mut message)?;
+        let engine = &self.inner.engine;
+        // Admitted before any store work, so a refused follow-up leaves no trace. Follow-ups
+        // never queue: a queued task waits as SUBMITTED, and an existing task cannot go back.
+        let ticket = engine
+            .admission
+            .admit(may_queue && message.task_id.is_none())?;
         let scope = TaskScope {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),
         };
         let referenced_tasks = self.referenced_tasks(&scope, &message).await?;
-        let engine = &self.inner.engine;
         let executor = Arc::clone(&self.inner.executor);
         let context =
             |task_id: &TaskId, context_id: &ContextId, message: &Message, task: Option<&Task>| {
@@ -96,14 +117,26 @@ impl RequestHandler {
             message.task_id = Some(task_id.clone());
             message.context_id = Some(context_id.clone());
             let make_context = context(&task_id, &context_id, &message, None);
+            let task = if ticket.is_queued() {
+                // LIM-02: the task exists SUBMITTED from now on, and answers the request; its
+                // turn starts when a slot frees.
+                let mut task = Task::new(task_id.clone(), context_id.clone(), TaskState::Submitted);
+                task.history.push(message.clone());
+                engine.save(&scope, &task, Expected::Absent).await?;
+                let snapshot = StreamResponse::Task(task.clone());
+                engine.events.publish(&task_id, vec![snapshot], false);
+                Some(task)
+            } else {
+                None
+            };
             let start = TurnStart {
                 task_id,
                 context_id,
                 scope: scope.clone(),
                 message,
-                task: None,
+                task,
             };
-            return Ok((length, engine.start(start, executor, make_context)));
+            return Ok((length, engine.start(start, ticket, executor, make_context)));
         };
 
         // A follow-up (EXE-13): checked and recorded under the task's lock, and the turn is
@@ -160,7 +193,7 @@ impl RequestHandler {
             message,
             task: Some(task),
         };
-        Ok((length, engine.start(start, executor, make_context)))
+        Ok((length, engine.start(start, ticket, executor, make_context)))
     }
 
     /// Checks what the proto requires of a client message (SRV-24, D-16).

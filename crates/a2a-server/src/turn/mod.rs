@@ -2,10 +2,13 @@
 //! them, applies their updates to the stored task and publishes the resulting events.
 //!
 //! Every change to a task happens under its lock ([`TaskLocks`]): load, apply, save with
-//! compare-and-swap, publish, then release. The executor runs on its own tokio task; the
-//! request that started the turn watches a [`TurnView`] to know when to answer.
+//! compare-and-swap, publish, then release. The executor runs on its own tokio task, tracked
+//! and admitted by [`Admission`]; the request that started the turn watches a [`TurnView`] to
+//! know when to answer.
 
+mod admission;
 mod apply;
+mod finish;
 mod lifecycle;
 mod locks;
 
@@ -13,19 +16,17 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use a2a_types::{A2aError, ContextId, Message, StreamResponse, Task, TaskId, TaskState};
-use futures::FutureExt as _;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+pub(crate) use self::admission::{Admission, Ticket};
 pub(crate) use self::apply::status_event;
 use self::apply::{agent_message, apply_change};
 pub(crate) use self::lifecycle::ends_turn;
 pub(crate) use self::locks::TaskLocks;
 use crate::config::ServerConfig;
 use crate::events::EventBus;
-use crate::executor::{
-    AgentExecutor, ExecutorError, RequestContext, TaskUpdater, Update, UpdateError, progress,
-};
+use crate::executor::{AgentExecutor, RequestContext, TaskUpdater, Update, UpdateError, progress};
 use crate::store::{Expected, StoreError, StoredTask, TaskScope, TaskStore};
 
 /// A change an executor asks for.
@@ -73,6 +74,7 @@ pub(crate) struct Engine {
     pub(crate) locks: TaskLocks,
     pub(crate) events: EventBus,
     pub(crate) config: ServerConfig,
+    pub(crate) admission: Admission,
     running: Mutex<HashMap<TaskId, Arc<Turn>>>,
 }
 
@@ -92,6 +94,9 @@ pub(crate) struct Turn {
     context_id: ContextId,
     scope: TaskScope,
     is_new: bool,
+    /// A new interaction whose task was stored SUBMITTED, and its request answered, while it
+    /// waited for a slot (LIM-02).
+    queued: bool,
     message: Message,
     cancellation: CancellationToken,
     flags: Mutex<TurnFlags>,
@@ -112,7 +117,8 @@ pub(crate) struct TurnStart {
     pub(crate) context_id: ContextId,
     pub(crate) scope: TaskScope,
     pub(crate) message: Message,
-    /// The stored task, with `message` already in its history, for a follow-up.
+    /// The stored task, with `message` already in its history: a follow-up's, or the
+    /// SUBMITTED task of a queued new interaction.
     pub(crate) task: Option<Task>,
 }
 
@@ -121,7 +127,8 @@ impl Engine {
         Self {
             store,
             locks: TaskLocks::default(),
-            events: EventBus::default(),
+            events: EventBus::new(config.sse_queue_capacity),
+            admission: Admission::new(config.max_concurrent_tasks, config.task_queue_size),
             config,
             running: Mutex::new(HashMap::new()),
         }
@@ -136,30 +143,39 @@ impl Engine {
             .cloned()
     }
 
-    /// Starts a turn: registers it, subscribes to its events, then runs the executor on its
-    /// own tokio task. Subscribing first means a stream misses none of the turn's events.
+    /// Starts a turn admitted by `ticket`: registers it, subscribes to its events, then runs
+    /// the executor on its own tracked tokio task once the ticket gives it a slot. Subscribing
+    /// first means a stream misses none of the turn's events.
     pub(crate) fn start(
         self: &Arc<Self>,
         start: TurnStart,
+        ticket: Ticket,
         executor: Arc<dyn AgentExecutor>,
         context: impl FnOnce(CancellationToken) -> RequestContext,
     ) -> StartedTurn {
-        let is_new = start.task.is_none();
+        // Only new interactions queue (their task is stored SUBMITTED first), so a queued turn
+        // is new even though its task exists.
+        let queued = ticket.is_queued();
+        let created = start.task.is_some();
+        let is_new = !created || queued;
         let (view, receiver) = watch::channel(TurnView {
             task: start.task,
+            // The stored SUBMITTED task is the answer to a queued request (LIM-02).
+            changed: queued,
             ..TurnView::default()
         });
-        let cancellation = CancellationToken::new();
+        let cancellation = self.admission.turn_cancellation();
         let turn = Arc::new(Turn {
             engine: Arc::clone(self),
             task_id: start.task_id,
             context_id: start.context_id,
             scope: start.scope,
             is_new,
+            queued,
             message: start.message,
             cancellation: cancellation.clone(),
             flags: Mutex::new(TurnFlags {
-                created: !is_new,
+                created,
                 ..TurnFlags::default()
             }),
             view,
@@ -170,18 +186,17 @@ impl Engine {
             .insert(turn.task_id.clone(), Arc::clone(&turn));
         let events = self.events.subscribe(&turn.task_id);
         let context = context(cancellation);
-        let timeout = self.config.async_timeout;
-        tokio::spawn(async move {
+        let ticket = ticket.register(&turn);
+        self.admission.spawn(async move {
+            let Some(_slot) = ticket.wait_for_slot(&turn).await else {
+                return;
+            };
             let updater = TaskUpdater::new(Arc::clone(&turn));
             let execute =
                 progress::with_updater(updater.clone(), executor.execute(context, updater));
-            let run = std::panic::AssertUnwindSafe(execute).catch_unwind();
-            let outcome = match tokio::time::timeout(timeout, run).await {
-                Ok(Ok(result)) => Outcome::Returned(result),
-                Ok(Err(_panic)) => Outcome::Panicked,
-                Err(_elapsed) => Outcome::TimedOut,
-            };
+            let outcome = turn.run_executor(execute).await;
             turn.finish(outcome).await;
+            // `_slot` is given back only now: the turn holds it until it settled (LIM-01).
         });
         StartedTurn {
             view: receiver,
@@ -218,14 +233,6 @@ impl Engine {
 pub(crate) fn store_failure(error: StoreError) -> A2aError {
     tracing::error!(error = %error, source = ?std::error::Error::source(&error), "task store failed");
     A2aError::internal()
-}
-
-/// How the executor's future settled.
-#[derive(Debug)]
-enum Outcome {
-    Returned(Result<(), ExecutorError>),
-    Panicked,
-    TimedOut,
 }
 
 impl Turn {
@@ -390,6 +397,22 @@ impl Turn {
                 "this turn created a task: finish it with a status update, not a reply",
             ));
         }
+        if self.is_new {
+            // A queued task (LIM-02): its request was answered with the task, so the reply
+            // cannot stand alone; it completes the task as its status message.
+            let (mut task, expected, mut events) = self.current().await?;
+            let change = Change::Status {
+                state: TaskState::Completed,
+                update: Update {
+                    message: Some(message),
+                    metadata: None,
+                },
+            };
+            events.push(apply_change(&mut task, change)?);
+            return self
+                .commit(task, expected, events, Some(TaskState::Completed))
+                .await;
+        }
         // A follow-up: the reply joins the history and becomes the status message; the state
         // stays, so the client can go on (typically INPUT_REQUIRED).
         let (mut task, expected, _) = self.current().await?;
@@ -413,159 +436,6 @@ impl Turn {
             view.reply = Some(reply);
         });
         Ok(())
-    }
-
-    /// Settles the turn once the executor's future finished (EXE-07…EXE-11).
-    async fn finish(&self, outcome: Outcome) {
-        if self.is_ended() {
-            if let Outcome::Returned(Err(error)) = &outcome {
-                tracing::debug!(task_id = %self.task_id, error = %error, "executor error after its turn ended");
-            }
-            return;
-        }
-        let _guard = self.engine.locks.lock(&self.task_id).await;
-        if self.is_ended() {
-            return;
-        }
-        let (created, changed) = {
-            let flags = self.flags();
-            (flags.created, flags.changed)
-        };
-        let failure = match outcome {
-            Outcome::Returned(Ok(())) => {
-                self.finish_returned(created).await;
-                return;
-            }
-            Outcome::Returned(Err(ExecutorError::Refuse(error))) if !changed => {
-                self.finish_refused(error).await;
-                return;
-            }
-            Outcome::Returned(Err(ExecutorError::Refuse(error))) => error.message().to_owned(),
-            Outcome::Returned(Err(ExecutorError::Failed(message))) => message,
-            Outcome::Returned(Err(ExecutorError::Update(error))) => {
-                tracing::warn!(task_id = %self.task_id, error = %error, "executor gave up after a refused update");
-                "the agent could not update the task".to_owned()
-            }
-            Outcome::Returned(Err(ExecutorError::Internal(error))) => {
-                tracing::error!(task_id = %self.task_id, error = %error, source = ?std::error::Error::source(error.as_ref()), "executor failed");
-                "the agent failed while working on the task".to_owned()
-            }
-            Outcome::Panicked => {
-                tracing::error!(task_id = %self.task_id, "executor panicked");
-                "the agent failed while working on the task".to_owned()
-            }
-            Outcome::TimedOut => {
-                self.cancellation.cancel();
-                format!(
-                    "the agent did not finish within {} s",
-                    self.engine.config.async_timeout.as_secs()
-                )
-            }
-        };
-        self.finish_failed(failure).await;
-    }
-
-    async fn finish_returned(&self, created: bool) {
-        if !created {
-            if self.is_new {
-                // EXE-11: neither a reply nor an update.
-                self.end(|view| {
-                    view.refusal = Some(A2aError::invalid_agent_response(
-                        "the agent neither replied nor created a task",
-                    ));
-                });
-            } else {
-                self.end(|_| {});
-            }
-            return;
-        }
-        let current = self.current().await;
-        let Ok((task, expected, events)) = current else {
-            self.end(|_| {});
-            return;
-        };
-        match task.status.state {
-            TaskState::Submitted | TaskState::Working => {
-                let mut task = task;
-                let mut events = events;
-                let change = Change::Status {
-                    state: TaskState::Completed,
-                    update: Update::default(),
-                };
-                match apply_change(&mut task, change) {
-                    Ok(event) => events.push(event),
-                    Err(error) => {
-                        tracing::error!(task_id = %self.task_id, error = %error, "could not complete the task");
-                        self.end(|_| {});
-                        return;
-                    }
-                }
-                if let Err(error) = self
-                    .commit(task, expected, events, Some(TaskState::Completed))
-                    .await
-                {
-                    tracing::warn!(task_id = %self.task_id, error = %error, "could not complete the task");
-                    self.end(|_| {});
-                }
-            }
-            // AUTH_REQUIRED waits for credentials; INPUT_REQUIRED (a follow-up that changed only
-            // artifacts) keeps waiting for the client.
-            TaskState::AuthRequired
-            | TaskState::InputRequired
-            | TaskState::Unspecified
-            | TaskState::Completed
-            | TaskState::Failed
-            | TaskState::Canceled
-            | TaskState::Rejected => self.end(|view| view.task = Some(task)),
-        }
-    }
-
-    async fn finish_refused(&self, error: A2aError) {
-        if !self.is_new {
-            // EXE-09: take the refused follow-up message back out of the history.
-            if let Ok((mut task, expected, _)) = self.current().await {
-                let message_id = &self.message.message_id;
-                if let Some(position) = task
-                    .history
-                    .iter()
-                    .rposition(|m| &m.message_id == message_id)
-                {
-                    task.history.remove(position);
-                    if let Err(store_error) =
-                        self.engine.store.save(&self.scope, &task, expected).await
-                    {
-                        tracing::error!(task_id = %self.task_id, error = %store_error, "could not withdraw a refused message");
-                    }
-                }
-            }
-        }
-        self.end(|view| view.refusal = Some(error));
-    }
-
-    async fn finish_failed(&self, text: String) {
-        let Ok((mut task, expected, mut events)) = self.current().await else {
-            self.end(|_| {});
-            return;
-        };
-        let change = Change::Status {
-            state: TaskState::Failed,
-            update: Update::from(text),
-        };
-        match apply_change(&mut task, change) {
-            Ok(event) => events.push(event),
-            Err(error) => {
-                tracing::error!(task_id = %self.task_id, error = %error, "could not fail the task");
-                self.end(|_| {});
-                return;
-            }
-        }
-        if let Err(error) = self
-            .commit(task, expected, events, Some(TaskState::Failed))
-            .await
-        {
-            tracing::warn!(task_id = %self.task_id, error = %error, "could not fail the task");
-            self.end(|_| {});
-        }
     }
 }
 

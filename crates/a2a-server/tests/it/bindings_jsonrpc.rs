@@ -144,7 +144,7 @@ async fn every_unary_operation_is_served() {
 }
 
 #[tokio::test]
-async fn streaming_methods_answer_unsupported_operation_for_now() {
+async fn streaming_methods_answer_unsupported_operation_when_the_card_does_not_stream() {
     let server = TestServer::start(BindingEcho).await;
     let calls = [
         (

@@ -254,7 +254,7 @@ async fn a2a_errors_have_their_http_status_and_reason() {
 }
 
 #[tokio::test]
-async fn streaming_routes_answer_unsupported_operation_for_now() {
+async fn streaming_routes_answer_unsupported_operation_when_the_card_does_not_stream() {
     let server = TestServer::start(BindingEcho).await;
     let responses = [
         post(

@@ -295,3 +295,138 @@ impl a2a_server::store::TaskStore for BrokenStore {
         Err(Self::failure())
     }
 }
+
+// ---- Limits and shutdown (limits.rs, shutdown.rs) ----
+
+/// Watches an [`Probe::executor`]: which messages it ran and which saw their cancellation, and
+/// holds `hold` turns until released.
+#[derive(Clone, Default)]
+pub struct Probe {
+    inner: std::sync::Arc<ProbeInner>,
+}
+
+struct ProbeInner {
+    ran: std::sync::Mutex<Vec<String>>,
+    canceled: std::sync::Mutex<Vec<String>>,
+    gate: tokio::sync::Semaphore,
+}
+
+impl Default for ProbeInner {
+    fn default() -> Self {
+        Self {
+            ran: std::sync::Mutex::default(),
+            canceled: std::sync::Mutex::default(),
+            gate: tokio::sync::Semaphore::new(0),
+        }
+    }
+}
+
+impl Probe {
+    /// An executor acting on the message text:
+    /// - `hold…`: WORKING, then COMPLETED once [`Probe::release`]d; returns when canceled;
+    /// - `stubborn`: WORKING until its cancellation fires, then returns;
+    /// - `panic`: panics;
+    /// - `reply`: replies with the message `replied`;
+    /// - `idle`: returns without a word;
+    /// - anything else: COMPLETED at once.
+    pub fn executor(&self) -> impl AgentExecutor {
+        let probe = self.clone();
+        FnExecutor(
+            move |context: a2a_server::RequestContext, updater: a2a_server::TaskUpdater| {
+                let probe = probe.clone();
+                async move {
+                    let text = context.text();
+                    probe.inner.ran.lock().unwrap().push(text.clone());
+                    match text.as_str() {
+                        "panic" => panic!("the agent panics on purpose"),
+                        "reply" => return Ok(updater.reply("replied").await?),
+                        "idle" => return Ok(()),
+                        _ => {}
+                    }
+                    if !(text.starts_with("hold") || text == "stubborn") {
+                        return Ok(updater.complete(()).await?);
+                    }
+                    updater.working("held").await?;
+                    let released = async {
+                        if text == "stubborn" {
+                            std::future::pending::<()>().await;
+                        }
+                        probe.inner.gate.acquire().await.unwrap().forget();
+                    };
+                    tokio::select! {
+                        () = released => Ok(updater.complete(()).await?),
+                        () = context.cancellation.cancelled() => {
+                            probe.inner.canceled.lock().unwrap().push(text);
+                            Ok(())
+                        }
+                    }
+                }
+            },
+        )
+    }
+
+    /// Lets one held turn complete.
+    pub fn release(&self) {
+        self.inner.gate.add_permits(1);
+    }
+
+    /// The texts of the messages the executor ran, in order.
+    pub fn ran(&self) -> Vec<String> {
+        self.inner.ran.lock().unwrap().clone()
+    }
+
+    /// The texts of the turns that saw their cancellation.
+    pub fn canceled(&self) -> Vec<String> {
+        self.inner.canceled.lock().unwrap().clone()
+    }
+
+    /// Waits until the executor ran `text`.
+    pub async fn wait_started(&self, text: &str) {
+        eventually(&format!("{text} to start"), || async {
+            self.ran().iter().any(|ran| ran == text)
+        })
+        .await;
+    }
+}
+
+/// Serves a [`Probe`] with `max_concurrent_tasks` and `task_queue_size`, on a card that
+/// declares streaming.
+pub async fn serve_probe(probe: &Probe, max_concurrent_tasks: usize, queue: usize) -> TestServer {
+    let mut config = a2a_server::ServerConfig::default();
+    config.max_concurrent_tasks = max_concurrent_tasks;
+    config.task_queue_size = queue;
+    let mut card = standard_card();
+    card.capabilities.streaming = Some(true);
+    TestServer::start_with(A2aServer::builder(card, probe.executor()).config(config)).await
+}
+
+/// Polls `check` every 10 ms until it holds; panics naming `what` after 5 s.
+pub async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !check().await {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// SendMessage params for `text`, with `returnImmediately` set as given.
+pub fn send_params_returning(text: &str, return_immediately: bool) -> Value {
+    let mut params = send_params(text, json!({}));
+    params["configuration"] = json!({"returnImmediately": return_immediately});
+    params
+}
+
+impl TestServer {
+    /// The task's state, through GetTask.
+    pub async fn state_of(&self, task_id: &str) -> String {
+        let task = self.call("GetTask", json!({"id": task_id})).await;
+        task["status"]["state"].as_str().unwrap().to_owned()
+    }
+}

@@ -786,3 +786,29 @@ async fn an_intermediate_message_keeps_the_state_and_joins_the_history() {
         ["x", "working on it", "anything else?"]
     );
 }
+
+#[tokio::test]
+async fn status_metadata_is_merged_into_the_task() {
+    let server = serve(|_context, updater| async move {
+        let first = serde_json::Map::from_iter([
+            ("step".to_owned(), json!(1)),
+            ("keep".to_owned(), json!("yes")),
+        ]);
+        updater
+            .working(a2a_server::executor::Update::from("one").with_metadata(first))
+            .await?;
+        let second = serde_json::Map::from_iter([("step".to_owned(), json!(2))]);
+        updater
+            .complete(a2a_server::executor::Update::from("two").with_metadata(second))
+            .await?;
+        Ok(())
+    })
+    .await;
+    let result = server
+        .call("SendMessage", send_params("x", json!({})))
+        .await;
+    assert_eq!(
+        result["task"]["metadata"],
+        json!({"step": 2, "keep": "yes"})
+    );
+}

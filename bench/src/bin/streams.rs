@@ -1,0 +1,208 @@
+//! `streams`: the stream figure's client. For `--seconds`, keeps `--concurrency` JSON-RPC
+//! `SendStreamingMessage` streams (`POST /`) open over kept-alive connections, each read to
+//! its end before the next one starts on that connection (streams started before the
+//! deadline are finished and counted). Writes a JSON summary to `--out`: events per second
+//! over the whole run, per-stream time (p50, p99), streams per second, and failures. A
+//! stream counts as done when it ends after an event naming `TASK_STATE_COMPLETED`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use a2a_bench::sse::EventCounter;
+use anyhow::{Context as _, bail};
+use clap::Parser;
+use reqwest::header::{ACCEPT, CONTENT_TYPE};
+
+/// Flags of `streams`.
+#[derive(Debug, Parser)]
+#[command(about = "Opens SendStreamingMessage streams and measures events/s")]
+struct Args {
+    /// The JSON-RPC endpoint, e.g. http://127.0.0.1:8080/.
+    #[arg(long)]
+    url: String,
+    /// Streams open at once.
+    #[arg(long, default_value_t = 32)]
+    concurrency: usize,
+    /// How long to keep starting streams, seconds.
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
+    /// Streams run (and not counted) before, to open connections and warm up.
+    #[arg(long, default_value_t = 32)]
+    warmup: usize,
+    /// Where the JSON summary goes.
+    #[arg(long)]
+    out: PathBuf,
+    /// The whole run fails after this many seconds.
+    #[arg(long, default_value_t = 60)]
+    timeout_s: u64,
+}
+
+/// How one stream went.
+#[derive(Debug)]
+struct Outcome {
+    elapsed: Duration,
+    events: u64,
+    error: Option<String>,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let client = a2a_bench::http_client(args.concurrency)?;
+    let run = async {
+        let warmup = run_batch(
+            &client,
+            &args.url,
+            args.concurrency,
+            Limit::Count(args.warmup),
+        )
+        .await;
+        if let Some(error) = warmup.iter().find_map(|outcome| outcome.error.as_ref()) {
+            bail!("a warm-up stream failed: {error}");
+        }
+        let start = Instant::now();
+        let deadline = start + Duration::from_secs_f64(args.seconds);
+        let outcomes =
+            run_batch(&client, &args.url, args.concurrency, Limit::Until(deadline)).await;
+        Ok((start.elapsed(), outcomes))
+    };
+    let (wall, outcomes) = tokio::time::timeout(Duration::from_secs(args.timeout_s), run)
+        .await
+        .context("the streams did not finish in time")??;
+
+    let done: Vec<&Outcome> = outcomes.iter().filter(|o| o.error.is_none()).collect();
+    let mut times: Vec<f64> = done
+        .iter()
+        .map(|o| o.elapsed.as_secs_f64() * 1000.0)
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let events: u64 = outcomes.iter().map(|o| o.events).sum();
+    let wall_s = wall.as_secs_f64();
+    let first_error = outcomes.iter().find_map(|o| o.error.clone());
+    let summary = serde_json::json!({
+        "streams": outcomes.len(),
+        "completed": done.len(),
+        "failed": outcomes.len() - done.len(),
+        "first_error": first_error,
+        "concurrency": args.concurrency,
+        "events": events,
+        "events_per_stream_min": done.iter().map(|o| o.events).min(),
+        "events_per_stream_max": done.iter().map(|o| o.events).max(),
+        "wall_s": wall_s,
+        "events_per_s": events as f64 / wall_s,
+        "streams_per_s": done.len() as f64 / wall_s,
+        "stream_ms_p50": a2a_bench::percentile(&times, 50.0),
+        "stream_ms_p99": a2a_bench::percentile(&times, 99.0),
+    });
+    std::fs::write(&args.out, serde_json::to_vec_pretty(&summary)?)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    eprintln!(
+        "streams: {} of {} completed, {events} events in {wall_s:.2} s",
+        done.len(),
+        outcomes.len()
+    );
+    Ok(())
+}
+
+/// When a batch stops starting streams.
+#[derive(Debug, Clone, Copy)]
+enum Limit {
+    /// After this many.
+    Count(usize),
+    /// At this time.
+    Until(Instant),
+}
+
+/// Runs streams, `concurrency` at a time, until `limit`.
+async fn run_batch(
+    client: &reqwest::Client,
+    url: &str,
+    concurrency: usize,
+    limit: Limit,
+) -> Vec<Outcome> {
+    let next = Arc::new(AtomicUsize::new(0));
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..concurrency.max(1) {
+        let client = client.clone();
+        let url = url.to_owned();
+        let next = Arc::clone(&next);
+        workers.spawn(async move {
+            let mut outcomes = Vec::new();
+            loop {
+                let number = next.fetch_add(1, Ordering::Relaxed);
+                let over = match limit {
+                    Limit::Count(total) => number >= total,
+                    Limit::Until(deadline) => Instant::now() >= deadline,
+                };
+                if over {
+                    return outcomes;
+                }
+                outcomes.push(one_stream(&client, &url, number).await);
+            }
+        });
+    }
+    let mut outcomes = Vec::new();
+    while let Some(joined) = workers.join_next().await {
+        match joined {
+            Ok(mut some) => outcomes.append(&mut some),
+            Err(error) => outcomes.push(Outcome {
+                elapsed: Duration::ZERO,
+                events: 0,
+                error: Some(format!("a worker panicked: {error}")),
+            }),
+        }
+    }
+    outcomes
+}
+
+async fn one_stream(client: &reqwest::Client, url: &str, number: usize) -> Outcome {
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{{"message":{{"messageId":"bench-{number}","role":"ROLE_USER","parts":[{{"text":"hi"}}]}}}}}}"#
+    );
+    let start = Instant::now();
+    let mut counter = EventCounter::new();
+    let result = read_stream(client, url, body, &mut counter).await;
+    let error = match result {
+        Err(error) => Some(format!("{error:#}")),
+        Ok(()) => match counter.terminal() {
+            Some("TASK_STATE_COMPLETED") => None,
+            Some(other) => Some(format!("the task ended {other}")),
+            None => Some(format!(
+                "the stream ended after {} events without a final state",
+                counter.events()
+            )),
+        },
+    };
+    Outcome {
+        elapsed: start.elapsed(),
+        events: counter.events(),
+        error,
+    }
+}
+
+async fn read_stream(
+    client: &reqwest::Client,
+    url: &str,
+    body: String,
+    counter: &mut EventCounter,
+) -> anyhow::Result<()> {
+    let mut response = client
+        .post(url)
+        .header(a2a_bench::VERSION_HEADER.0, a2a_bench::VERSION_HEADER.1)
+        .header(CONTENT_TYPE, "application/json")
+        .header(ACCEPT, "text/event-stream")
+        .body(body)
+        .send()
+        .await?;
+    let status = response.status();
+    if !status.is_success() {
+        let text = response.text().await.unwrap_or_default();
+        bail!("HTTP {status}: {text}");
+    }
+    while let Some(chunk) = response.chunk().await? {
+        counter.feed(&chunk);
+    }
+    Ok(())
+}

@@ -1,0 +1,69 @@
+//! Pieces shared by the load benchmark's binaries (see `bench/README.md`): canned A2A
+//! payloads shaped like the ones `a2a serve` sends, an SSE event counter for the stream
+//! clients, and small helpers.
+
+use std::io::Write as _;
+use std::net::SocketAddr;
+
+pub mod canned;
+pub mod sse;
+
+/// The header every A2A request of the benchmark carries.
+pub const VERSION_HEADER: (&str, &str) = ("A2A-Version", "1.0");
+
+/// Prints the line `run.sh` waits for, `listening on http://ADDR`, the same one as
+/// `a2a serve`, and flushes it at once.
+///
+/// # Errors
+/// When stdout is closed.
+pub fn announce(address: SocketAddr) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "listening on http://{address}")?;
+    stdout.flush()
+}
+
+/// An HTTP client for loopback load: no proxy, `TCP_NODELAY`, up to `idle` kept-alive
+/// connections.
+///
+/// # Errors
+/// When the client cannot be built.
+pub fn http_client(idle: usize) -> reqwest::Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .no_proxy()
+        .tcp_nodelay(true)
+        .pool_max_idle_per_host(idle)
+        .build()
+}
+
+/// Whether `needle` occurs in `haystack`.
+#[must_use]
+pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len().max(1))
+        .any(|window| window == needle)
+}
+
+/// The `p`-th percentile (0–100) of `sorted`, nearest rank; 0 for an empty slice.
+#[must_use]
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = (p / 100.0 * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentile_is_nearest_rank() {
+        let values: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(percentile(&values, 50.0), 50.0);
+        assert_eq!(percentile(&values, 99.0), 99.0);
+        assert_eq!(percentile(&values, 100.0), 100.0);
+        assert_eq!(percentile(&values, 0.0), 1.0);
+        assert_eq!(percentile(&[], 50.0), 0.0);
+    }
+}

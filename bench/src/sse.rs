@@ -1,0 +1,122 @@
+//! Counting the events of an SSE stream as its bytes arrive, without parsing their JSON.
+
+use crate::contains;
+
+/// The terminal task states; an event whose data names one ends an A2A stream.
+const TERMINAL_STATES: [&str; 4] = [
+    "TASK_STATE_COMPLETED",
+    "TASK_STATE_FAILED",
+    "TASK_STATE_CANCELED",
+    "TASK_STATE_REJECTED",
+];
+
+/// Counts the events (blocks with a `data:` line; comments and keep-alives do not count) of
+/// an SSE stream fed in arbitrary chunks, and notes the first one naming a terminal state.
+#[derive(Debug, Default)]
+pub struct EventCounter {
+    /// A line cut by a chunk boundary, waiting for its end.
+    partial: Vec<u8>,
+    /// Whether the event being read has a `data:` line.
+    has_data: bool,
+    /// The terminal state named by the event being read.
+    pending_terminal: Option<&'static str>,
+    events: u64,
+    terminal: Option<&'static str>,
+}
+
+impl EventCounter {
+    /// A counter at the start of a stream.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads the next bytes of the stream; returns how many events they completed.
+    pub fn feed(&mut self, mut bytes: &[u8]) -> u64 {
+        let before = self.events;
+        while let Some(end) = bytes.iter().position(|&byte| byte == b'\n') {
+            let (line, rest) = bytes.split_at(end);
+            bytes = &rest[1..];
+            if self.partial.is_empty() {
+                self.line(line);
+            } else {
+                let mut whole = std::mem::take(&mut self.partial);
+                whole.extend_from_slice(line);
+                self.line(&whole);
+                whole.clear();
+                self.partial = whole;
+            }
+        }
+        self.partial.extend_from_slice(bytes);
+        self.events - before
+    }
+
+    /// How many events were complete so far.
+    #[must_use]
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// The terminal state named by the first event that named one, once it is complete.
+    #[must_use]
+    pub fn terminal(&self) -> Option<&'static str> {
+        self.terminal
+    }
+
+    fn line(&mut self, line: &[u8]) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            if self.has_data {
+                self.events += 1;
+                if self.terminal.is_none() {
+                    self.terminal = self.pending_terminal;
+                }
+            }
+            self.has_data = false;
+            self.pending_terminal = None;
+        } else if let Some(data) = line.strip_prefix(b"data:") {
+            self.has_data = true;
+            if self.pending_terminal.is_none() && contains(data, b"TASK_STATE_") {
+                self.pending_terminal = TERMINAL_STATES
+                    .into_iter()
+                    .find(|state| contains(data, state.as_bytes()));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canned;
+
+    #[test]
+    fn counts_events_across_any_chunking() {
+        let events = canned::stream_payloads(canned::TASK_ID, 5);
+        let mut body = String::from(": keep-alive\n\n");
+        for (id, event) in events.iter().enumerate() {
+            body.push_str(&canned::sse_event(Some(id as u64), event));
+        }
+        for chunk_size in [1, 2, 7, 64, body.len()] {
+            let mut counter = EventCounter::new();
+            let mut total = 0;
+            for chunk in body.as_bytes().chunks(chunk_size) {
+                total += counter.feed(chunk);
+                if counter.events() < events.len() as u64 {
+                    assert_eq!(counter.terminal(), None);
+                }
+            }
+            assert_eq!(total, events.len() as u64);
+            assert_eq!(counter.events(), events.len() as u64);
+            assert_eq!(counter.terminal(), Some("TASK_STATE_COMPLETED"));
+        }
+    }
+
+    #[test]
+    fn an_unfinished_event_is_not_counted() {
+        let mut counter = EventCounter::new();
+        assert_eq!(counter.feed(b"data: {}\r\n\r\ndata: {\"x\":"), 1);
+        assert_eq!(counter.events(), 1);
+        assert_eq!(counter.terminal(), None);
+    }
+}

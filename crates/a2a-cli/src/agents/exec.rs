@@ -1,0 +1,138 @@
+//! `--agent exec -- CMD ARGS…`: turns any program into an A2A agent. Each message runs the
+//! command once, in its own process group, with the message text on stdin:
+//!
+//! - every stdout line is streamed as a chunk of one artifact, as soon as it is read;
+//! - exit status 0 completes the task, anything else fails it with the last lines of stderr;
+//! - a cancel or the async timeout kills the whole process group, and the command is reaped.
+//!
+//! The artifact's text parts are the lines without their `\n`, and the last chunk is the
+//! text after the final `\n` (empty when the output ends with one). So the parts joined with
+//! `\n`, the way a client reads a text artifact (PM-19), give back stdout exactly, and
+//! `lastChunk` is known only at end of output, without holding any line back.
+
+mod output;
+mod process;
+
+use std::os::unix::process::ExitStatusExt as _;
+use std::path::PathBuf;
+use std::process::{ExitStatus, Stdio};
+
+use a2a_server::executor::{AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
+use async_trait::async_trait;
+use tokio::process::Command;
+
+use self::process::ProcessGroup;
+use crate::config::ExecCommand;
+
+pub(crate) use self::process::CommandNotFound;
+
+/// The exec agent.
+#[derive(Debug)]
+pub(crate) struct Exec {
+    /// The program as configured, for messages.
+    program: String,
+    /// Where it was found at start-up.
+    path: PathBuf,
+    args: Vec<String>,
+}
+
+impl Exec {
+    /// Finds `command`'s program now, so a typo fails start-up instead of every message.
+    pub(crate) fn new(command: &ExecCommand) -> Result<Self, CommandNotFound> {
+        Ok(Self {
+            path: process::find_program(&command.program)?,
+            program: command.program.clone(),
+            args: command.args.clone(),
+        })
+    }
+
+    fn spawn(&self) -> Result<tokio::process::Child, ExecutorError> {
+        Command::new(&self.path)
+            .args(&self.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // Its own group, so a cancel reaches whatever the command started too.
+            .process_group(0)
+            // If this future is dropped (async timeout, shutdown), tokio kills and reaps.
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|error| {
+                ExecutorError::failed(format!("could not start `{}`: {error}", self.program))
+            })
+    }
+
+    /// The task's final state from the command's exit.
+    fn verdict(&self, status: ExitStatus, stderr: &str) -> Result<(), String> {
+        let what = match (status.code(), status.signal()) {
+            (Some(0), _) => return Ok(()),
+            (Some(code), _) => format!("`{}` exited with status {code}", self.program),
+            (None, Some(signal)) => format!("`{}` was killed by signal {signal}", self.program),
+            (None, None) => format!("`{}` ended abnormally", self.program),
+        };
+        if stderr.is_empty() {
+            Err(what)
+        } else {
+            Err(format!("{what}:\n{stderr}"))
+        }
+    }
+}
+
+#[async_trait]
+impl AgentExecutor for Exec {
+    async fn execute(
+        &self,
+        context: RequestContext,
+        updater: TaskUpdater,
+    ) -> Result<(), ExecutorError> {
+        updater.working(()).await?;
+        let mut child = self.spawn()?;
+        let group = ProcessGroup::of(&child);
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err(ExecutorError::internal(
+                "the command's pipes were not set up",
+            ));
+        };
+        let run = async {
+            let ((), (), stderr) = tokio::try_join!(
+                output::feed(stdin, context.text()),
+                output::stream(stdout, &updater),
+                output::tail(stderr),
+            )?;
+            let status = child.wait().await.map_err(ExecutorError::internal)?;
+            Ok::<_, ExecutorError>((status, stderr))
+        };
+        let finished = tokio::select! {
+            finished = run => Some(finished),
+            () = context.cancellation.cancelled() => None,
+        };
+        // Whatever the command left running in its group ends with the turn. After a
+        // cancel or a refused update the command itself may still run: reap it so no zombie
+        // stays behind. (A timeout drops this future instead: `ProcessGroup` and
+        // `kill_on_drop` do the same then.)
+        group.kill();
+        let (status, stderr) = match finished {
+            Some(Ok(done)) => done,
+            Some(Err(error)) => {
+                let _ = child.wait().await;
+                return Err(error);
+            }
+            None => {
+                let _ = child.wait().await;
+                // The turn normally ended already (CANCELED, or FAILED by a shutdown) and
+                // this is ignored; if not, the task must not look completed.
+                return Err(ExecutorError::failed(format!(
+                    "`{}` was stopped before it finished",
+                    self.program
+                )));
+            }
+        };
+        match self.verdict(status, &stderr) {
+            Ok(()) => updater.complete(()).await?,
+            Err(message) => return Err(ExecutorError::failed(message)),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,205 @@
+//! The card `a2a serve` publishes: a card file, or one built from parameters (CARD-07), with
+//! `--name`/`--description`/`--version` over either (CARD-09: parameters override only
+//! those three). A card that names no interface gets a JSONRPC and an HTTP+JSON interface,
+//! both at the server's public URL: JSON-RPC is `POST /`, the REST routes are
+//! `/message:send` and the like beside it.
+
+use std::path::{Path, PathBuf};
+
+use a2a_types::{AgentCapabilities, AgentCard, AgentInterface, AgentSkill, ProtocolBinding};
+
+use crate::config::{AgentSetup, Settings};
+
+/// A card file that cannot be used (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CardError {
+    /// The file cannot be read.
+    #[error("cannot read card file {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not an agent card.
+    #[error("card file {}: {source}", path.display())]
+    Decode {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        source: a2a_types::json::DecodeError,
+    },
+}
+
+/// The card to serve and how its interfaces map to routes.
+#[derive(Debug)]
+pub(crate) struct ServedCard {
+    /// The card.
+    pub(crate) card: AgentCard,
+    /// True when this module added the interfaces: their URLs already carry the base path,
+    /// so the server must not add it again.
+    pub(crate) interfaces_added: bool,
+}
+
+/// The card from its sources (CARD-09): the file or the agent's preview card, then the
+/// parameters over it. Read before the listener is bound, so a bad card fails fast.
+pub(crate) fn load(settings: &Settings) -> Result<AgentCard, CardError> {
+    let source = &settings.card;
+    let mut card = match &source.file {
+        Some(path) => read(path)?,
+        None => preview(&settings.agent),
+    };
+    if let Some(name) = &source.name {
+        card.name.clone_from(name);
+    }
+    if let Some(description) = &source.description {
+        card.description.clone_from(description);
+    }
+    if let Some(version) = &source.version {
+        card.version.clone_from(version);
+    }
+    Ok(card)
+}
+
+/// Completes `card` for serving: both interfaces at `public_url` (the server's root URL as
+/// clients see it) plus the base path when it names none, then only the interfaces of
+/// `--protocol-binding`, when given.
+pub(crate) fn serve(mut card: AgentCard, settings: &Settings, public_url: &str) -> ServedCard {
+    let interfaces_added = card.supported_interfaces.is_empty();
+    if interfaces_added {
+        let url = format!("{public_url}{}", settings.base_path);
+        card.supported_interfaces = vec![
+            AgentInterface::new(url.clone(), ProtocolBinding::JsonRpc),
+            AgentInterface::new(url, ProtocolBinding::HttpJson),
+        ];
+    }
+    if let Some(only) = &settings.protocol_binding {
+        card.supported_interfaces
+            .retain(|interface| interface.protocol_binding == *only);
+    }
+    ServedCard {
+        card,
+        interfaces_added,
+    }
+}
+
+fn read(path: &Path) -> Result<AgentCard, CardError> {
+    let text = std::fs::read_to_string(path).map_err(|source| CardError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    a2a_types::json::from_str(&text).map_err(|source| CardError::Decode {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// The card of a built-in agent when no file is given: the "preview defaults" of CARD-07,
+/// declaring what the agent does. Every built-in agent streams.
+fn preview(agent: &AgentSetup) -> AgentCard {
+    let (name, description, skill) = match agent {
+        AgentSetup::Echo => (
+            "Echo",
+            "Answers every message with an artifact holding its text.",
+            AgentSkill::new("echo", "Echo", "Repeats the message text as an artifact"),
+        ),
+        AgentSetup::Exec(command) => (
+            command.program.as_str(),
+            "Runs a command for every message: the text on its standard input, its output as the answer.",
+            AgentSkill::new(
+                "exec",
+                "Run a command",
+                "Streams the command's output, line by line",
+            ),
+        ),
+        AgentSetup::Conformance => (
+            "A2A conformance agent",
+            "Behaves by messageId prefix so the A2A conformance kit (TCK) can drive every path.",
+            AgentSkill::new(
+                "tck",
+                "TCK conformance",
+                "Handles TCK conformance test messages",
+            ),
+        ),
+    };
+    let mut card = AgentCard::new(name, description, env!("CARGO_PKG_VERSION")).with_skill(skill);
+    card.capabilities = AgentCapabilities {
+        streaming: Some(true),
+        ..AgentCapabilities::default()
+    };
+    card.default_input_modes = vec!["text/plain".to_owned()];
+    card.default_output_modes = vec!["text/plain".to_owned()];
+    card
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{ServeOptions, Settings};
+
+    fn build(settings: &Settings, public_url: &str) -> ServedCard {
+        serve(load(settings).unwrap(), settings, public_url)
+    }
+
+    fn settings(options: ServeOptions) -> Settings {
+        Settings::resolve(options).unwrap()
+    }
+
+    #[test]
+    fn a_card_without_interfaces_gets_both_at_the_public_url_and_base_path() {
+        let built = build(
+            &settings(ServeOptions {
+                base_path: Some("/agents/echo".into()),
+                ..ServeOptions::default()
+            }),
+            "http://127.0.0.1:8080",
+        );
+        assert!(built.interfaces_added);
+        let interfaces: Vec<(&str, &ProtocolBinding)> = built
+            .card
+            .supported_interfaces
+            .iter()
+            .map(|interface| (interface.url.as_str(), &interface.protocol_binding))
+            .collect();
+        assert_eq!(
+            interfaces,
+            [
+                (
+                    "http://127.0.0.1:8080/agents/echo",
+                    &ProtocolBinding::JsonRpc
+                ),
+                (
+                    "http://127.0.0.1:8080/agents/echo",
+                    &ProtocolBinding::HttpJson
+                ),
+            ]
+        );
+        assert!(built.card.capabilities.supports_streaming());
+        assert!(built.card.security_schemes.is_empty());
+    }
+
+    #[test]
+    fn parameters_override_name_description_and_version_only() {
+        let built = build(
+            &settings(ServeOptions {
+                name: Some("Named".into()),
+                version: Some("9.9.9".into()),
+                protocol_binding: Some("jsonrpc".into()),
+                ..ServeOptions::default()
+            }),
+            "http://h",
+        );
+        assert_eq!(built.card.name, "Named");
+        assert_eq!(built.card.version, "9.9.9");
+        assert_eq!(
+            built.card.description,
+            preview(&AgentSetup::Echo).description
+        );
+        assert_eq!(built.card.supported_interfaces.len(), 1);
+        assert_eq!(
+            built.card.supported_interfaces[0].protocol_binding,
+            ProtocolBinding::JsonRpc
+        );
+    }
+}

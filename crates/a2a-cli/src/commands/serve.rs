@@ -1,0 +1,184 @@
+//! `a2a serve`: serves a built-in agent over A2A until SIGINT or SIGTERM.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use a2a_server::A2aServer;
+use a2a_server::store::InMemoryTaskStore;
+use a2a_types::AgentCard;
+use anyhow::Context as _;
+use axum::serve::ListenerExt as _;
+use tokio::net::TcpListener;
+use tokio::signal::unix::{Signal, SignalKind, signal};
+use tokio_util::sync::CancellationToken;
+
+use crate::agents::Agent;
+use crate::config::{self, ServeOptions, Settings};
+use crate::error::BindError;
+use crate::{card, logging, output};
+
+/// How long, after the grace period, connections still open get before they are dropped.
+const CLOSE_MARGIN: Duration = Duration::from_secs(1);
+
+/// Flags of `a2a serve`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Every option can also be set by an environment variable A2A_<OPTION> \
+(e.g. A2A_MAX_CONCURRENT_TASKS=4) or by a key of the TOML file given by --config \
+(e.g. max_concurrent_tasks = 4). A flag wins over the environment, which wins over the file.
+
+Examples:
+  a2a serve
+  a2a serve --agent exec -- tr a-z A-Z
+  a2a serve --card card.json --name \"My agent\" --bind 0.0.0.0:9000")]
+pub(crate) struct ServeArgs {
+    /// TOML file with options (keys in snake_case) [env: A2A_CONFIG]
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    #[command(flatten)]
+    options: ServeOptions,
+}
+
+/// Runs the server until a termination signal, then shuts it down gracefully.
+pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let settings = config::load(args.options, args.config, std::env::vars_os())?;
+    logging::init(settings.log_format, settings.log_filter.clone())?;
+    let agent = Agent::new(&settings.agent)?;
+    let card = card::load(&settings)?;
+
+    let listener = TcpListener::bind(&settings.bind)
+        .await
+        .map_err(|source| BindError {
+            address: settings.bind.clone(),
+            source,
+        })?;
+    let address = listener
+        .local_addr()
+        .context("cannot read the bound address")?;
+    for warning in settings.insecure_settings(address) {
+        tracing::warn!("insecure setting: {warning}");
+    }
+    let server = build_server(&settings, address, card, agent)?;
+
+    // Watch the signals before announcing the address, so a caller that stops us as soon as
+    // it sees the line gets a graceful shutdown.
+    let mut termination = Termination::watch()?;
+    log_summary(&settings, &server, address);
+    output::listening(address);
+
+    // Without TCP_NODELAY the last frames of a response wait ~40 ms for a delayed ACK.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    let stop = CancellationToken::new();
+    let serving = axum::serve(listener, server.router())
+        .with_graceful_shutdown(stop.clone().cancelled_owned())
+        .into_future();
+    tokio::pin!(serving);
+    tokio::select! {
+        result = &mut serving => {
+            // Serving ends by itself only when accepting fails for good.
+            return result.context("the server stopped");
+        }
+        signal = termination.received() => {
+            tracing::info!(signal, grace_ms = settings.shutdown_grace.as_millis(), "shutting down");
+        }
+    }
+    stop.cancel();
+    // Running turns get the grace period; connections get it too, plus a margin to write
+    // their last responses, and are then dropped.
+    let (_, drained) = tokio::join!(
+        server.shutdown(settings.shutdown_grace),
+        tokio::time::timeout(settings.shutdown_grace + CLOSE_MARGIN, &mut serving),
+    );
+    match drained {
+        Ok(result) => result.context("the server failed while shutting down")?,
+        Err(_elapsed) => {
+            tracing::warn!("connections still open after the grace period were dropped")
+        }
+    }
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn build_server(
+    settings: &Settings,
+    address: SocketAddr,
+    card: AgentCard,
+    agent: Agent,
+) -> anyhow::Result<A2aServer> {
+    let public_url = settings.public_url.clone().unwrap_or_else(|| {
+        if address.ip().is_unspecified() {
+            tracing::warn!(
+                "the card advertises http://{address}, which clients elsewhere cannot use; \
+                 set --public-url to the address they reach"
+            );
+        }
+        format!("http://{address}")
+    });
+    let served = card::serve(card, settings, &public_url);
+    let store = InMemoryTaskStore::with_config(settings.store);
+    let builder = A2aServer::builder(served.card, agent)
+        .store(store)
+        .config(settings.server.clone());
+    // Interfaces this command added already carry the base path in their URLs (the server
+    // routes by URL path); a card file's interfaces are relative to it, as in the library.
+    let builder = if served.interfaces_added {
+        builder.card_path(format!("{}{}", settings.base_path, settings.card_path))
+    } else {
+        builder
+            .base_path(settings.base_path.clone())
+            .card_path(settings.card_path.clone())
+    };
+    Ok(builder.build()?)
+}
+
+/// One line with what is served; option values are named one by one, never dumped whole,
+/// so a secret option added later cannot leak into the log (CFG-38).
+fn log_summary(settings: &Settings, server: &A2aServer, address: SocketAddr) {
+    let card = server.handler().card();
+    let agent = match &settings.agent {
+        config::AgentSetup::Echo => "echo".to_owned(),
+        config::AgentSetup::Exec(command) => format!("exec `{}`", command.program),
+        config::AgentSetup::Conformance => "conformance".to_owned(),
+    };
+    let endpoints: Vec<String> = server
+        .endpoints()
+        .iter()
+        .map(|endpoint| format!("{:?} {}", endpoint.binding, endpoint.path))
+        .collect();
+    tracing::info!(
+        %address,
+        agent,
+        card = %card.name,
+        endpoints = ?endpoints,
+        store = "memory",
+        async_timeout_ms = settings.server.async_timeout.as_millis(),
+        max_concurrent_tasks = settings.server.max_concurrent_tasks,
+        "serving"
+    );
+}
+
+/// SIGINT and SIGTERM, watched from creation on.
+struct Termination {
+    interrupt: Signal,
+    terminate: Signal,
+}
+
+impl Termination {
+    fn watch() -> anyhow::Result<Self> {
+        Ok(Self {
+            interrupt: signal(SignalKind::interrupt()).context("cannot watch SIGINT")?,
+            terminate: signal(SignalKind::terminate()).context("cannot watch SIGTERM")?,
+        })
+    }
+
+    /// Waits for either; returns its name.
+    async fn received(&mut self) -> &'static str {
+        tokio::select! {
+            _ = self.interrupt.recv() => "SIGINT",
+            _ = self.terminate.recv() => "SIGTERM",
+        }
+    }
+}

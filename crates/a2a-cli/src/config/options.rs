@@ -1,0 +1,163 @@
+//! [`ServeOptions`]: every option of `a2a serve` as one source gives it. The same struct is
+//! the clap flags, the TOML file (keys are the field names) and, through the flag names, the
+//! `A2A_*` environment variables, so a new option is declared once.
+
+use std::path::PathBuf;
+
+use clap::builder::BoolishValueParser;
+use serde::Deserialize;
+
+use super::millis::Millis;
+
+/// The built-in agent to serve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum AgentKind {
+    /// Completes every task with an artifact echoing the message text.
+    Echo,
+    /// Runs the command after `--` per message: stdin = the text, stdout lines = artifact.
+    Exec,
+    /// Behaves by messageId prefix (`tck-…`) for the A2A conformance kit.
+    Conformance,
+}
+
+/// How logs are written to stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum LogFormat {
+    /// One human-readable line per event.
+    Text,
+    /// One JSON object per event.
+    Json,
+}
+
+/// The options of `a2a serve`; `None` (or an empty command) means "not given here".
+///
+/// Defaults are applied after merging, in [`super::settings`]; the `[default: …]` texts
+/// below are for `--help`.
+#[derive(Debug, Clone, Default, PartialEq, clap::Args, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct ServeOptions {
+    /// Address to listen on [default: 127.0.0.1:8080]
+    #[arg(long, value_name = "ADDR", help_heading = "Serving")]
+    pub(crate) bind: Option<String>,
+    /// Root URL clients use to reach this server; the card's added interfaces are this plus --base-path [default: http://<bound address>]
+    #[arg(long, value_name = "URL", help_heading = "Serving")]
+    pub(crate) public_url: Option<String>,
+    /// Prefix of every route (CFG-04) [default: none]
+    #[arg(long, value_name = "PATH", help_heading = "Serving")]
+    pub(crate) base_path: Option<String>,
+    /// Where the card is served (CFG-05) [default: /.well-known/agent-card.json]
+    #[arg(long, value_name = "PATH", help_heading = "Serving")]
+    pub(crate) card_path: Option<String>,
+    /// Serve only this binding: JSONRPC or HTTP+JSON (aliases jsonrpc, rest) [default: every interface of the card]
+    #[arg(long, value_name = "BINDING", help_heading = "Serving")]
+    pub(crate) protocol_binding: Option<String>,
+    /// Enable CORS for browser clients (CFG-17) [default: false]
+    #[arg(long, value_name = "BOOL", help_heading = "Serving", num_args = 0..=1,
+          require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    pub(crate) cors: Option<bool>,
+
+    /// Agent card file (JSON) to serve (CFG-01) [default: a card built from --name etc.]
+    #[arg(long, value_name = "FILE", help_heading = "Card")]
+    pub(crate) card: Option<PathBuf>,
+    /// The agent's name; overrides the card file's (CFG-02, CARD-09)
+    #[arg(long, value_name = "TEXT", help_heading = "Card")]
+    pub(crate) name: Option<String>,
+    /// The agent's description; overrides the card file's
+    #[arg(long, value_name = "TEXT", help_heading = "Card")]
+    pub(crate) description: Option<String>,
+    /// The agent's version; overrides the card file's
+    #[arg(long, value_name = "TEXT", help_heading = "Card")]
+    pub(crate) version: Option<String>,
+
+    /// The built-in agent [default: echo]
+    #[arg(long, value_name = "AGENT", help_heading = "Agent")]
+    pub(crate) agent: Option<AgentKind>,
+    /// For `--agent exec`: the command and its arguments, after `--`
+    #[arg(last = true, value_name = "COMMAND", help_heading = "Agent")]
+    pub(crate) command: Vec<String>,
+
+    /// Where tasks are kept: `memory` (sqlite:// arrives with the durable-store issue) [default: memory]
+    #[arg(long, value_name = "STORE", help_heading = "Tasks")]
+    pub(crate) store: Option<String>,
+    /// How long a finished task is kept, ms or with a unit; 0 keeps it (CFG-18) [default: 3600000]
+    #[arg(long, value_name = "MS", help_heading = "Tasks")]
+    pub(crate) completed_task_ttl: Option<Millis>,
+    /// How many tasks are kept before finished ones are evicted; 0 = no cap (CFG-19) [default: 10000]
+    #[arg(long, value_name = "N", help_heading = "Tasks")]
+    pub(crate) max_stored_tasks: Option<usize>,
+    /// SendMessage answers at the first update unless the request says otherwise (CFG-10) [default: false]
+    #[arg(long, value_name = "BOOL", help_heading = "Tasks", num_args = 0..=1,
+          require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    pub(crate) return_immediately: Option<bool>,
+    /// Work still running after this long fails; also the exec agent's timeout (CFG-11) [default: 300000]
+    #[arg(long, value_name = "MS", help_heading = "Tasks")]
+    pub(crate) async_timeout: Option<Millis>,
+
+    /// At most this many turns at once; 0 = unlimited (CFG-12) [default: 0]
+    #[arg(long, value_name = "N", help_heading = "Limits")]
+    pub(crate) max_concurrent_tasks: Option<usize>,
+    /// How many returnImmediately requests may wait for a free slot (CFG-12) [default: 0]
+    #[arg(long, value_name = "N", help_heading = "Limits")]
+    pub(crate) task_queue_size: Option<usize>,
+    /// Largest request body, in bytes (CFG-13) [default: 6291456]
+    #[arg(long, value_name = "BYTES", help_heading = "Limits")]
+    pub(crate) max_payload_size: Option<usize>,
+    /// Keep-alive comment interval on idle SSE streams (CFG-14) [default: 15000]
+    #[arg(long, value_name = "MS", help_heading = "Limits")]
+    pub(crate) sse_heartbeat_interval: Option<Millis>,
+    /// Events a stream may fall behind before it is closed (CFG-14) [default: 1000]
+    #[arg(long, value_name = "N", help_heading = "Limits")]
+    pub(crate) sse_queue_capacity: Option<usize>,
+
+    /// Time running work gets to finish on SIGINT/SIGTERM [default: 10000]
+    #[arg(long, value_name = "MS", help_heading = "Process")]
+    pub(crate) shutdown_grace: Option<Millis>,
+    /// Log format on stderr [default: text]
+    #[arg(long, value_name = "FORMAT", help_heading = "Process")]
+    pub(crate) log_format: Option<LogFormat>,
+    /// Log filter, e.g. `info` or `warn,a2a_server=debug` [default: info]
+    #[arg(long, value_name = "FILTER", help_heading = "Process")]
+    pub(crate) log_level: Option<String>,
+}
+
+impl ServeOptions {
+    /// These options where given, `lower`'s elsewhere: the one merge rule of every layer.
+    pub(crate) fn or(self, lower: Self) -> Self {
+        // A struct literal, not `..lower`, so a new field cannot be forgotten here.
+        Self {
+            bind: self.bind.or(lower.bind),
+            public_url: self.public_url.or(lower.public_url),
+            base_path: self.base_path.or(lower.base_path),
+            card_path: self.card_path.or(lower.card_path),
+            protocol_binding: self.protocol_binding.or(lower.protocol_binding),
+            cors: self.cors.or(lower.cors),
+            card: self.card.or(lower.card),
+            name: self.name.or(lower.name),
+            description: self.description.or(lower.description),
+            version: self.version.or(lower.version),
+            agent: self.agent.or(lower.agent),
+            command: if self.command.is_empty() {
+                lower.command
+            } else {
+                self.command
+            },
+            store: self.store.or(lower.store),
+            completed_task_ttl: self.completed_task_ttl.or(lower.completed_task_ttl),
+            max_stored_tasks: self.max_stored_tasks.or(lower.max_stored_tasks),
+            return_immediately: self.return_immediately.or(lower.return_immediately),
+            async_timeout: self.async_timeout.or(lower.async_timeout),
+            max_concurrent_tasks: self.max_concurrent_tasks.or(lower.max_concurrent_tasks),
+            task_queue_size: self.task_queue_size.or(lower.task_queue_size),
+            max_payload_size: self.max_payload_size.or(lower.max_payload_size),
+            sse_heartbeat_interval: self.sse_heartbeat_interval.or(lower.sse_heartbeat_interval),
+            sse_queue_capacity: self.sse_queue_capacity.or(lower.sse_queue_capacity),
+            shutdown_grace: self.shutdown_grace.or(lower.shutdown_grace),
+            log_format: self.log_format.or(lower.log_format),
+            log_level: self.log_level.or(lower.log_level),
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! [`Settings`]: the merged options with their defaults applied and every value checked, so
+//! the rest of the command never sees an invalid or missing option.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use a2a_server::ServerConfig;
+use a2a_server::cors::CorsConfig;
+use a2a_server::store::InMemoryTaskStoreConfig;
+use a2a_types::ProtocolBinding;
+use tracing_subscriber::filter::Targets;
+
+use super::ConfigError;
+use super::options::{AgentKind, LogFormat, ServeOptions};
+
+/// Where `a2a serve` listens unless told otherwise.
+pub(crate) const DEFAULT_BIND: &str = "127.0.0.1:8080";
+const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// Everything `a2a serve` needs, valid.
+#[derive(Debug)]
+pub(crate) struct Settings {
+    /// The address to bind, as given (a host name is resolved at bind time).
+    pub(crate) bind: String,
+    /// The root URL clients use; `None` means `http://<bound address>`.
+    pub(crate) public_url: Option<String>,
+    /// Route prefix: `""` or `/x/y`.
+    pub(crate) base_path: String,
+    /// Where the card is served, below the base path.
+    pub(crate) card_path: String,
+    /// Serve only this binding.
+    pub(crate) protocol_binding: Option<ProtocolBinding>,
+    /// The card's sources.
+    pub(crate) card: CardSource,
+    /// The agent.
+    pub(crate) agent: AgentSetup,
+    /// The in-memory store's limits (the only store for now, D-22).
+    pub(crate) store: InMemoryTaskStoreConfig,
+    /// The server library's switches and limits.
+    pub(crate) server: ServerConfig,
+    /// How long running work gets on shutdown.
+    pub(crate) shutdown_grace: Duration,
+    /// Log format.
+    pub(crate) log_format: LogFormat,
+    /// Log filter.
+    pub(crate) log_filter: Targets,
+}
+
+/// Where the card comes from: a file, then parameters over it (CARD-09).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct CardSource {
+    /// The card file.
+    pub(crate) file: Option<PathBuf>,
+    /// Overrides the name.
+    pub(crate) name: Option<String>,
+    /// Overrides the description.
+    pub(crate) description: Option<String>,
+    /// Overrides the version.
+    pub(crate) version: Option<String>,
+}
+
+/// The built-in agent, with what it needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum AgentSetup {
+    /// Echo.
+    Echo,
+    /// Run a command per message.
+    Exec(ExecCommand),
+    /// The conformance kit's agent.
+    Conformance,
+}
+
+/// A program and its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ExecCommand {
+    /// The program, looked up on `PATH` when it has no `/`.
+    pub(crate) program: String,
+    /// Its arguments.
+    pub(crate) args: Vec<String>,
+}
+
+impl Settings {
+    /// Applies defaults to the merged options and checks them.
+    pub(crate) fn resolve(options: ServeOptions) -> Result<Self, ConfigError> {
+        let mut server = ServerConfig::default();
+        if let Some(on) = options.return_immediately {
+            server.default_return_immediately = on;
+        }
+        if let Some(timeout) = options.async_timeout {
+            server.async_timeout = positive("async-timeout", timeout.0)?;
+        }
+        if let Some(max) = options.max_concurrent_tasks {
+            server.max_concurrent_tasks = max;
+        }
+        if let Some(size) = options.task_queue_size {
+            server.task_queue_size = size;
+        }
+        if let Some(size) = options.max_payload_size {
+            server.max_payload_size = nonzero("max-payload-size", size)?;
+        }
+        if let Some(interval) = options.sse_heartbeat_interval {
+            server.sse_keepalive = positive("sse-heartbeat-interval", interval.0)?;
+        }
+        if let Some(capacity) = options.sse_queue_capacity {
+            server.sse_queue_capacity = nonzero("sse-queue-capacity", capacity)?;
+        }
+        if options.cors == Some(true) {
+            server.cors = Some(CorsConfig::default());
+        }
+        let mut store = InMemoryTaskStoreConfig::default();
+        if let Some(ttl) = options.completed_task_ttl {
+            store.completed_task_ttl = ttl.0;
+        }
+        if let Some(max) = options.max_stored_tasks {
+            store.max_stored_tasks = max;
+        }
+        check_store(options.store.as_deref())?;
+        Ok(Self {
+            bind: options.bind.unwrap_or_else(|| DEFAULT_BIND.to_owned()),
+            public_url: options.public_url.as_deref().map(public_url).transpose()?,
+            base_path: options
+                .base_path
+                .as_deref()
+                .map(route_path)
+                .unwrap_or_default(),
+            card_path: options
+                .card_path
+                .as_deref()
+                .map_or_else(|| a2a_server::WELL_KNOWN_CARD_PATH.to_owned(), route_path),
+            protocol_binding: options
+                .protocol_binding
+                .as_deref()
+                .map(binding)
+                .transpose()?,
+            card: CardSource {
+                file: options.card,
+                name: options.name,
+                description: options.description,
+                version: options.version,
+            },
+            agent: agent(options.agent.unwrap_or(AgentKind::Echo), options.command)?,
+            store,
+            server,
+            shutdown_grace: options
+                .shutdown_grace
+                .map_or(DEFAULT_SHUTDOWN_GRACE, |grace| grace.0),
+            log_format: options.log_format.unwrap_or(LogFormat::Text),
+            log_filter: log_filter(options.log_level.as_deref().unwrap_or("info"))?,
+        })
+    }
+
+    /// Insecure development settings in force, each as a sentence for a start-up warning
+    /// (CFG-39). Authentication does not exist yet, so a listener beyond loopback serves
+    /// anyone who can reach it.
+    pub(crate) fn insecure_settings(&self, bound: SocketAddr) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if !bound.ip().is_loopback() {
+            let what = match &self.agent {
+                AgentSetup::Exec(command) => {
+                    format!("and runs `{}` with their input", command.program)
+                }
+                AgentSetup::Echo | AgentSetup::Conformance => "the agent".to_owned(),
+            };
+            warnings.push(format!(
+                "listening on {bound} without authentication: anyone who can reach it uses {what}"
+            ));
+        }
+        warnings
+    }
+}
+
+fn invalid(option: &'static str, message: impl Into<String>) -> ConfigError {
+    ConfigError::Invalid {
+        option,
+        message: message.into(),
+    }
+}
+
+fn positive(option: &'static str, duration: Duration) -> Result<Duration, ConfigError> {
+    if duration.is_zero() {
+        Err(invalid(option, "must be more than 0"))
+    } else {
+        Ok(duration)
+    }
+}
+
+fn nonzero(option: &'static str, value: usize) -> Result<usize, ConfigError> {
+    if value == 0 {
+        Err(invalid(option, "must be more than 0"))
+    } else {
+        Ok(value)
+    }
+}
+
+fn check_store(store: Option<&str>) -> Result<(), ConfigError> {
+    match store.map(str::trim) {
+        None | Some("memory") => Ok(()),
+        Some(other) if other.starts_with("sqlite:") || other.starts_with("postgres") => {
+            Err(invalid(
+                "store",
+                format!(
+                    "`{other}` is not available yet: only `memory` for now; sqlite:// arrives with the durable-store issue"
+                ),
+            ))
+        }
+        Some(other) => Err(invalid(
+            "store",
+            format!("unknown store `{other}`; expected `memory`"),
+        )),
+    }
+}
+
+/// `http(s)://host[:port][/path]`, without a trailing `/`.
+fn public_url(url: &str) -> Result<String, ConfigError> {
+    let trimmed = url.trim().trim_end_matches('/');
+    let host = trimmed
+        .strip_prefix("http://")
+        .or_else(|| trimmed.strip_prefix("https://"));
+    match host {
+        Some(rest) if !rest.is_empty() && !rest.starts_with('/') => Ok(trimmed.to_owned()),
+        Some(_) | None => Err(invalid(
+            "public-url",
+            format!("`{url}` is not an http:// or https:// URL"),
+        )),
+    }
+}
+
+/// `a//b/` → `/a/b`; `/` and `""` → `""` (no prefix).
+fn route_path(path: &str) -> String {
+    path.split('/')
+        .filter(|segment| !segment.is_empty())
+        .fold(String::new(), |joined, segment| {
+            format!("{joined}/{segment}")
+        })
+}
+
+/// CARD-05: only the two HTTP bindings can be served.
+fn binding(name: &str) -> Result<ProtocolBinding, ConfigError> {
+    match ProtocolBinding::parse(name) {
+        binding @ (ProtocolBinding::JsonRpc | ProtocolBinding::HttpJson) => Ok(binding),
+        ProtocolBinding::Grpc | ProtocolBinding::Other(_) => Err(invalid(
+            "protocol-binding",
+            format!("cannot serve `{name}`; expected JSONRPC or HTTP+JSON (aliases jsonrpc, rest)"),
+        )),
+    }
+}
+
+fn agent(kind: AgentKind, command: Vec<String>) -> Result<AgentSetup, ConfigError> {
+    let mut words = command.into_iter();
+    match (kind, words.next()) {
+        (AgentKind::Exec, Some(program)) => Ok(AgentSetup::Exec(ExecCommand {
+            program,
+            args: words.collect(),
+        })),
+        (AgentKind::Exec, None) => Err(invalid(
+            "agent",
+            "exec needs a command: a2a serve --agent exec -- CMD ARGS…",
+        )),
+        (AgentKind::Echo | AgentKind::Conformance, Some(program)) => Err(invalid(
+            "agent",
+            format!("a command (`{program}` …) is only used by --agent exec"),
+        )),
+        (AgentKind::Echo, None) => Ok(AgentSetup::Echo),
+        (AgentKind::Conformance, None) => Ok(AgentSetup::Conformance),
+    }
+}
+
+fn log_filter(filter: &str) -> Result<Targets, ConfigError> {
+    filter
+        .parse()
+        .map_err(|error| invalid("log-level", format!("`{filter}`: {error}")))
+}

@@ -1,0 +1,316 @@
+//! The merge order and the checks, on the module itself: no process environment is read or
+//! changed, so these tests cannot disturb each other.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Parser;
+
+use super::*;
+
+/// `a2a serve` flags, parsed as the binary would.
+#[derive(Debug, Parser)]
+struct Flags {
+    #[command(flatten)]
+    options: ServeOptions,
+}
+
+fn flags(args: &[&str]) -> ServeOptions {
+    let argv = std::iter::once("a2a-serve").chain(args.iter().copied());
+    Flags::try_parse_from(argv).unwrap().options
+}
+
+fn env(pairs: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
+    pairs
+        .iter()
+        .map(|(name, value)| (OsString::from(name), OsString::from(value)))
+        .collect()
+}
+
+/// A TOML file in the temp directory, removed on drop.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, text: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("a2a-cli-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        Self(path)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn error_text(result: Result<Settings, ConfigError>) -> String {
+    result.unwrap_err().to_string()
+}
+
+#[test]
+fn nothing_given_means_the_documented_defaults() {
+    let settings = load(ServeOptions::default(), None, env(&[])).unwrap();
+    assert_eq!(settings.bind, "127.0.0.1:8080");
+    assert_eq!(settings.public_url, None);
+    assert_eq!(settings.base_path, "");
+    assert_eq!(settings.card_path, "/.well-known/agent-card.json");
+    assert_eq!(settings.protocol_binding, None);
+    assert_eq!(settings.agent, AgentSetup::Echo);
+    assert_eq!(settings.store.completed_task_ttl, Duration::from_secs(3600));
+    assert_eq!(settings.store.max_stored_tasks, 10_000);
+    let server = &settings.server;
+    assert!(!server.default_return_immediately);
+    assert_eq!(server.async_timeout, Duration::from_millis(300_000));
+    assert_eq!(server.max_concurrent_tasks, 0);
+    assert_eq!(server.task_queue_size, 0);
+    assert_eq!(server.max_payload_size, 6_291_456);
+    assert_eq!(server.sse_keepalive, Duration::from_millis(15_000));
+    assert_eq!(server.sse_queue_capacity, 1000);
+    assert!(server.cors.is_none());
+    assert_eq!(settings.shutdown_grace, Duration::from_secs(10));
+    assert_eq!(settings.log_format, LogFormat::Text);
+}
+
+#[test]
+fn a_flag_beats_the_environment_which_beats_the_file() {
+    let file = TempFile::new(
+        "precedence.toml",
+        "max_concurrent_tasks = 1\ntask_queue_size = 1\nmax_payload_size = 1\n",
+    );
+    let environment = env(&[
+        ("A2A_MAX_CONCURRENT_TASKS", "2"),
+        ("A2A_TASK_QUEUE_SIZE", "2"),
+    ]);
+    let settings = load(
+        flags(&["--max-concurrent-tasks", "3"]),
+        Some(file.0.clone()),
+        environment,
+    )
+    .unwrap();
+    assert_eq!(settings.server.max_concurrent_tasks, 3, "flag");
+    assert_eq!(settings.server.task_queue_size, 2, "environment");
+    assert_eq!(settings.server.max_payload_size, 1, "file");
+}
+
+#[test]
+fn every_option_can_be_set_in_the_file() {
+    let file = TempFile::new(
+        "every.toml",
+        r#"
+bind = "0.0.0.0:9000"
+public_url = "https://agent.example.com/"
+base_path = "/agents//echo/"
+card_path = "card.json"
+protocol_binding = "rest"
+cors = true
+card = "card.json"
+name = "Filed"
+description = "From the file"
+version = "2.0.0"
+agent = "exec"
+command = ["tr", "a-z", "A-Z"]
+store = "memory"
+completed_task_ttl = "10m"
+max_stored_tasks = 5
+return_immediately = true
+async_timeout = 1000
+max_concurrent_tasks = 4
+task_queue_size = 2
+max_payload_size = 1024
+sse_heartbeat_interval = "5s"
+sse_queue_capacity = 10
+shutdown_grace = "1s"
+log_format = "json"
+log_level = "warn"
+"#,
+    );
+    let settings = load(ServeOptions::default(), Some(file.0.clone()), env(&[])).unwrap();
+    assert_eq!(settings.bind, "0.0.0.0:9000");
+    assert_eq!(
+        settings.public_url.as_deref(),
+        Some("https://agent.example.com")
+    );
+    assert_eq!(settings.base_path, "/agents/echo");
+    assert_eq!(settings.card_path, "/card.json");
+    assert_eq!(
+        settings.protocol_binding,
+        Some(a2a_types::ProtocolBinding::HttpJson)
+    );
+    assert!(settings.server.cors.is_some());
+    // Relative to the file, not to the working directory.
+    assert_eq!(
+        settings.card.file,
+        Some(file.0.parent().unwrap().join("card.json"))
+    );
+    assert_eq!(settings.card.name.as_deref(), Some("Filed"));
+    assert_eq!(
+        settings.agent,
+        AgentSetup::Exec(ExecCommand {
+            program: "tr".into(),
+            args: vec!["a-z".into(), "A-Z".into()],
+        })
+    );
+    assert_eq!(settings.store.completed_task_ttl, Duration::from_secs(600));
+    assert_eq!(settings.store.max_stored_tasks, 5);
+    assert!(settings.server.default_return_immediately);
+    assert_eq!(settings.server.async_timeout, Duration::from_secs(1));
+    assert_eq!(settings.server.max_concurrent_tasks, 4);
+    assert_eq!(settings.server.task_queue_size, 2);
+    assert_eq!(settings.server.max_payload_size, 1024);
+    assert_eq!(settings.server.sse_keepalive, Duration::from_secs(5));
+    assert_eq!(settings.server.sse_queue_capacity, 10);
+    assert_eq!(settings.shutdown_grace, Duration::from_secs(1));
+    assert_eq!(settings.log_format, LogFormat::Json);
+}
+
+#[test]
+fn environment_variables_are_named_after_the_flags() {
+    let environment = env(&[
+        ("A2A_BIND", "127.0.0.1:0"),
+        ("A2A_AGENT", "conformance"),
+        ("A2A_CORS", "yes"),
+        ("A2A_RETURN_IMMEDIATELY", "true"),
+        ("A2A_ASYNC_TIMEOUT", "2s"),
+        ("A2A_SSE_HEARTBEAT_INTERVAL", "500"),
+        ("A2A_NAME", "From env"),
+        ("A2A_VERSION", "3.1.4"),
+        // Empty means unset; unknown names are somebody else's.
+        ("A2A_LOG_LEVEL", ""),
+        ("A2A_SOMETHING_ELSE", "whatever"),
+        ("PATH", "/bin"),
+    ]);
+    let settings = load(ServeOptions::default(), None, environment).unwrap();
+    assert_eq!(settings.bind, "127.0.0.1:0");
+    assert_eq!(settings.agent, AgentSetup::Conformance);
+    assert!(settings.server.cors.is_some());
+    assert!(settings.server.default_return_immediately);
+    assert_eq!(settings.server.async_timeout, Duration::from_secs(2));
+    assert_eq!(settings.server.sse_keepalive, Duration::from_millis(500));
+    assert_eq!(settings.card.name.as_deref(), Some("From env"));
+    assert_eq!(settings.card.version.as_deref(), Some("3.1.4"));
+}
+
+#[test]
+fn a2a_config_names_the_file_unless_the_flag_does() {
+    let from_env = TempFile::new("from-env.toml", "max_stored_tasks = 7\n");
+    let from_flag = TempFile::new("from-flag.toml", "max_stored_tasks = 8\n");
+    let environment = || env(&[("A2A_CONFIG", from_env.0.to_str().unwrap())]);
+    let settings = load(ServeOptions::default(), None, environment()).unwrap();
+    assert_eq!(settings.store.max_stored_tasks, 7);
+    let settings = load(
+        ServeOptions::default(),
+        Some(from_flag.0.clone()),
+        environment(),
+    )
+    .unwrap();
+    assert_eq!(settings.store.max_stored_tasks, 8);
+}
+
+#[test]
+fn bare_boolean_flags_mean_true() {
+    let options = flags(&["--cors", "--return-immediately=false"]);
+    assert_eq!(options.cors, Some(true));
+    assert_eq!(options.return_immediately, Some(false));
+}
+
+#[test]
+fn bad_values_name_their_source() {
+    let bad_env = load(
+        ServeOptions::default(),
+        None,
+        env(&[("A2A_MAX_STORED_TASKS", "many")]),
+    );
+    let text = error_text(bad_env);
+    assert!(
+        text.starts_with("environment variable A2A_MAX_STORED_TASKS: "),
+        "{text}"
+    );
+    assert!(!text.contains('\n'), "{text}");
+
+    let file = TempFile::new(
+        "typo.toml",
+        "bind = \"127.0.0.1:1\"\nmax_concurent_tasks = 3\n",
+    );
+    let text = error_text(load(
+        ServeOptions::default(),
+        Some(file.0.clone()),
+        env(&[]),
+    ));
+    assert!(
+        text.contains("typo.toml: line 2: unknown field `max_concurent_tasks`"),
+        "{text}"
+    );
+    assert!(!text.contains('\n'), "{text}");
+
+    let missing = PathBuf::from("/nonexistent/a2a.toml");
+    let text = error_text(load(ServeOptions::default(), Some(missing), env(&[])));
+    assert_eq!(text, "cannot read config file /nonexistent/a2a.toml");
+}
+
+#[test]
+fn inconsistent_or_unavailable_choices_are_refused() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["--agent", "exec"], "--agent: exec needs a command"),
+        (
+            &["--", "tr"],
+            "--agent: a command (`tr` …) is only used by --agent exec",
+        ),
+        (
+            &["--store", "sqlite://tasks.db"],
+            "sqlite:// arrives with the durable-store issue",
+        ),
+        (&["--store", "redis"], "unknown store `redis`"),
+        (
+            &["--protocol-binding", "grpc"],
+            "--protocol-binding: cannot serve `grpc`",
+        ),
+        (
+            &["--sse-queue-capacity", "0"],
+            "--sse-queue-capacity: must be more than 0",
+        ),
+        (
+            &["--public-url", "agent.example.com"],
+            "--public-url: `agent.example.com` is not",
+        ),
+    ];
+    for (args, expected) in cases {
+        let text = error_text(load(flags(args), None, env(&[])));
+        assert!(text.contains(expected), "{args:?}: {text}");
+    }
+}
+
+#[test]
+fn only_a_listener_beyond_loopback_is_insecure() {
+    let settings = load(ServeOptions::default(), None, env(&[])).unwrap();
+    assert!(
+        settings
+            .insecure_settings("127.0.0.1:8080".parse().unwrap())
+            .is_empty()
+    );
+    assert!(
+        settings
+            .insecure_settings("[::1]:8080".parse().unwrap())
+            .is_empty()
+    );
+    let warnings = settings.insecure_settings("0.0.0.0:8080".parse().unwrap());
+    assert_eq!(warnings.len(), 1);
+    assert!(
+        warnings[0].contains("without authentication"),
+        "{warnings:?}"
+    );
+
+    let exec = load(
+        flags(&["--agent", "exec", "--", "sh", "-c", "secret"]),
+        None,
+        env(&[]),
+    )
+    .unwrap();
+    let warnings = exec.insecure_settings("0.0.0.0:8080".parse().unwrap());
+    assert!(warnings[0].contains("runs `sh`"), "{warnings:?}");
+    // The arguments may hold credentials (CFG-38): only the program is named.
+    assert!(!warnings[0].contains("secret"), "{warnings:?}");
+}

@@ -1,0 +1,28 @@
+//! The `a2a` command: a library with a thin binary on top.
+//!
+//! `main.rs` parses the command line into a [`Cli`], calls [`run`] and turns the outcome into
+//! an exit code with [`report_failure`]: 0 success, 1 runtime failure, 2 usage or configuration
+//! error, 3 cannot bind or connect.
+//!
+//! # Layout
+//!
+//! - `cli`: the clap command tree and the dispatch to one subcommand.
+//! - `commands/`: one file per subcommand (`serve`).
+//! - `config`: flags, `A2A_*` environment variables and the TOML file, merged in one place
+//!   into validated settings.
+//! - `card`: the agent card served, from a file and/or parameters (CARD-07…CARD-09).
+//! - `agents/`: the built-in agents `echo`, `exec` and `conformance`.
+//! - `logging`: `tracing` to stderr, human-readable or JSON.
+//! - `output`: the only module that prints to stdout.
+
+mod agents;
+mod card;
+mod cli;
+mod commands;
+mod config;
+mod error;
+mod logging;
+mod output;
+
+pub use self::cli::{Cli, run};
+pub use self::error::{report_failure, report_usage_error};

@@ -1,0 +1,254 @@
+//! Interop with the official Python SDK: its client (`a2a-sdk` 1.3.0) drives the real
+//! `a2a serve --agent conformance` binary over JSON-RPC and over HTTP+JSON.
+//!
+//! Each test starts the server on an ephemeral port, reads the `listening on http://…` line it
+//! prints first, and runs `tests/interop/python/drive_agent.py` with the virtualenv's
+//! interpreter (`target/python-sdk/bin/python`, made by `bash .ci/run`; `A2A_PYTHON`
+//! overrides it). The driver checks send, stream, get, list, subscribe, cancel and a
+//! follow-up to an input-required task, one line per check.
+//!
+//! Without the virtualenv the tests are skipped with a notice, except under `CI=true`, where
+//! they fail: CI must always run against the real peer.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::env;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How long the server may take to print its `listening on` line.
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long one driver run may take before it is killed.
+const DRIVER_TIMEOUT: Duration = Duration::from_secs(180);
+/// The venv the tests use by default, relative to the workspace root.
+const VENV_PYTHON: &str = "target/python-sdk/bin/python";
+/// How to create that venv.
+const SETUP: &str = "bash .ci/run (or by hand, from the workspace root: \
+    python3 -m venv target/python-sdk && \
+    target/python-sdk/bin/python -m pip install 'a2a-sdk[http-server]==1.3.0')";
+
+#[test]
+fn python_sdk_client_over_jsonrpc() {
+    drive("jsonrpc");
+}
+
+#[test]
+fn python_sdk_client_over_http_json() {
+    drive("rest");
+}
+
+/// Runs the Python driver against a fresh server over `binding` (`jsonrpc` or `rest`).
+fn drive(binding: &str) {
+    let Some(python) = python() else { return };
+    let root = workspace_root();
+    let script = root.join("tests/interop/python/drive_agent.py");
+    assert!(
+        script.is_file(),
+        "driver script missing: {}",
+        script.display()
+    );
+
+    let server = Server::start();
+    let mut child = Command::new(&python)
+        .arg(&script)
+        .arg(&server.url)
+        .arg(binding)
+        .current_dir(&root)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("PYTHONUNBUFFERED", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
+
+    let (tx, rx) = mpsc::channel();
+    let out = drain(child.stdout.take().expect("piped stdout"), tx.clone());
+    let err = drain(child.stderr.take().expect("piped stderr"), tx);
+    // Both pipes close when the driver exits; if they do not in time, kill it.
+    let deadline = Instant::now() + DRIVER_TIMEOUT;
+    let mut timed_out = false;
+    for _ in 0..2 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(left) {
+            timed_out = true;
+            let _ = child.kill();
+            break;
+        }
+    }
+    let status = child.wait().expect("wait for the driver");
+    let output = format!(
+        "{}{}",
+        out.join().expect("stdout reader"),
+        err.join().expect("stderr reader")
+    );
+
+    let report = || {
+        format!(
+            "--- driver output ({binding}) ---\n{output}\n--- server log ---\n{}",
+            server.log()
+        )
+    };
+    assert!(
+        !timed_out,
+        "the Python SDK driver ({binding}) did not finish within {DRIVER_TIMEOUT:?}\n{}",
+        report()
+    );
+    assert!(
+        status.success(),
+        "the Python SDK driver ({binding}) failed: {}\n{}",
+        describe(status),
+        report()
+    );
+    assert!(
+        output.contains(&format!("all checks passed [{binding}]")),
+        "the Python SDK driver ({binding}) exited 0 without finishing its checks\n{}",
+        report()
+    );
+    eprintln!("{output}");
+}
+
+/// The interpreter of the venv with the SDK, or `None` (after a notice) to skip.
+///
+/// Panics instead of skipping when `CI=true`.
+fn python() -> Option<PathBuf> {
+    let (python, origin) = match env::var_os("A2A_PYTHON") {
+        Some(path) => (PathBuf::from(path), "A2A_PYTHON"),
+        None => (workspace_root().join(VENV_PYTHON), "the default venv"),
+    };
+    if python.is_file() {
+        return Some(python);
+    }
+    let missing = format!(
+        "the Python SDK interpreter ({origin}, {}) does not exist; create it with {SETUP}",
+        python.display()
+    );
+    assert!(!is_ci(), "CI=true and {missing}");
+    eprintln!("skipping the Python SDK interop test: {missing}");
+    None
+}
+
+fn is_ci() -> bool {
+    env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+}
+
+fn workspace_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest.join("../..");
+    root.canonicalize().unwrap_or(root)
+}
+
+fn describe(status: ExitStatus) -> String {
+    status
+        .code()
+        .map_or_else(|| format!("{status}"), |code| format!("exit code {code}"))
+}
+
+/// Reads a pipe to the end on a thread; signals `done` when the pipe closes.
+fn drain(
+    mut pipe: impl Read + Send + 'static,
+    done: mpsc::Sender<()>,
+) -> thread::JoinHandle<String> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        let _ = done.send(());
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+/// `a2a serve --agent conformance` on an ephemeral port; killed on drop.
+struct Server {
+    child: Child,
+    url: String,
+    log: Arc<Mutex<String>>,
+}
+
+impl Server {
+    fn start() -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
+            .args(["serve", "--agent", "conformance", "--bind", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start `a2a serve`");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let mut server = Self {
+            child,
+            url: String::new(),
+            log: Arc::default(),
+        };
+
+        // The first stdout line goes to the channel; everything else, on both pipes, is
+        // kept in the log and shown when a test fails.
+        let (tx, rx) = mpsc::channel();
+        let log = Arc::clone(&server.log);
+        thread::spawn(move || {
+            let mut lines = BufReader::new(stdout).lines();
+            let _ = tx.send(lines.next().and_then(Result::ok));
+            for line in lines.map_while(Result::ok) {
+                push_line(&log, &line);
+            }
+        });
+        let log = Arc::clone(&server.log);
+        let stderr_reader = thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                push_line(&log, &line);
+            }
+        });
+
+        let first = match rx.recv_timeout(STARTUP_TIMEOUT) {
+            Ok(Some(line)) => line,
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                let status = server.child.wait().expect("wait for `a2a serve`");
+                let _ = stderr_reader.join();
+                panic!(
+                    "`a2a serve --agent conformance` printed no `listening on` line ({})\n\
+                     --- server log ---\n{}",
+                    describe(status),
+                    server.log()
+                );
+            }
+            Err(RecvTimeoutError::Timeout) => panic!(
+                "`a2a serve --agent conformance` printed nothing within {STARTUP_TIMEOUT:?}\n\
+                 --- server log ---\n{}",
+                server.log()
+            ),
+        };
+        server.url = first
+            .trim()
+            .strip_prefix("listening on ")
+            .filter(|url| url.starts_with("http://"))
+            .unwrap_or_else(|| {
+                panic!("expected `listening on http://HOST:PORT` as the first line, got {first:?}")
+            })
+            .trim_end_matches('/')
+            .to_owned();
+        server
+    }
+
+    fn log(&self) -> String {
+        self.log.lock().map(|log| log.clone()).unwrap_or_default()
+    }
+}
+
+fn push_line(log: &Mutex<String>, line: &str) {
+    if let Ok(mut log) = log.lock() {
+        log.push_str(line);
+        log.push('\n');
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

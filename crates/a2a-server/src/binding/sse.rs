@@ -1,0 +1,298 @@
+//! Turns an [`EventStream`] into a Server-Sent Events response (spec §8.1, D-13): one JSON
+//! document per `data:` line, `id:` from the task's event sequence, `: keep-alive` comments
+//! on idle streams, and an `event: error` frame for an error item, after which it ends.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use a2a_types::A2aError;
+use a2a_types::error::RestStatusProfile;
+use a2a_types::jsonrpc::{JsonRpcResponse, RequestId};
+use axum::body::Body;
+use axum::response::Response;
+use bytes::Bytes;
+use futures::StreamExt as _;
+use http::StatusCode;
+use http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue};
+
+use crate::handler::{EventStream, StreamEvent};
+
+/// The SSE media type (spec §8.1).
+const EVENT_STREAM: &str = "text/event-stream";
+/// Sent on idle streams so proxies and clients do not time the connection out (STR-10).
+const KEEP_ALIVE: &[u8] = b": keep-alive\n\n";
+/// What is sent if even an error document cannot be written, per binding; never expected, as
+/// error documents hold only strings and numbers.
+const FALLBACK_JSONRPC_ERROR: &[u8] = b"event: error\ndata: {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32603,\"message\":\"internal error\"}}\n\n";
+const FALLBACK_STATUS_ERROR: &[u8] = b"event: error\ndata: {\"error\":{\"code\":500,\"status\":\"INTERNAL\",\"message\":\"internal error\"}}\n\n";
+
+/// How each event's `data:` is written: the binding's envelope.
+#[derive(Debug, Clone)]
+pub(super) enum Framing {
+    /// A complete JSON-RPC response with the request's id (spec §5.1).
+    JsonRpc(RequestId),
+    /// The bare `StreamResponse`; errors as the binding's error body (spec §5.2, D-02).
+    HttpJson {
+        /// HTTP statuses written into error bodies (D-01).
+        profile: RestStatusProfile,
+        /// Errors as RFC 9457 problems rather than `google.rpc.Status` (D-02).
+        problem: bool,
+        /// The request path, a problem's `instance`.
+        instance: String,
+    },
+}
+
+/// A `200 text/event-stream` response carrying `events`. A `keepalive` of zero sends no
+/// keep-alives (rather than a busy stream of them).
+pub(super) fn response(events: EventStream, framing: Framing, keepalive: Duration) -> Response {
+    let frames = Frames {
+        events,
+        framing,
+        keepalive: (!keepalive.is_zero()).then_some(keepalive),
+    };
+    let body = futures::stream::unfold(Some(frames), |frames| async move {
+        let mut frames = frames?;
+        let next = match frames.keepalive {
+            // A fresh timer per wait: a keep-alive only ever follows a full idle period.
+            // `next` is cancel-safe: the event stream keeps its place when the timer wins.
+            Some(period) => match tokio::time::timeout(period, frames.events.next()).await {
+                Ok(next) => next,
+                Err(_elapsed) => return Some((Ok(Bytes::from_static(KEEP_ALIVE)), Some(frames))),
+            },
+            None => frames.events.next().await,
+        };
+        let (frame, more) = match next? {
+            Ok(event) => match frames.framing.event(&event) {
+                Ok(frame) => (frame, true),
+                Err(error) => (frames.framing.error(&error), false),
+            },
+            Err(error) => {
+                tracing::debug!(error = %error, "stream ended with an error frame");
+                (frames.framing.error(&error), false)
+            }
+        };
+        Some((Ok::<_, Infallible>(frame), more.then_some(frames)))
+    });
+    let mut response = Response::new(Body::from_stream(body));
+    *response.status_mut() = StatusCode::OK;
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(EVENT_STREAM));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+/// Where the body stream is.
+struct Frames {
+    events: EventStream,
+    framing: Framing,
+    keepalive: Option<Duration>,
+}
+
+impl Framing {
+    /// The frame of one event.
+    ///
+    /// # Errors
+    /// InternalError when the event cannot be serialised (e.g. an executor's metadata); the
+    /// cause is logged, and the caller sends an error frame instead of an empty event.
+    fn event(&self, event: &StreamEvent) -> Result<Bytes, A2aError> {
+        let data = match self {
+            Self::JsonRpc(id) => {
+                let result = serde_json::to_value(&event.response).map_err(unserialisable)?;
+                serde_json::to_vec(&JsonRpcResponse::success(id.clone(), result))
+            }
+            Self::HttpJson { .. } => serde_json::to_vec(&event.response),
+        }
+        .map_err(unserialisable)?;
+        Ok(frame(None, event.sequence, &data))
+    }
+
+    /// The `event: error` frame of `error`, in the binding's error body.
+    fn error(&self, error: &A2aError) -> Bytes {
+        let data = match self {
+            Self::JsonRpc(id) => serde_json::to_vec(&JsonRpcResponse::error(
+                id.clone(),
+                error.to_jsonrpc_error(),
+            )),
+            Self::HttpJson {
+                profile,
+                problem: true,
+                instance,
+            } => serde_json::to_vec(&error.to_problem(*profile, Some(instance))),
+            Self::HttpJson {
+                profile,
+                problem: false,
+                ..
+            } => serde_json::to_vec(&error.to_rpc_status(*profile).to_value()),
+        };
+        match data {
+            Ok(data) => frame(Some("error"), None, &data),
+            Err(failure) => {
+                tracing::error!(error = %failure, "stream error frame could not be serialised");
+                Bytes::from_static(match self {
+                    Self::JsonRpc(_) => FALLBACK_JSONRPC_ERROR,
+                    Self::HttpJson { .. } => FALLBACK_STATUS_ERROR,
+                })
+            }
+        }
+    }
+}
+
+/// Logs why an event could not be written; the client sees an internal error.
+#[allow(clippy::needless_pass_by_value)] // shaped for `map_err(unserialisable)`
+fn unserialisable(error: serde_json::Error) -> A2aError {
+    tracing::error!(error = %error, "stream event could not be serialised");
+    A2aError::internal()
+}
+
+/// One SSE event. `data` is compact JSON, which never holds a raw line break (they are
+/// escaped inside strings), so it fits the single `data:` line D-13 asks for.
+fn frame(event: Option<&str>, id: Option<u64>, data: &[u8]) -> Bytes {
+    let mut frame = Vec::with_capacity(data.len() + 32);
+    if let Some(event) = event {
+        frame.extend_from_slice(format!("event: {event}\n").as_bytes());
+    }
+    if let Some(id) = id {
+        frame.extend_from_slice(format!("id: {id}\n").as_bytes());
+    }
+    frame.extend_from_slice(b"data: ");
+    frame.extend_from_slice(data);
+    frame.extend_from_slice(b"\n\n");
+    Bytes::from(frame)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::{Message, StreamResponse, Task, TaskState};
+    use serde_json::json;
+
+    /// The JSON document of a frame's `data:` line.
+    fn data_of(frame: &[u8]) -> serde_json::Value {
+        let text = std::str::from_utf8(frame).unwrap();
+        let line = text
+            .lines()
+            .find_map(|line| line.strip_prefix("data: "))
+            .unwrap();
+        serde_json::from_str(line).unwrap()
+    }
+
+    fn task_event(sequence: Option<u64>) -> StreamEvent {
+        StreamEvent {
+            sequence,
+            response: StreamResponse::Task(Task::new("t1".into(), "c1".into(), TaskState::Working)),
+        }
+    }
+
+    fn rest() -> Framing {
+        Framing::HttpJson {
+            profile: RestStatusProfile::Spec,
+            problem: false,
+            instance: "/rest/message:stream".into(),
+        }
+    }
+
+    #[test]
+    fn rest_frames_carry_the_bare_stream_response_and_the_sequence() {
+        let frame = rest().event(&task_event(Some(3))).unwrap();
+        let text = std::str::from_utf8(&frame).unwrap();
+        assert!(text.starts_with("id: 3\ndata: {\"task\":{"), "{text}");
+        assert!(text.ends_with("}\n\n"), "{text}");
+        assert_eq!(text.matches('\n').count(), 3, "{text}");
+        assert_eq!(data_of(&frame)["task"]["id"], "t1");
+    }
+
+    #[test]
+    fn jsonrpc_frames_are_responses_with_the_request_id() {
+        let framing = Framing::JsonRpc(RequestId::from_value(json!(7)).unwrap());
+        let frame = framing.event(&task_event(None)).unwrap();
+        assert!(
+            frame.starts_with(b"data: "),
+            "no id line without a sequence"
+        );
+        let data = data_of(&frame);
+        assert_eq!(data["jsonrpc"], "2.0");
+        assert_eq!(data["id"], 7);
+        assert_eq!(
+            data["result"]["task"]["status"]["state"],
+            "TASK_STATE_WORKING"
+        );
+    }
+
+    #[test]
+    fn text_with_line_breaks_stays_on_one_data_line() {
+        let event = StreamEvent {
+            sequence: None,
+            response: StreamResponse::Message(Message::agent_text("one\ntwo\r\nthree")),
+        };
+        let frame = rest().event(&event).unwrap();
+        let text = std::str::from_utf8(&frame).unwrap();
+        assert_eq!(
+            text.lines().filter(|line| !line.is_empty()).count(),
+            1,
+            "{text}"
+        );
+        assert_eq!(
+            data_of(&frame)["message"]["parts"][0]["text"],
+            "one\ntwo\r\nthree"
+        );
+    }
+
+    #[test]
+    fn error_frames_use_the_bindings_error_body() {
+        let error = A2aError::task_not_found("t9");
+        let framing = Framing::JsonRpc(RequestId::String("r1".into()));
+        let frame = framing.error(&error);
+        assert!(frame.starts_with(b"event: error\ndata: "));
+        let data = data_of(&frame);
+        assert_eq!(data["id"], "r1");
+        assert_eq!(data["error"]["code"], -32001);
+
+        let data = data_of(&rest().error(&error));
+        assert_eq!(data["error"]["code"], 404);
+        assert_eq!(data["error"]["details"][0]["reason"], "TASK_NOT_FOUND");
+
+        let problem = Framing::HttpJson {
+            profile: RestStatusProfile::Spec,
+            problem: true,
+            instance: "/rest/tasks/t9:subscribe".into(),
+        };
+        let data = data_of(&problem.error(&error));
+        assert_eq!(data["status"], 404);
+        assert_eq!(data["instance"], "/rest/tasks/t9:subscribe");
+    }
+
+    #[test]
+    fn fallback_error_frames_are_json_of_their_binding() {
+        for fallback in [FALLBACK_JSONRPC_ERROR, FALLBACK_STATUS_ERROR] {
+            let text = std::str::from_utf8(fallback).unwrap();
+            assert!(text.starts_with("event: error\n"), "{text}");
+            assert!(text.ends_with("\n\n"), "{text}");
+            let value = data_of(fallback);
+            assert!(value["error"]["code"].is_i64(), "{value}");
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn idle_streams_get_keep_alives_and_errors_end_them() {
+        let (sender, receiver) = futures::channel::mpsc::unbounded();
+        let events: EventStream = Box::pin(receiver);
+        let response = response(events, rest(), Duration::from_secs(15));
+        assert_eq!(response.headers()[CONTENT_TYPE], EVENT_STREAM);
+        assert_eq!(response.headers()[CACHE_CONTROL], "no-cache");
+        let mut body = response.into_body().into_data_stream();
+        sender.unbounded_send(Ok(task_event(Some(1)))).unwrap();
+        let start = tokio::time::Instant::now();
+        assert!(body.next().await.unwrap().unwrap().starts_with(b"id: 1\n"));
+        assert_eq!(&body.next().await.unwrap().unwrap()[..], KEEP_ALIVE);
+        assert_eq!(start.elapsed(), Duration::from_secs(15));
+        sender.unbounded_send(Err(A2aError::server_busy())).unwrap();
+        assert!(
+            body.next()
+                .await
+                .unwrap()
+                .unwrap()
+                .starts_with(b"event: error\n")
+        );
+        assert!(body.next().await.is_none(), "nothing after the error frame");
+    }
+}

@@ -1,0 +1,228 @@
+//! Running the executor of a turn within its bounds, and settling the turn once it stopped
+//! (EXE-07…EXE-11, EXE-17): complete, fail, or take back what the turn did.
+
+use std::time::Duration;
+
+use a2a_types::{A2aError, TaskState};
+use futures::FutureExt as _;
+
+use super::apply::apply_change;
+use super::{Change, Turn};
+use crate::executor::{ExecutorError, Update};
+
+/// How long an executor may go on after its cancellation fired before its future is dropped.
+/// The executor contract asks it to return soon after; this bounds one that does not, so its
+/// slot (LIM-01) and a shutdown (STO-12) are not held until `async_timeout`.
+pub(super) const CANCELED_EXECUTOR_GRACE: Duration = Duration::from_secs(5);
+
+/// How the executor's future settled.
+#[derive(Debug)]
+pub(super) enum Outcome {
+    Returned(Result<(), ExecutorError>),
+    Panicked,
+    TimedOut,
+    /// Still running [`CANCELED_EXECUTOR_GRACE`] after its cancellation fired: dropped.
+    Abandoned,
+}
+
+impl Turn {
+    /// Runs the executor's future to its end, catching a panic, and bounded by `async_timeout`
+    /// (EXE-17) and by [`CANCELED_EXECUTOR_GRACE`] after the turn's cancellation.
+    pub(super) async fn run_executor(
+        &self,
+        execute: impl Future<Output = Result<(), ExecutorError>>,
+    ) -> Outcome {
+        let run = std::panic::AssertUnwindSafe(execute).catch_unwind();
+        let bounded = tokio::time::timeout(self.engine.config.async_timeout, run);
+        let abandon = async {
+            self.cancellation.cancelled().await;
+            tokio::time::sleep(CANCELED_EXECUTOR_GRACE).await;
+        };
+        tokio::select! {
+            biased;
+            outcome = bounded => match outcome {
+                Ok(Ok(result)) => Outcome::Returned(result),
+                Ok(Err(_panic)) => Outcome::Panicked,
+                Err(_elapsed) => Outcome::TimedOut,
+            },
+            () = abandon => Outcome::Abandoned,
+        }
+    }
+
+    /// Fails the task with `text` unless the turn already ended (STO-12: shutdown).
+    pub(super) async fn fail(&self, text: &str) {
+        if self.is_ended() {
+            return;
+        }
+        let _guard = self.engine.locks.lock(&self.task_id).await;
+        if self.is_ended() {
+            return;
+        }
+        self.finish_failed(text.to_owned()).await;
+    }
+
+    /// Settles the turn once the executor's future finished (EXE-07…EXE-11).
+    pub(super) async fn finish(&self, outcome: Outcome) {
+        if self.is_ended() {
+            if let Outcome::Returned(Err(error)) = &outcome {
+                tracing::debug!(task_id = %self.task_id, error = %error, "executor error after its turn ended");
+            }
+            return;
+        }
+        let _guard = self.engine.locks.lock(&self.task_id).await;
+        if self.is_ended() {
+            return;
+        }
+        let (created, changed) = {
+            let flags = self.flags();
+            (flags.created, flags.changed)
+        };
+        let failure = match outcome {
+            // A queued task was answered as SUBMITTED before it ran (LIM-02): an agent that
+            // did nothing with it gets what EXE-11 gives a new interaction, as a failed task.
+            Outcome::Returned(Ok(())) if self.queued && !changed => {
+                "the agent neither replied nor updated the task".to_owned()
+            }
+            Outcome::Returned(Ok(())) => {
+                self.finish_returned(created).await;
+                return;
+            }
+            // A queued request was answered long ago, so a refusal can only fail the task.
+            Outcome::Returned(Err(ExecutorError::Refuse(error))) if !changed && !self.queued => {
+                self.finish_refused(error).await;
+                return;
+            }
+            Outcome::Returned(Err(ExecutorError::Refuse(error))) => error.message().to_owned(),
+            Outcome::Returned(Err(ExecutorError::Failed(message))) => message,
+            Outcome::Returned(Err(ExecutorError::Update(error))) => {
+                tracing::warn!(task_id = %self.task_id, error = %error, "executor gave up after a refused update");
+                "the agent could not update the task".to_owned()
+            }
+            Outcome::Returned(Err(ExecutorError::Internal(error))) => {
+                tracing::error!(task_id = %self.task_id, error = %error, source = ?std::error::Error::source(error.as_ref()), "executor failed");
+                "the agent failed while working on the task".to_owned()
+            }
+            Outcome::Panicked => {
+                tracing::error!(task_id = %self.task_id, "executor panicked");
+                "the agent failed while working on the task".to_owned()
+            }
+            Outcome::Abandoned => {
+                // Cancellation fires after the turn ended, so this is rare: a turn that started
+                // just as shutdown gave up waiting.
+                tracing::warn!(task_id = %self.task_id, "executor ignored its cancellation and was dropped");
+                "the agent did not stop after its work was canceled".to_owned()
+            }
+            Outcome::TimedOut => {
+                self.cancellation.cancel();
+                format!(
+                    "the agent did not finish within {} s",
+                    self.engine.config.async_timeout.as_secs()
+                )
+            }
+        };
+        self.finish_failed(failure).await;
+    }
+
+    async fn finish_returned(&self, created: bool) {
+        if !created {
+            if self.is_new {
+                // EXE-11: neither a reply nor an update.
+                self.end(|view| {
+                    view.refusal = Some(A2aError::invalid_agent_response(
+                        "the agent neither replied nor created a task",
+                    ));
+                });
+            } else {
+                self.end(|_| {});
+            }
+            return;
+        }
+        let current = self.current().await;
+        let Ok((task, expected, events)) = current else {
+            self.end(|_| {});
+            return;
+        };
+        match task.status.state {
+            TaskState::Submitted | TaskState::Working => {
+                let mut task = task;
+                let mut events = events;
+                let change = Change::Status {
+                    state: TaskState::Completed,
+                    update: Update::default(),
+                };
+                match apply_change(&mut task, change) {
+                    Ok(event) => events.push(event),
+                    Err(error) => {
+                        tracing::error!(task_id = %self.task_id, error = %error, "could not complete the task");
+                        self.end(|_| {});
+                        return;
+                    }
+                }
+                if let Err(error) = self
+                    .commit(task, expected, events, Some(TaskState::Completed))
+                    .await
+                {
+                    tracing::warn!(task_id = %self.task_id, error = %error, "could not complete the task");
+                    self.end(|_| {});
+                }
+            }
+            // AUTH_REQUIRED waits for credentials; INPUT_REQUIRED (a follow-up that changed only
+            // artifacts) keeps waiting for the client.
+            TaskState::AuthRequired
+            | TaskState::InputRequired
+            | TaskState::Unspecified
+            | TaskState::Completed
+            | TaskState::Failed
+            | TaskState::Canceled
+            | TaskState::Rejected => self.end(|view| view.task = Some(task)),
+        }
+    }
+
+    async fn finish_refused(&self, error: A2aError) {
+        if !self.is_new {
+            // EXE-09: take the refused follow-up message back out of the history.
+            if let Ok((mut task, expected, _)) = self.current().await {
+                let message_id = &self.message.message_id;
+                if let Some(position) = task
+                    .history
+                    .iter()
+                    .rposition(|m| &m.message_id == message_id)
+                {
+                    task.history.remove(position);
+                    if let Err(store_error) =
+                        self.engine.store.save(&self.scope, &task, expected).await
+                    {
+                        tracing::error!(task_id = %self.task_id, error = %store_error, "could not withdraw a refused message");
+                    }
+                }
+            }
+        }
+        self.end(|view| view.refusal = Some(error));
+    }
+
+    async fn finish_failed(&self, text: String) {
+        let Ok((mut task, expected, mut events)) = self.current().await else {
+            self.end(|_| {});
+            return;
+        };
+        let change = Change::Status {
+            state: TaskState::Failed,
+            update: Update::from(text),
+        };
+        match apply_change(&mut task, change) {
+            Ok(event) => events.push(event),
+            Err(error) => {
+                tracing::error!(task_id = %self.task_id, error = %error, "could not fail the task");
+                self.end(|_| {});
+                return;
+            }
+        }
+        if let Err(error) = self
+            .commit(task, expected, events, Some(TaskState::Failed))
+            .await
+        {
+            tracing::warn!(task_id = %self.task_id, error = %error, "could not fail the task");
+            self.end(|_| {});
+        }
+    }
+}

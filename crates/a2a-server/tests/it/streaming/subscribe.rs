@@ -1,0 +1,236 @@
+//! SubscribeToTask: the snapshot first, then the rest of the running turn; several streams
+//! per task; tasks waiting, finished or unknown (spec §2.6, §8.4; STR-08, STR-13, D-14).
+
+use a2a_server::ServerConfig;
+use a2a_types::Artifact;
+use serde_json::{Value, json};
+
+use super::{
+    BOTH, Binding, Block, Gate, Sse, client, kind, scripted, serve_streaming, state, stream_params,
+};
+use crate::support::send_params;
+
+/// What a stream showed after its snapshot: each event's id, kind and state or text.
+fn summary(binding: Binding, events: &[Block]) -> Vec<(Option<u64>, String, String)> {
+    events
+        .iter()
+        .map(|block| {
+            let payload = binding.payload(block);
+            let kind = kind(&payload).to_owned();
+            let detail = match kind.as_str() {
+                "artifactUpdate" => payload[&kind]["artifact"]["parts"][0]["text"].to_string(),
+                _ => state(&payload).to_owned(),
+            };
+            (block.id, kind, detail)
+        })
+        .collect()
+}
+
+/// A task id and a REST subscription by GET (D-14: GET and POST are both routed).
+async fn rest_subscribe_by_get(server: &crate::support::TestServer, task_id: &str) -> Sse {
+    let response = client()
+        .get(server.url(&format!("/rest/tasks/{task_id}:subscribe")))
+        .header("A2A-Version", "1.0")
+        .header("Accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
+    Sse::open(response)
+}
+
+#[tokio::test]
+async fn several_subscribers_see_the_same_events_in_the_same_order() {
+    let gate = Gate::new();
+    let server = serve_streaming(ServerConfig::default(), {
+        let gate = gate.clone();
+        move |_context, updater| {
+            let gate = gate.clone();
+            async move {
+                updater.working(()).await?;
+                gate.pass().await;
+                for part in ["one", "two", "three"] {
+                    updater.add_artifact(Artifact::from_text(part)).await?;
+                }
+                updater.complete(()).await?;
+                Ok(())
+            }
+        }
+    })
+    .await;
+    let mut origin = Sse::open(
+        Binding::JsonRpc
+            .send_stream(&server, stream_params("go"))
+            .await,
+    );
+    let task = Binding::JsonRpc.payload(&origin.next_event().await.unwrap());
+    let task_id = task["task"]["id"].as_str().unwrap().to_owned();
+    let working = origin.next_event().await.unwrap();
+    assert_eq!(
+        state(&Binding::JsonRpc.payload(&working)),
+        "TASK_STATE_WORKING"
+    );
+
+    let mut subscribers = vec![
+        (
+            Binding::JsonRpc,
+            Sse::open(Binding::JsonRpc.subscribe(&server, &task_id).await),
+        ),
+        (
+            Binding::Rest,
+            Sse::open(Binding::Rest.subscribe(&server, &task_id).await),
+        ),
+        (
+            Binding::Rest,
+            rest_subscribe_by_get(&server, &task_id).await,
+        ),
+    ];
+    for (binding, sse) in &mut subscribers {
+        let snapshot = binding.payload(&sse.next_event().await.unwrap());
+        assert_eq!(kind(&snapshot), "task");
+        assert_eq!(snapshot["task"]["id"], task_id.as_str());
+        assert_eq!(state(&snapshot), "TASK_STATE_WORKING");
+    }
+    gate.open(1);
+
+    let expected = summary(Binding::JsonRpc, &origin.rest().await);
+    let kinds: Vec<&str> = expected.iter().map(|(_, kind, _)| kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "artifactUpdate",
+            "artifactUpdate",
+            "artifactUpdate",
+            "statusUpdate"
+        ]
+    );
+    for (binding, sse) in &mut subscribers {
+        assert_eq!(
+            summary(*binding, &sse.rest().await),
+            expected,
+            "{binding:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn resubscribing_mid_turn_gives_the_snapshot_then_the_remaining_events() {
+    let gate = Gate::new();
+    let server = serve_streaming(ServerConfig::default(), {
+        let gate = gate.clone();
+        move |_context, updater| {
+            let gate = gate.clone();
+            async move {
+                updater.working(()).await?;
+                updater.add_artifact(Artifact::from_text("first")).await?;
+                gate.pass().await;
+                updater.add_artifact(Artifact::from_text("second")).await?;
+                updater.complete(()).await?;
+                Ok(())
+            }
+        }
+    })
+    .await;
+    for binding in BOTH {
+        let mut dropped = Sse::open(binding.send_stream(&server, stream_params("go")).await);
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            seen.push(dropped.next_event().await.unwrap());
+        }
+        let task_id = binding.payload(&seen[0])["task"]["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        drop(dropped);
+
+        let mut sse = Sse::open(binding.subscribe(&server, &task_id).await);
+        let snapshot = sse.next_event().await.unwrap();
+        assert_eq!(
+            snapshot.id, None,
+            "a snapshot is not one of the task's events"
+        );
+        let snapshot = binding.payload(&snapshot);
+        assert_eq!(state(&snapshot), "TASK_STATE_WORKING");
+        assert_eq!(
+            snapshot["task"]["artifacts"][0]["parts"][0]["text"],
+            "first"
+        );
+        gate.open(1);
+        let rest = sse.rest().await;
+        let remaining = summary(binding, &rest);
+        let kinds: Vec<&str> = remaining.iter().map(|(_, kind, _)| kind.as_str()).collect();
+        assert_eq!(kinds, ["artifactUpdate", "statusUpdate"], "{binding:?}");
+        assert_eq!(remaining[0].2, "\"second\"");
+        assert_eq!(remaining[1].2, "TASK_STATE_COMPLETED");
+        // The sequence goes on from where the first stream left it.
+        let last_seen = seen.last().unwrap().id.unwrap();
+        assert!(
+            remaining[0].0.unwrap() > last_seen,
+            "{remaining:?} after {last_seen}"
+        );
+        assert!(remaining[1].0.unwrap() > remaining[0].0.unwrap());
+    }
+}
+
+/// A task waiting for input, made with a unary SendMessage.
+async fn waiting_task(server: &crate::support::TestServer) -> String {
+    let task = server
+        .call("SendMessage", send_params("ask", json!({})))
+        .await;
+    assert_eq!(task["task"]["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    task["task"]["id"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn subscribing_to_a_task_waiting_for_input_gives_its_snapshot_only() {
+    let server = serve_streaming(ServerConfig::default(), scripted).await;
+    let task_id = waiting_task(&server).await;
+    let streams = [
+        (
+            Binding::JsonRpc,
+            Sse::open(Binding::JsonRpc.subscribe(&server, &task_id).await),
+        ),
+        (
+            Binding::Rest,
+            Sse::open(Binding::Rest.subscribe(&server, &task_id).await),
+        ),
+        (
+            Binding::Rest,
+            rest_subscribe_by_get(&server, &task_id).await,
+        ),
+    ];
+    for (binding, mut sse) in streams {
+        let events = sse.rest().await;
+        assert_eq!(events.len(), 1, "{binding:?}: {events:?}");
+        let snapshot: Value = binding.payload(&events[0]);
+        assert_eq!(kind(&snapshot), "task");
+        assert_eq!(state(&snapshot), "TASK_STATE_INPUT_REQUIRED");
+        assert_eq!(
+            snapshot["task"]["status"]["message"]["parts"][0]["text"],
+            "what else?"
+        );
+    }
+}
+
+#[tokio::test]
+async fn subscribing_to_a_terminal_task_is_unsupported() {
+    let server = serve_streaming(ServerConfig::default(), scripted).await;
+    let task = server
+        .call("SendMessage", send_params("done", json!({})))
+        .await;
+    assert_eq!(task["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+    let task_id = task["task"]["id"].as_str().unwrap();
+    for binding in BOTH {
+        let response = binding.subscribe(&server, task_id).await;
+        let reason = binding.plain_error(response, 400).await;
+        assert_eq!(reason, "UNSUPPORTED_OPERATION", "{binding:?}");
+    }
+}
+
+#[tokio::test]
+async fn subscribing_to_an_unknown_task_is_task_not_found() {
+    let server = serve_streaming(ServerConfig::default(), scripted).await;
+    for binding in BOTH {
+        let response = binding.subscribe(&server, "no-such-task").await;
+        assert_eq!(binding.plain_error(response, 404).await, "TASK_NOT_FOUND");
+    }
+}

@@ -52,7 +52,7 @@ BINDINGS = {
 }
 GREETING = 'Hello from TCK'
 STEP_TIMEOUT = 30.0  # seconds, for any single call or stream event
-OPEN_GRACE = 0.5  # seconds a subscription must stay open before the cancel
+OPEN_GRACE = 0.5  # seconds within which a subscription to a task waiting for input ends
 TRACE_LIMIT = 40  # HTTP exchanges kept for the failure report
 
 

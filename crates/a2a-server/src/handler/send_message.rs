@@ -36,7 +36,9 @@ impl RequestHandler {
         let return_immediately = request
             .return_immediately()
             .unwrap_or(self.inner.engine.config.default_return_immediately);
-        let (length, started) = self.begin_turn(call, request, return_immediately).await?;
+        let (length, started) = self
+            .begin_turn(call, request, return_immediately, false)
+            .await?;
         let view = wait_for_answer(started.view, return_immediately).await?;
         answer(view, length)
     }
@@ -48,7 +50,7 @@ impl RequestHandler {
         call: &CallContext,
         request: SendMessageRequest,
     ) -> Result<(Option<usize>, StartedTurn), A2aError> {
-        self.begin_turn(call, request, false).await
+        self.begin_turn(call, request, false, true).await
     }
 
     /// [`Self::start_turn`], where a new interaction may wait in the queue when `may_queue`.
@@ -57,6 +59,7 @@ impl RequestHandler {
         call: &CallContext,
         request: SendMessageRequest,
         may_queue: bool,
+        subscribe: bool,
     ) -> Result<(Option<usize>, StartedTurn), A2aError> {
         let extensions = self.prepare(call)?;
         let configuration = request.configuration.clone();
@@ -130,6 +133,7 @@ impl RequestHandler {
                 None
             };
             let start = TurnStart {
+                subscribe,
                 task_id,
                 context_id,
                 scope: scope.clone(),
@@ -187,6 +191,7 @@ impl RequestHandler {
             .await?;
         let make_context = context(&task_id, &task.context_id, &message, Some(&task));
         let start = TurnStart {
+            subscribe,
             task_id,
             context_id: task.context_id.clone(),
             scope,

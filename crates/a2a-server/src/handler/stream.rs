@@ -73,7 +73,7 @@ impl RequestHandler {
         self.check_streaming(call)?;
         let (length, started) = self.start_turn(call, request).await?;
         let mut view = started.view;
-        let mut events = started.events;
+        let mut events = started.events.ok_or_else(A2aError::internal)?;
         let follow_up_snapshot = view.borrow().task.clone();
         if let Some(task) = follow_up_snapshot {
             // A follow-up: the stored task (ending with the new message) comes first; a

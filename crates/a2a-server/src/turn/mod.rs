@@ -27,7 +27,7 @@ pub(crate) use self::locks::TaskLocks;
 use crate::config::ServerConfig;
 use crate::events::EventBus;
 use crate::executor::{AgentExecutor, RequestContext, TaskUpdater, Update, UpdateError, progress};
-use crate::store::{Expected, StoreError, StoredTask, TaskScope, TaskStore};
+use crate::store::{Expected, StoreError, StoredTask, TaskScope, TaskStore, Version};
 
 /// A change an executor asks for.
 #[derive(Debug)]
@@ -100,14 +100,17 @@ pub(crate) struct Turn {
     message: Message,
     cancellation: CancellationToken,
     flags: Mutex<TurnFlags>,
+    /// The task as this turn last saved it, and its version: the next update of this turn
+    /// starts from it instead of loading (a stale copy fails the store's compare-and-swap).
+    cache: Mutex<Option<(Task, Version)>>,
     view: watch::Sender<TurnView>,
 }
 
-/// A turn just started: its view, and its events from the first one on.
+/// A turn just started: its view, and (when asked for) its events from the first one on.
 #[derive(Debug)]
 pub(crate) struct StartedTurn {
     pub(crate) view: watch::Receiver<TurnView>,
-    pub(crate) events: tokio::sync::broadcast::Receiver<crate::events::TaskEvent>,
+    pub(crate) events: Option<tokio::sync::broadcast::Receiver<crate::events::TaskEvent>>,
 }
 
 /// How a turn starts: a new interaction or a follow-up of a stored task.
@@ -120,6 +123,9 @@ pub(crate) struct TurnStart {
     /// The stored task, with `message` already in its history: a follow-up's, or the
     /// SUBMITTED task of a queued new interaction.
     pub(crate) task: Option<Task>,
+    /// Subscribe to the turn's events before it runs (streams). A plain SendMessage does not:
+    /// a broadcast channel per request was a fifth of its CPU time in the load benchmark.
+    pub(crate) subscribe: bool,
 }
 
 impl Engine {
@@ -143,9 +149,9 @@ impl Engine {
             .cloned()
     }
 
-    /// Starts a turn admitted by `ticket`: registers it, subscribes to its events, then runs
-    /// the executor on its own tracked tokio task once the ticket gives it a slot. Subscribing
-    /// first means a stream misses none of the turn's events.
+    /// Starts a turn admitted by `ticket`: registers it, subscribes to its events when asked,
+    /// then runs the executor on its own tracked tokio task once the ticket gives it a slot.
+    /// Subscribing first means a stream misses none of the turn's events.
     pub(crate) fn start(
         self: &Arc<Self>,
         start: TurnStart,
@@ -156,6 +162,7 @@ impl Engine {
         // Only new interactions queue (their task is stored SUBMITTED first), so a queued turn
         // is new even though its task exists.
         let queued = ticket.is_queued();
+        let subscribe = start.subscribe;
         let created = start.task.is_some();
         let is_new = !created || queued;
         let (view, receiver) = watch::channel(TurnView {
@@ -174,6 +181,7 @@ impl Engine {
             queued,
             message: start.message,
             cancellation: cancellation.clone(),
+            cache: Mutex::new(None),
             flags: Mutex::new(TurnFlags {
                 created,
                 ..TurnFlags::default()
@@ -184,7 +192,7 @@ impl Engine {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(turn.task_id.clone(), Arc::clone(&turn));
-        let events = self.events.subscribe(&turn.task_id);
+        let events = subscribe.then(|| self.events.subscribe(&turn.task_id));
         let context = context(cancellation);
         let ticket = ticket.register(&turn);
         self.admission.spawn(async move {
@@ -284,6 +292,14 @@ impl Turn {
     /// The stored task to change, or a fresh SUBMITTED one for a new interaction.
     async fn current(&self) -> Result<(Task, Expected, Vec<StreamResponse>), UpdateError> {
         if self.flags().created {
+            let cached = self
+                .cache
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            if let Some((task, version)) = cached {
+                return Ok((task, Expected::Version(version), Vec::new()));
+            }
             let stored = self
                 .engine
                 .store
@@ -337,26 +353,41 @@ impl Turn {
         events: Vec<StreamResponse>,
         status_set: Option<TaskState>,
     ) -> Result<(), UpdateError> {
-        match self.engine.store.save(&self.scope, &task, expected).await {
-            Ok(_) => {}
+        let version = match self.engine.store.save(&self.scope, &task, expected).await {
+            Ok(version) => version,
             Err(StoreError::Conflict { .. } | StoreError::NotFound { .. }) => {
-                // Another instance changed the task since we loaded it under our lock.
+                // Someone else changed the task since this turn last saved it (a cancel, or
+                // another instance): this turn is over.
                 self.end(|_| {});
                 self.cancellation.cancel();
                 return Err(UpdateError::TaskFinished);
             }
             Err(error) => return Err(log_store(&error)),
-        }
+        };
         let terminal = task.status.state.is_terminal();
         self.engine.events.publish(&self.task_id, events, terminal);
-        {
+        let first_change = {
             let mut flags = self.flags();
+            let first = !flags.changed;
             flags.created = true;
             flags.changed = true;
-        }
+            first
+        };
         let ends = status_set.is_some_and(ends_turn);
+        // The waiting request reads the task only at its first change, at a terminal or
+        // interrupted status, or at the end of the turn; other updates (artifact chunks) skip
+        // the copy, which halves the cost of a long stream.
+        let answers = first_change
+            || ends
+            || status_set.is_some_and(|state| state.is_terminal() || state.is_interrupted());
+        let for_view = answers.then(|| task.clone());
+        if !ends {
+            *self.cache.lock().unwrap_or_else(PoisonError::into_inner) = Some((task, version));
+        }
         let update = |view: &mut TurnView| {
-            view.task = Some(task);
+            if let Some(task) = for_view {
+                view.task = Some(task);
+            }
             view.changed = true;
             if status_set.is_some() {
                 view.status_set = status_set;

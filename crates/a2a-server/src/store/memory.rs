@@ -7,11 +7,10 @@ use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use a2a_types::{Task, TaskId};
+use a2a_types::{ContextId, Task, TaskId, TaskState, Timestamp};
 use async_trait::async_trait;
 use tokio::time::Instant;
 
-use super::query::sort_millis;
 use super::{
     Expected, StoreError, StoredTask, TaskCursor, TaskPage, TaskQuery, TaskScope, TaskStore,
     Version,
@@ -83,8 +82,9 @@ impl Default for InMemoryTaskStoreConfig {
 /// `tokio::time::advance` (tokio's `test-util` feature).
 ///
 /// All state sits behind one [`std::sync::Mutex`] that is never held across an `.await`.
-/// Stored tasks are shared [`Arc`]s, so the lock is held for map updates only: deep copies
-/// (of a task to save, of tasks to return) and the sorting of `list` happen outside it. `list` scans every
+/// Tasks are stored as compact JSON in shared [`Arc`]s, with the fields `list` filters on
+/// beside them, so the lock is held for map updates only: encoding a task to save, decoding
+/// the tasks to return and the sorting of `list` happen outside it. `list` scans every
 /// stored task (O(n)) and then orders only the candidates after the cursor, selecting the
 /// page before sorting it (O(n + k log k) for a page of k), which is ample for the default
 /// cap of 10 000 tasks.
@@ -152,12 +152,16 @@ impl TaskStore for InMemoryTaskStore {
                 .by_id
                 .get(id)
                 .filter(|entry| entry.scope == *scope)
-                .map(|entry| (Arc::clone(&entry.task), entry.version))
+                .map(|entry| (Arc::clone(&entry.body), entry.version))
         };
-        Ok(found.map(|(task, version)| StoredTask {
-            task: Arc::unwrap_or_clone(task),
-            version,
-        }))
+        found
+            .map(|(body, version)| {
+                Ok(StoredTask {
+                    task: decode(&body)?,
+                    version,
+                })
+            })
+            .transpose()
     }
 
     async fn save(
@@ -168,8 +172,12 @@ impl TaskStore for InMemoryTaskStore {
     ) -> Result<Version, StoreError> {
         let now = Instant::now();
         let ttl = self.config.completed_task_ttl;
-        // Copied before locking so that the lock covers map updates only.
-        let copy = Arc::new(task.clone());
+        // Encoded before locking so that the lock covers map updates only. Tasks are kept as
+        // compact JSON: a small task takes about half the memory of its Rust form, whose
+        // every id and text is an allocation of its own.
+        let body: Arc<[u8]> = serde_json::to_vec(task)
+            .map_err(|error| StoreError::Backend(Box::new(error)))?
+            .into();
         let mut tasks = self.lock();
         tasks.drop_if_expired(&task.id, now, ttl);
 
@@ -227,7 +235,10 @@ impl TaskStore for InMemoryTaskStore {
             task.id.clone(),
             Entry {
                 scope: scope.clone(),
-                task: copy,
+                body,
+                context_id: task.context_id.clone(),
+                state: task.status.state,
+                timestamp: task.status.timestamp,
                 version,
                 terminal_since,
             },
@@ -250,17 +261,24 @@ impl TaskStore for InMemoryTaskStore {
             tasks.drop_expired(now, self.config.completed_task_ttl);
             let mut total_size = 0;
             let mut candidates = Vec::new();
-            for entry in tasks.by_id.values() {
-                if entry.scope != *scope || !query.matches(&entry.task) {
+            for (id, entry) in &tasks.by_id {
+                if entry.scope != *scope
+                    || !query.matches_fields(
+                        &entry.context_id,
+                        entry.state,
+                        entry.timestamp.as_ref(),
+                    )
+                {
                     continue;
                 }
                 total_size += 1;
+                let millis = entry.timestamp.as_ref().map_or(0, Timestamp::unix_millis);
                 if query
                     .after
                     .as_ref()
-                    .is_none_or(|cursor| cursor.precedes(&entry.task))
+                    .is_none_or(|cursor| cursor.precedes_key(millis, id))
                 {
-                    candidates.push(Arc::clone(&entry.task));
+                    candidates.push((millis, id.clone(), Arc::clone(&entry.body)));
                 }
             }
             (total_size, candidates)
@@ -273,22 +291,38 @@ impl TaskStore for InMemoryTaskStore {
         }
         candidates.sort_unstable_by(list_order);
         let next = if more {
-            candidates.last().map(|task| TaskCursor::of(task))
+            candidates.last().map(|(millis, id, _)| TaskCursor {
+                timestamp_millis: *millis,
+                task_id: id.clone(),
+            })
         } else {
             None
         };
+        let tasks = candidates
+            .iter()
+            .map(|(_, _, body)| decode(body))
+            .collect::<Result<_, _>>()?;
         Ok(TaskPage {
-            tasks: candidates.into_iter().map(Arc::unwrap_or_clone).collect(),
+            tasks,
             total_size,
             next,
         })
     }
 }
 
+/// A list candidate: its list-order key and its stored body.
+type Candidate = (i64, TaskId, Arc<[u8]>);
+
 /// The list order (SRV-18): status timestamp, newest first, then task id, descending. Task
 /// ids are unique, so no two tasks compare equal.
-fn list_order(a: &Arc<Task>, b: &Arc<Task>) -> Ordering {
-    (sort_millis(b), &b.id).cmp(&(sort_millis(a), &a.id))
+fn list_order(a: &Candidate, b: &Candidate) -> Ordering {
+    (b.0, &b.1).cmp(&(a.0, &a.1))
+}
+
+/// A stored body back into a task. Only bodies this store encoded are ever decoded, so a
+/// failure means memory corruption or a serde bug: reported, never papered over.
+fn decode(body: &[u8]) -> Result<Task, StoreError> {
+    serde_json::from_slice(body).map_err(|error| StoreError::Backend(Box::new(error)))
 }
 
 /// Everything behind the store's lock.
@@ -309,7 +343,12 @@ struct Tasks {
 #[derive(Debug)]
 struct Entry {
     scope: TaskScope,
-    task: Arc<Task>,
+    /// The task as compact JSON.
+    body: Arc<[u8]>,
+    /// What `list` filters on, kept beside the body so filtering decodes nothing.
+    context_id: ContextId,
+    state: TaskState,
+    timestamp: Option<Timestamp>,
     version: Version,
     /// When the task became terminal; `None` while it is not terminal.
     terminal_since: Option<TerminalKey>,

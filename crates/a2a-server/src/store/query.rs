@@ -34,16 +34,30 @@ impl TaskQuery {
     /// True when `task` passes the filters (paging aside).
     #[must_use]
     pub fn matches(&self, task: &Task) -> bool {
+        self.matches_fields(
+            &task.context_id,
+            task.status.state,
+            task.status.timestamp.as_ref(),
+        )
+    }
+
+    /// [`TaskQuery::matches`] on the three fields the filters read, for stores that keep
+    /// them apart from the task.
+    #[must_use]
+    pub fn matches_fields(
+        &self,
+        context_id: &ContextId,
+        state: TaskState,
+        timestamp: Option<&Timestamp>,
+    ) -> bool {
         self.context_id
             .as_ref()
-            .is_none_or(|context| &task.context_id == context)
-            && (self.states.is_empty() || self.states.contains(&task.status.state))
-            && self.status_timestamp_after.as_ref().is_none_or(|after| {
-                task.status
-                    .timestamp
-                    .as_ref()
-                    .is_some_and(|timestamp| timestamp >= after)
-            })
+            .is_none_or(|context| context_id == context)
+            && (self.states.is_empty() || self.states.contains(&state))
+            && self
+                .status_timestamp_after
+                .as_ref()
+                .is_none_or(|after| timestamp.is_some_and(|timestamp| timestamp >= after))
     }
 }
 
@@ -70,9 +84,15 @@ impl TaskCursor {
     /// True when `task` comes after this cursor in the list order.
     #[must_use]
     pub fn precedes(&self, task: &Task) -> bool {
-        let millis = sort_millis(task);
-        millis < self.timestamp_millis
-            || (millis == self.timestamp_millis && task.id < self.task_id)
+        self.precedes_key(sort_millis(task), &task.id)
+    }
+
+    /// [`TaskCursor::precedes`] on a task's list-order key (status timestamp in Unix
+    /// milliseconds, 0 without one; task id).
+    #[must_use]
+    pub fn precedes_key(&self, timestamp_millis: i64, task_id: &TaskId) -> bool {
+        timestamp_millis < self.timestamp_millis
+            || (timestamp_millis == self.timestamp_millis && *task_id < self.task_id)
     }
 }
 

@@ -9,27 +9,8 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::support::{
-    Probe, TestServer, eventually, send_params, send_params_returning, serve_probe,
+    Probe, eventually, send_params, send_params_returning, serve_probe, start_blocking,
 };
-
-/// Starts a blocking `hold` request on its own task and waits until its turn runs.
-async fn hold(
-    server: &Arc<TestServer>,
-    probe: &Probe,
-    text: &str,
-) -> tokio::task::JoinHandle<Value> {
-    let first = {
-        let server = Arc::clone(server);
-        let text = text.to_owned();
-        tokio::spawn(async move {
-            server
-                .call("SendMessage", send_params_returning(&text, false))
-                .await
-        })
-    };
-    probe.wait_started(text).await;
-    first
-}
 
 fn assert_busy(error: &Value) {
     assert_eq!(error["code"], -32000, "{error}");
@@ -40,7 +21,7 @@ fn assert_busy(error: &Value) {
 async fn with_every_slot_taken_blocking_and_streaming_requests_are_refused_as_busy() {
     let probe = Probe::default();
     let server = Arc::new(serve_probe(&probe, 1, 1).await);
-    let first = hold(&server, &probe, "hold").await;
+    let first = start_blocking(&server, &probe, "hold").await;
 
     let error = server
         .call_err("SendMessage", send_params("blocking", json!({})))
@@ -87,7 +68,7 @@ async fn with_every_slot_taken_blocking_and_streaming_requests_are_refused_as_bu
 async fn a_return_immediately_request_waits_as_submitted_and_runs_when_the_slot_frees() {
     let probe = Probe::default();
     let server = Arc::new(serve_probe(&probe, 1, 1).await);
-    let first = hold(&server, &probe, "hold").await;
+    let first = start_blocking(&server, &probe, "hold").await;
 
     let queued = server
         .call("SendMessage", send_params_returning("queued", true))
@@ -163,7 +144,7 @@ async fn a_slot_is_given_back_after_the_task_is_canceled() {
 async fn a_queued_task_canceled_before_it_starts_never_runs() {
     let probe = Probe::default();
     let server = Arc::new(serve_probe(&probe, 1, 1).await);
-    let first = hold(&server, &probe, "hold").await;
+    let first = start_blocking(&server, &probe, "hold").await;
 
     let queued = server
         .call("SendMessage", send_params_returning("queued", true))
@@ -200,7 +181,7 @@ async fn a_queued_task_canceled_before_it_starts_never_runs() {
 async fn a_queued_task_is_completed_by_a_reply_and_failed_by_an_agent_that_does_nothing() {
     let probe = Probe::default();
     let server = Arc::new(serve_probe(&probe, 1, 2).await);
-    let first = hold(&server, &probe, "hold").await;
+    let first = start_blocking(&server, &probe, "hold").await;
     let mut ids = Vec::new();
     for text in ["reply", "idle"] {
         let queued = server

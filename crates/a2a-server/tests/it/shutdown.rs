@@ -11,28 +11,9 @@ use futures::StreamExt as _;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::support::{Probe, TestServer, eventually, send_params_returning, serve_probe};
+use crate::support::{Probe, eventually, send_params_returning, serve_probe, start_blocking};
 
 const SHUTTING_DOWN: &str = "the server is shutting down";
-
-/// Starts a blocking request for `text` on its own task and waits until its turn runs.
-async fn running(
-    server: &Arc<TestServer>,
-    probe: &Probe,
-    text: &str,
-) -> tokio::task::JoinHandle<Value> {
-    let request = {
-        let server = Arc::clone(server);
-        let text = text.to_owned();
-        tokio::spawn(async move {
-            server
-                .call("SendMessage", send_params_returning(&text, false))
-                .await
-        })
-    };
-    probe.wait_started(text).await;
-    request
-}
 
 fn assert_failed_by_shutdown(task: &Value) {
     assert_eq!(task["status"]["state"], "TASK_STATE_FAILED", "{task}");
@@ -46,7 +27,7 @@ fn assert_failed_by_shutdown(task: &Value) {
 async fn shutdown_fails_the_queued_task_at_once_and_lets_the_running_turn_finish() {
     let probe = Probe::default();
     let server = Arc::new(serve_probe(&probe, 1, 1).await);
-    let first = running(&server, &probe, "hold").await;
+    let first = start_blocking(&server, &probe, "hold").await;
     let queued = server
         .call("SendMessage", send_params_returning("queued", true))
         .await;
@@ -98,7 +79,7 @@ async fn shutdown_fails_the_queued_task_at_once_and_lets_the_running_turn_finish
 async fn a_turn_that_outlives_the_grace_is_canceled_and_its_task_failed() {
     let probe = Probe::default();
     let server = Arc::new(serve_probe(&probe, 0, 0).await);
-    let blocked = running(&server, &probe, "stubborn").await;
+    let blocked = start_blocking(&server, &probe, "stubborn").await;
 
     tokio::time::timeout(
         Duration::from_secs(5),

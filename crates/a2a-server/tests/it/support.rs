@@ -430,3 +430,23 @@ impl TestServer {
         task["status"]["state"].as_str().unwrap().to_owned()
     }
 }
+
+/// Starts a blocking SendMessage of `text` on its own tokio task and waits until its turn
+/// runs (the probe agent reports it).
+pub async fn start_blocking(
+    server: &std::sync::Arc<TestServer>,
+    probe: &Probe,
+    text: &str,
+) -> tokio::task::JoinHandle<Value> {
+    let request = {
+        let server = std::sync::Arc::clone(server);
+        let text = text.to_owned();
+        tokio::spawn(async move {
+            server
+                .call("SendMessage", send_params_returning(&text, false))
+                .await
+        })
+    };
+    probe.wait_started(text).await;
+    request
+}

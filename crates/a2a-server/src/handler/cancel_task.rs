@@ -41,7 +41,8 @@ impl RequestHandler {
         let running = engine.running_turn(&request.id);
         let hook = CancelRequest {
             task: &stored.task,
-            running: running.is_some(),
+            // A queued turn is registered but has not started: nothing runs yet.
+            running: running.is_some() && !engine.admission.is_waiting(&request.id),
             tenant: &scope.tenant,
             owner: scope.owner.as_deref(),
             metadata: request.metadata.as_ref(),

@@ -77,6 +77,11 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
 }
 
 impl Admission {
+    /// True while the turn of `task_id` waits in the queue (admitted, not started).
+    pub(crate) fn is_waiting(&self, task_id: &TaskId) -> bool {
+        lock(&self.state).queued.contains_key(task_id)
+    }
+
     /// `max_concurrent` slots (0: unlimited) and a queue of `queue_capacity` places.
     pub(crate) fn new(max_concurrent: usize, queue_capacity: usize) -> Self {
         let slots = (max_concurrent > 0)

@@ -4,6 +4,16 @@
 //! an exit code with [`report_failure`]: 0 success, 1 runtime failure, 2 usage or configuration
 //! error, 3 cannot bind or connect.
 //!
+//! ```
+//! use clap::Parser as _;
+//!
+//! // What `a2a serve --agent echo --bind 127.0.0.1:0` parses into; `a2a_cli::run(cli)`
+//! // would then serve until SIGINT or SIGTERM.
+//! let cli = a2a_cli::Cli::try_parse_from(["a2a", "serve", "--agent", "echo", "--bind", "127.0.0.1:0"])?;
+//! # let _ = cli;
+//! # Ok::<(), clap::Error>(())
+//! ```
+//!
 //! # Layout
 //!
 //! - `cli`: the clap command tree and the dispatch to one subcommand.

@@ -59,6 +59,33 @@ async fn input_required_task(server: &TestServer) -> Value {
     result["task"].clone()
 }
 
+/// Serves an agent that sets `first` (with `text`), waits until the test releases the
+/// returned gate, then completes with `done` when given (or just returns).
+async fn serve_gated(
+    first: TaskState,
+    text: Option<&'static str>,
+    done: Option<&'static str>,
+) -> (TestServer, Arc<Notify>) {
+    let release = Arc::new(Notify::new());
+    let gate = Arc::clone(&release);
+    let server = serve(move |_context, updater| {
+        let gate = Arc::clone(&gate);
+        async move {
+            match text {
+                Some(text) => updater.status(first, text).await?,
+                None => updater.status(first, ()).await?,
+            }
+            gate.notified().await;
+            if let Some(done) = done {
+                updater.complete(done).await?;
+            }
+            Ok(())
+        }
+    })
+    .await;
+    (server, release)
+}
+
 #[tokio::test]
 async fn new_interaction_creates_its_task_at_the_first_update_with_the_message_in_history() {
     let server = serve(|_context, updater| async move {
@@ -334,18 +361,8 @@ async fn a_follow_up_with_no_update_answers_with_the_waiting_task_ending_with_th
 
 #[tokio::test]
 async fn return_immediately_answers_at_the_first_update() {
-    let release = Arc::new(Notify::new());
-    let release2 = Arc::clone(&release);
-    let server = serve(move |_context, updater| {
-        let release = Arc::clone(&release2);
-        async move {
-            updater.working("started").await?;
-            release.notified().await;
-            updater.complete("finished").await?;
-            Ok(())
-        }
-    })
-    .await;
+    let (server, release) =
+        serve_gated(TaskState::Working, Some("started"), Some("finished")).await;
     let mut params = send_params("x", json!({}));
     params["configuration"] = json!({"returnImmediately": true});
     let result = server.call("SendMessage", params).await;
@@ -364,17 +381,7 @@ async fn return_immediately_answers_at_the_first_update() {
 
 #[tokio::test]
 async fn a_legacy_blocking_false_means_return_immediately() {
-    let release = Arc::new(Notify::new());
-    let release2 = Arc::clone(&release);
-    let server = serve(move |_context, updater| {
-        let release = Arc::clone(&release2);
-        async move {
-            updater.working(()).await?;
-            release.notified().await;
-            Ok(())
-        }
-    })
-    .await;
+    let (server, release) = serve_gated(TaskState::Working, None, None).await;
     let mut params = send_params("x", json!({}));
     params["configuration"] = json!({"blocking": false});
     let result = server.call("SendMessage", params).await;
@@ -403,17 +410,11 @@ async fn return_immediately_on_a_follow_up_waits_for_the_executor_to_change_the_
 
 #[tokio::test]
 async fn blocking_send_returns_at_an_interrupted_state_while_the_turn_goes_on() {
-    let release = Arc::new(Notify::new());
-    let release2 = Arc::clone(&release);
-    let server = serve(move |_context, updater| {
-        let release = Arc::clone(&release2);
-        async move {
-            updater.require_auth("Approve in your banking app").await?;
-            release.notified().await;
-            updater.complete("Paid").await?;
-            Ok(())
-        }
-    })
+    let (server, release) = serve_gated(
+        TaskState::AuthRequired,
+        Some("Approve in your banking app"),
+        Some("Paid"),
+    )
     .await;
     let result = server
         .call("SendMessage", send_params("pay", json!({})))
@@ -432,17 +433,7 @@ async fn blocking_send_returns_at_an_interrupted_state_while_the_turn_goes_on() 
 
 #[tokio::test]
 async fn a_message_to_a_working_task_is_unsupported() {
-    let release = Arc::new(Notify::new());
-    let release2 = Arc::clone(&release);
-    let server = serve(move |_context, updater| {
-        let release = Arc::clone(&release2);
-        async move {
-            updater.working(()).await?;
-            release.notified().await;
-            Ok(())
-        }
-    })
-    .await;
+    let (server, release) = serve_gated(TaskState::Working, None, None).await;
     let mut params = send_params("x", json!({}));
     params["configuration"] = json!({"returnImmediately": true});
     let task = server.call("SendMessage", params).await["task"].clone();

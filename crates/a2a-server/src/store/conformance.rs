@@ -915,13 +915,7 @@ impl Check {
         id: &TaskId,
         what: impl Display,
     ) {
-        match result {
-            Err(StoreError::Conflict { task_id }) => {
-                self.ensure_eq(&task_id, id, format!("{what}: the task the conflict names"));
-            }
-            Ok(version) => self.fail(format!("{what}: saved as {version:?}, expected Conflict")),
-            Err(err) => self.fail(format!("{what}: {}, expected Conflict", Chain(&err))),
-        }
+        self.expect_refusal(result, id, what, "Conflict");
     }
 
     #[track_caller]
@@ -931,12 +925,27 @@ impl Check {
         id: &TaskId,
         what: impl Display,
     ) {
+        self.expect_refusal(result, id, what, "NotFound");
+    }
+
+    /// Checks that a save failed with the `expected` variant naming task `id`.
+    #[track_caller]
+    fn expect_refusal(
+        &self,
+        result: Result<Version, StoreError>,
+        id: &TaskId,
+        what: impl Display,
+        expected: &str,
+    ) {
         match result {
-            Err(StoreError::NotFound { task_id }) => {
-                self.ensure_eq(&task_id, id, format!("{what}: the task NotFound names"));
+            Err(StoreError::Conflict { task_id }) if expected == "Conflict" => {
+                self.ensure_eq(&task_id, id, format!("{what}: the task {expected} names"));
             }
-            Ok(version) => self.fail(format!("{what}: saved as {version:?}, expected NotFound")),
-            Err(err) => self.fail(format!("{what}: {}, expected NotFound", Chain(&err))),
+            Err(StoreError::NotFound { task_id }) if expected == "NotFound" => {
+                self.ensure_eq(&task_id, id, format!("{what}: the task {expected} names"));
+            }
+            Ok(version) => self.fail(format!("{what}: saved as {version:?}, expected {expected}")),
+            Err(err) => self.fail(format!("{what}: {}, expected {expected}", Chain(&err))),
         }
     }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use a2a_types::{AgentCard, ProtocolBinding};
 
 use crate::binding::{self, Endpoint};
+use crate::cluster::{Cluster, SingleInstance};
 use crate::config::ServerConfig;
 use crate::cors::CorsPolicy;
 use crate::executor::AgentExecutor;
@@ -32,6 +33,7 @@ impl A2aServer {
             card,
             executor: Arc::new(executor),
             store: None,
+            cluster: None,
             config: ServerConfig::default(),
             extended_card: None,
             base_path: String::new(),
@@ -65,6 +67,7 @@ impl A2aServer {
     /// An axum router serving the card and every endpoint, with CORS when configured
     /// (CORS-02). Serving, TLS and other middleware stay the caller's.
     pub fn router(&self) -> axum::Router {
+        self.handler.start_background();
         let router = binding::router(self.handler.clone(), &self.endpoints, &self.options);
         match &self.cors {
             Some(cors) => Arc::clone(cors).apply(router),
@@ -79,6 +82,7 @@ pub struct A2aServerBuilder {
     card: AgentCard,
     executor: Arc<dyn AgentExecutor>,
     store: Option<Arc<dyn TaskStore>>,
+    cluster: Option<Arc<dyn Cluster>>,
     config: ServerConfig,
     extended_card: Option<AgentCard>,
     base_path: String,
@@ -105,6 +109,14 @@ impl A2aServerBuilder {
     /// Stores tasks in a shared store.
     pub fn shared_store(mut self, store: Arc<dyn TaskStore>) -> Self {
         self.store = Some(store);
+        self
+    }
+
+    /// Serves the agent together with other instances over one shared store: `cluster`
+    /// provides turn leases and cross-instance signals (default: [`SingleInstance`]). The
+    /// SQL store of `a2a-store-sql` is both the store and the cluster.
+    pub fn cluster(mut self, cluster: Arc<dyn Cluster>) -> Self {
+        self.cluster = Some(cluster);
         self
     }
 
@@ -187,7 +199,10 @@ impl A2aServerBuilder {
             .cors
             .as_ref()
             .map(|cors| Arc::new(CorsPolicy::new(cors)));
-        let engine = Arc::new(Engine::new(store, self.config));
+        let cluster = self
+            .cluster
+            .unwrap_or_else(|| Arc::new(SingleInstance::default()));
+        let engine = Arc::new(Engine::new(store, cluster, self.config));
         let card = Arc::new(self.card);
         let handler = RequestHandler::new(
             Arc::clone(&engine),

@@ -1,35 +1,41 @@
-//! [`EventBus`]: fans a task's events out to everyone watching it (streams today, push
-//! delivery later), in the order they were made.
+//! [`EventBus`]: fans a task's logged events out to everyone in this process watching it
+//! (streams today, push delivery later), in the order of their sequence numbers.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 use a2a_types::{StreamResponse, TaskId};
+
+use crate::store::TaskScope;
 use tokio::sync::broadcast;
 
 /// How many events a subscriber may fall behind before it is told it lagged (D-12).
 pub const DEFAULT_QUEUE_CAPACITY: usize = 1000;
 
-/// One event of a task, with its sequence number within the task.
+/// One event of a task, with its sequence number in the task's event log.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskEvent {
-    /// Increases by one with every event of the task published by this process.
+    /// The event's number in the task's log: the store numbers a task's events 1, 2, 3…
     pub sequence: u64,
     /// The event.
     pub response: StreamResponse,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Channel {
-    /// Present while someone listens.
-    sender: Option<broadcast::Sender<TaskEvent>>,
-    /// The sequence number of the task's next event; kept while nobody listens so numbers
-    /// never repeat within a task.
-    next_sequence: u64,
+    sender: broadcast::Sender<TaskEvent>,
+    /// The scope the listeners watch the task under (to read its log on their behalf).
+    scope: TaskScope,
+    /// The greatest sequence number published on this channel.
+    last_published: u64,
 }
 
-/// Per-task broadcast channels. A task's entry lives until the task is terminal; its channel
-/// only while someone listens.
+/// Per-task broadcast channels, alive while someone listens.
+///
+/// Events arrive from the turns of this process and, with several instances, from the task's
+/// log when another instance signals new events. Both may race, so `publish` drops events
+/// whose sequence number was published already; a listener that sees a gap in the numbers
+/// reads what it missed from the store.
 #[derive(Debug)]
 pub struct EventBus {
     channels: Mutex<HashMap<TaskId, Channel>>,
@@ -52,53 +58,52 @@ impl EventBus {
         }
     }
 
-    /// Subscribes to the events of `task_id` published from now on.
-    pub fn subscribe(&self, task_id: &TaskId) -> broadcast::Receiver<TaskEvent> {
-        let mut channels = self
-            .channels
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<TaskId, Channel>> {
+        self.channels
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let channel = channels.entry(task_id.clone()).or_insert_with(|| Channel {
-            sender: None,
-            next_sequence: 1,
-        });
-        match &channel.sender {
-            Some(sender) => sender.subscribe(),
-            None => {
-                let (sender, receiver) = broadcast::channel(self.capacity);
-                channel.sender = Some(sender);
-                receiver
-            }
-        }
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Publishes `events` of `task_id` in order. When `closes` is true (the task reached a
-    /// terminal state) the entry is dropped after them, which ends every subscriber.
-    pub(crate) fn publish(&self, task_id: &TaskId, events: Vec<StreamResponse>, closes: bool) {
-        let mut channels = self
-            .channels
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+    /// Subscribes to the events of `task_id` (watched under `scope`) published from now on.
+    pub fn subscribe(&self, task_id: &TaskId, scope: &TaskScope) -> broadcast::Receiver<TaskEvent> {
+        let mut channels = self.lock();
         let channel = channels.entry(task_id.clone()).or_insert_with(|| Channel {
-            sender: None,
-            next_sequence: 1,
+            sender: broadcast::channel(self.capacity).0,
+            scope: scope.clone(),
+            last_published: 0,
         });
-        for response in events {
-            let sequence = channel.next_sequence;
-            channel.next_sequence += 1;
-            if let Some(sender) = &channel.sender {
-                // No receiver is not an error: the last listener just left.
-                let _ = sender.send(TaskEvent { sequence, response });
+        channel.sender.subscribe()
+    }
+
+    /// Where listeners of `task_id` are: their scope and the last sequence published to them;
+    /// `None` when nobody listens.
+    pub(crate) fn watched(&self, task_id: &TaskId) -> Option<(TaskScope, u64)> {
+        let mut channels = self.lock();
+        let channel = channels.get(task_id)?;
+        if channel.sender.receiver_count() == 0 {
+            channels.remove(task_id);
+            return None;
+        }
+        Some((channel.scope.clone(), channel.last_published))
+    }
+
+    /// Publishes `events` of `task_id` in order, skipping any whose sequence number was
+    /// published already. When `closes` is true (the task reached a terminal state) the
+    /// channel is dropped after them, which ends every subscriber.
+    pub(crate) fn publish(&self, task_id: &TaskId, events: Vec<TaskEvent>, closes: bool) {
+        let mut channels = self.lock();
+        let Some(channel) = channels.get_mut(task_id) else {
+            return;
+        };
+        for event in events {
+            if event.sequence <= channel.last_published {
+                continue;
             }
+            channel.last_published = event.sequence;
+            // No receiver is not an error: the last listener just left.
+            let _ = channel.sender.send(event);
         }
-        if channel
-            .sender
-            .as_ref()
-            .is_some_and(|sender| sender.receiver_count() == 0)
-        {
-            channel.sender = None;
-        }
-        if closes {
+        if closes || channel.sender.receiver_count() == 0 {
             channels.remove(task_id);
         }
     }

@@ -33,6 +33,7 @@
 
 mod binding;
 mod builder;
+pub mod cluster;
 pub mod config;
 pub mod cors;
 mod events;

@@ -26,7 +26,17 @@ pub(super) fn call_context(headers: &HeaderMap, query: &[(String, String)]) -> C
         ),
         tenant: String::new(),
         owner: None,
+        last_event_id: last_event_id(headers),
     }
+}
+
+/// The SSE `Last-Event-ID` a reconnecting client sends (our ids are event sequence numbers);
+/// anything else is ignored, as the SSE specification asks of unknown ids.
+fn last_event_id(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get("last-event-id")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse().ok())
 }
 
 /// The tenant of a request: the REST path's, else the request message's, else the one the

@@ -49,6 +49,30 @@ pub trait AgentExecutor: Send + Sync + 'static {
         let _ = request;
         Ok(())
     }
+
+    /// Called on one surviving instance for a task whose turn was lost: the instance running
+    /// it stopped renewing its lease (it crashed or was cut off) while the task was SUBMITTED,
+    /// WORKING or AUTH_REQUIRED (EXE-26). By default the task fails with a status message
+    /// saying so; [`Recovery::Rerun`] runs [`AgentExecutor::execute`] again, on this instance,
+    /// for the task's last client message.
+    async fn recover(&self, task: &Task) -> Recovery {
+        let _ = task;
+        Recovery::Fail(LOST_TURN_MESSAGE.to_owned())
+    }
+}
+
+/// The status message of a task failed because its turn was lost (EXE-26).
+pub const LOST_TURN_MESSAGE: &str =
+    "the server instance working on this task stopped before it finished";
+
+/// What to do with a task whose turn was lost ([`AgentExecutor::recover`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Recovery {
+    /// Fail the task with this status message (shown to the client).
+    Fail(String),
+    /// Run the executor again for the task's last client message, as a follow-up turn.
+    Rerun,
 }
 
 /// What the cancel hook learns about the task being canceled.

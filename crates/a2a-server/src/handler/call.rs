@@ -14,6 +14,9 @@ pub struct CallContext {
     pub tenant: String,
     /// The authenticated caller, when authentication is on.
     pub owner: Option<String>,
+    /// The SSE `Last-Event-ID` of a reconnecting stream: SubscribeToTask then resumes after
+    /// that event instead of starting with a snapshot.
+    pub last_event_id: Option<u64>,
 }
 
 impl CallContext {
@@ -35,6 +38,13 @@ impl CallContext {
     #[must_use]
     pub fn with_tenant(mut self, tenant: impl Into<String>) -> Self {
         self.tenant = tenant.into();
+        self
+    }
+
+    /// Sets the `Last-Event-ID` of a resumed stream.
+    #[must_use]
+    pub fn with_last_event_id(mut self, sequence: u64) -> Self {
+        self.last_event_id = Some(sequence);
         self
     }
 

@@ -3,6 +3,7 @@
 use a2a_types::{A2aError, CancelTaskRequest, Task, TaskState, TaskStatus};
 
 use super::{CallContext, RequestHandler, tenant_of};
+use crate::cluster::ClusterSignal;
 use crate::executor::{CancelRequest, ExecutorError};
 use crate::store::{Expected, TaskScope};
 use crate::turn::store_failure;
@@ -41,8 +42,18 @@ impl RequestHandler {
         let running = engine.running_turn(&request.id);
         let hook = CancelRequest {
             task: &stored.task,
-            // A queued turn is registered but has not started: nothing runs yet.
-            running: running.is_some() && !engine.admission.is_waiting(&request.id),
+            // A queued turn is registered but has not started: nothing runs yet. Without a
+            // turn here, a running state means a turn on another instance.
+            running: match &running {
+                Some(_) => !engine.admission.is_waiting(&request.id),
+                None => {
+                    engine.cluster.is_shared()
+                        && matches!(
+                            state,
+                            TaskState::Submitted | TaskState::Working | TaskState::AuthRequired
+                        )
+                }
+            },
             tenant: &scope.tenant,
             owner: scope.owner.as_deref(),
             metadata: request.metadata.as_ref(),
@@ -57,15 +68,17 @@ impl RequestHandler {
         }
         let mut task = stored.task;
         task.status = TaskStatus::new(TaskState::Canceled);
+        let event = crate::turn::status_event(&task, None);
         engine
-            .store
-            .save(&scope, &task, Expected::Version(stored.version))
+            .record(&scope, &task, Expected::Version(stored.version), vec![event])
             .await
             .map_err(store_failure)?;
-        let event = crate::turn::status_event(&task, None);
-        engine.events.publish(&task.id, vec![event], true);
-        if let Some(turn) = running {
-            turn.end_canceled(task.clone());
+        match running {
+            Some(turn) => turn.end_canceled(task.clone()),
+            // The turn may run on another instance: it stops when it hears of the cancel.
+            None => engine.signal(ClusterSignal::Cancel {
+                task_id: task.id.clone(),
+            }),
         }
         Ok(task)
     }

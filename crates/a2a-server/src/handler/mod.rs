@@ -1,6 +1,7 @@
 //! The transport-agnostic request handler: one method per A2A operation, request in,
 //! response out (SRV-26). The bindings call it; so can in-process callers and tests.
 
+mod background;
 mod call;
 mod cancel_task;
 pub(crate) mod decode;

@@ -11,7 +11,7 @@ use tokio::sync::watch;
 use super::{CallContext, RequestHandler, history_length, tenant_of, trim_history};
 use crate::executor::RequestContext;
 use crate::store::{Expected, TaskScope};
-use crate::turn::{StartedTurn, TurnStart, TurnView};
+use crate::turn::{StartedTurn, TurnStart, TurnView, store_failure};
 
 impl RequestHandler {
     /// Sends a message: starts a turn and answers with the task or the agent's reply.
@@ -125,9 +125,11 @@ impl RequestHandler {
                 // turn starts when a slot frees.
                 let mut task = Task::new(task_id.clone(), context_id.clone(), TaskState::Submitted);
                 task.history.push(message.clone());
-                engine.save(&scope, &task, Expected::Absent).await?;
                 let snapshot = StreamResponse::Task(task.clone());
-                engine.events.publish(&task_id, vec![snapshot], false);
+                engine
+                    .record(&scope, &task, Expected::Absent, vec![snapshot])
+                    .await
+                    .map_err(store_failure)?;
                 Some(task)
             } else {
                 None
@@ -169,7 +171,14 @@ impl RequestHandler {
         }
         let busy = match state {
             TaskState::InputRequired | TaskState::AuthRequired => {
+                // Another instance may run a turn of it (AUTH_REQUIRED keeps its turn): the
+                // lease says who may (EXE-14).
                 engine.running_turn(&task_id).is_some()
+                    || !engine
+                        .cluster
+                        .acquire_lease(&scope, &task_id)
+                        .await
+                        .map_err(store_failure)?
             }
             TaskState::Unspecified
             | TaskState::Submitted

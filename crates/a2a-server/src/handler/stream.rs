@@ -1,18 +1,22 @@
 //! SendStreamingMessage and SubscribeToTask (spec §2.2, §2.6, §8; D-11, D-12): the task's
 //! events as a stream, transport-agnostic. The SSE framing is the bindings' job.
 
+use std::collections::VecDeque;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::{A2aError, SendMessageRequest, StreamResponse, SubscribeToTaskRequest};
+use a2a_types::{
+    A2aError, SendMessageRequest, StreamResponse, SubscribeToTaskRequest, TaskId, TaskState,
+};
 use futures::{Stream, StreamExt as _};
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::{broadcast, watch};
 
 use super::{CallContext, RequestHandler, tenant_of, trim_history};
 use crate::events::TaskEvent;
-use crate::store::TaskScope;
-use crate::turn::TurnView;
+use crate::store::{TaskScope, TaskStore};
+use crate::turn::{TurnView, store_failure};
 
 /// One element of an event stream: the event and, when it came from the task's event bus,
 /// its sequence number within the task (the SSE `id:`).
@@ -71,6 +75,7 @@ impl RequestHandler {
         request: SendMessageRequest,
     ) -> Result<EventStream, A2aError> {
         self.check_streaming(call)?;
+        let request_task_id = request.message.task_id.clone();
         let (length, started) = self.start_turn(call, request).await?;
         let mut view = started.view;
         let mut events = started.events.ok_or_else(A2aError::internal)?;
@@ -83,7 +88,14 @@ impl RequestHandler {
                 response: StreamResponse::Task(trim_history(task, length)),
             };
             let head = futures::stream::once(async { Ok(first) });
-            return Ok(Box::pin(chain_turn(head, events, view, Refusal::Report)));
+            let backfill = self.backfill(call, &request_task_id, None);
+            return Ok(Box::pin(chain_turn(
+                head,
+                events,
+                Some(view),
+                Refusal::Report,
+                backfill,
+            )));
         }
         // A new interaction: wait for the first event, a reply or a refusal.
         let mut open = true;
@@ -120,20 +132,50 @@ impl RequestHandler {
             first.response = StreamResponse::Task(trim_history(task, length));
         }
         let last = ends_stream(&first.response);
+        let task_id = task_id_of(&first.response);
+        let sequence = first.sequence;
         let head = futures::stream::once(async { Ok(first) });
         if last {
             return Ok(Box::pin(head));
         }
-        Ok(Box::pin(chain_turn(head, events, view, Refusal::Report)))
+        let backfill = self.backfill(call, &task_id, sequence);
+        Ok(Box::pin(chain_turn(
+            head,
+            events,
+            Some(view),
+            Refusal::Report,
+            backfill,
+        )))
     }
 
-    /// Re-attaches to a task: its snapshot first, then the events of its running turn until
-    /// that turn ends. A task with no running turn (one waiting for input) yields its snapshot
-    /// alone.
+    /// How a stream of `task_id` reads missed events from the store.
+    fn backfill(
+        &self,
+        call: &CallContext,
+        task_id: &Option<TaskId>,
+        last: Option<u64>,
+    ) -> Option<Backfill> {
+        let task_id = task_id.clone()?;
+        Some(Backfill {
+            store: Arc::clone(&self.inner.engine.store),
+            scope: call.scope(),
+            task_id,
+            last,
+        })
+    }
+
+    /// Re-attaches to a task: its snapshot first, then its events until its turn ends (a
+    /// terminal status, or INPUT_REQUIRED). A task with no running turn (one waiting for
+    /// input) yields its snapshot alone. The turn may run on another instance over the same
+    /// store: its events arrive through the store's log.
+    ///
+    /// With `Last-Event-ID` (the call's `last_event_id`), the stream resumes instead: no
+    /// snapshot, the logged events after that one, then live events, so the client sees what
+    /// an uninterrupted stream would have shown, with no gap and no duplicate.
     ///
     /// # Errors
-    /// UnsupportedOperation when the card does not declare streaming or the task is terminal;
-    /// TaskNotFound.
+    /// UnsupportedOperation when the card does not declare streaming or the task is terminal
+    /// (and no `Last-Event-ID` was given); TaskNotFound.
     pub async fn subscribe_to_task(
         &self,
         call: &CallContext,
@@ -146,38 +188,99 @@ impl RequestHandler {
             owner: call.owner.clone(),
         };
         // Subscribe before loading, under the task's lock, so no event falls between the
-        // snapshot and the first update.
+        // snapshot (or the replay) and the live events; duplicates are dropped by sequence.
         let guard = engine.locks.lock(&request.id).await;
+        let events = engine.events.subscribe(&request.id, &scope);
         let stored = engine
             .load(&scope, &request.id)
             .await?
             .ok_or_else(|| A2aError::task_not_found(request.id.as_str()))?;
+        let running = engine.running_turn(&request.id);
+        drop(guard);
         let task = stored.task;
-        if task.status.state.is_terminal() {
+        let state = task.status.state;
+        // More events are coming from a turn here, or (a running state with no turn here)
+        // from a turn on another instance.
+        let live = running.is_some()
+            || (engine.cluster.is_shared()
+                && matches!(state, TaskState::Submitted | TaskState::Working));
+        let view = running.as_ref().map(|turn| turn.watch());
+        let mut backfill = Backfill {
+            store: Arc::clone(&engine.store),
+            scope: scope.clone(),
+            task_id: request.id.clone(),
+            last: Some(stored.last_sequence),
+        };
+        if let Some(after) = call.last_event_id {
+            let mut replay = engine
+                .store
+                .events(&scope, &request.id, after, usize::MAX)
+                .await
+                .map_err(store_failure)?
+                .ok_or_else(|| A2aError::task_not_found(request.id.as_str()))?;
+            let end = replay.iter().position(|event| ends_subscription(&event.response));
+            if let Some(end) = end {
+                replay.truncate(end + 1);
+            }
+            backfill.last = Some(replay.last().map_or(after, |event| event.sequence));
+            let head = futures::stream::iter(replay.into_iter().map(|event| {
+                Ok(StreamEvent {
+                    sequence: Some(event.sequence),
+                    response: event.response,
+                })
+            }));
+            if end.is_some() || !live {
+                return Ok(Box::pin(head));
+            }
+            return Ok(Box::pin(chain_turn(
+                head,
+                events,
+                view,
+                Refusal::Ignore,
+                Some(backfill),
+            )));
+        }
+        if state.is_terminal() {
             return Err(A2aError::unsupported_operation(format!(
                 "task {} is {} and has nothing more to stream",
                 task.id, task.status.state
             ))
             .with_metadata("taskId", task.id.as_str()));
         }
-        let running = engine.running_turn(&task.id);
-        let events = running.as_ref().map(|_| engine.events.subscribe(&task.id));
-        drop(guard);
         let snapshot = StreamEvent {
-            sequence: None,
+            // The snapshot reflects every logged event up to this one.
+            sequence: Some(stored.last_sequence).filter(|sequence| *sequence > 0),
             response: StreamResponse::Task(task),
         };
         let head = futures::stream::once(async { Ok(snapshot) });
-        match (running, events) {
-            (Some(turn), Some(events)) => Ok(Box::pin(chain_turn(
-                head,
-                events,
-                turn.watch(),
-                Refusal::Ignore,
-            ))),
-            (Some(_), None) | (None, Some(_)) | (None, None) => Ok(Box::pin(head)),
+        if !live {
+            return Ok(Box::pin(head));
         }
+        Ok(Box::pin(chain_turn(
+            head,
+            events,
+            view,
+            Refusal::Ignore,
+            Some(backfill),
+        )))
     }
+}
+
+/// The task id a stream's first event names.
+fn task_id_of(response: &StreamResponse) -> Option<TaskId> {
+    match response {
+        StreamResponse::Task(task) => Some(task.id.clone()),
+        StreamResponse::StatusUpdate(event) => Some(event.task_id.clone()),
+        StreamResponse::ArtifactUpdate(event) => Some(event.task_id.clone()),
+        StreamResponse::Message(message) => message.task_id.clone(),
+    }
+}
+
+/// True for the last event of a subscription: the end of a stream, or the end of a turn that
+/// waits for input.
+fn ends_subscription(response: &StreamResponse) -> bool {
+    ends_stream(response)
+        || matches!(response, StreamResponse::StatusUpdate(event) if event.status.state == TaskState::InputRequired)
 }
 
 /// The answer to a new interaction whose turn ended without publishing an event to us: the
@@ -218,85 +321,159 @@ fn lagged() -> A2aError {
     A2aError::server_busy().with_metadata("reason", "the stream fell behind; subscribe again")
 }
 
+/// Reads the events a stream missed from the task's log: a stream that receives event `n`
+/// after `m < n - 1` fetches `m + 1 .. n` first; events at or before `m` are duplicates.
+pub(crate) struct Backfill {
+    pub(crate) store: Arc<dyn TaskStore>,
+    pub(crate) scope: TaskScope,
+    pub(crate) task_id: TaskId,
+    /// The last sequence the stream delivered; `None` before the first numbered event.
+    pub(crate) last: Option<u64>,
+}
+
+impl Backfill {
+    /// What to deliver for `event`, in order: missed events from the log, then `event`;
+    /// nothing for a duplicate.
+    async fn take(&mut self, event: TaskEvent) -> Result<Vec<TaskEvent>, A2aError> {
+        let Some(last) = self.last else {
+            self.last = Some(event.sequence);
+            return Ok(vec![event]);
+        };
+        if event.sequence <= last {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        if event.sequence > last + 1 {
+            let missing = usize::try_from(event.sequence - last - 1).unwrap_or(usize::MAX);
+            out = self
+                .store
+                .events(&self.scope, &self.task_id, last, missing)
+                .await
+                .map_err(store_failure)?
+                .unwrap_or_default();
+        }
+        self.last = Some(event.sequence);
+        out.push(event);
+        Ok(out)
+    }
+}
+
 /// `head`, then the events of a running turn.
 fn chain_turn(
     head: impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static,
     events: broadcast::Receiver<TaskEvent>,
-    view: watch::Receiver<TurnView>,
+    view: Option<watch::Receiver<TurnView>>,
     refusal: Refusal,
+    backfill: Option<Backfill>,
 ) -> impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static {
-    head.chain(turn_events(events, view, refusal))
+    head.chain(turn_events(events, view, refusal, backfill))
 }
 
 /// Where [`turn_events`] is.
 struct TurnEvents {
     events: broadcast::Receiver<TaskEvent>,
-    view: watch::Receiver<TurnView>,
+    /// The turn's view when it runs in this process; `None` for a turn on another instance,
+    /// whose stream ends at its last event.
+    view: Option<watch::Receiver<TurnView>>,
     /// The turn ended (or vanished): drain what it published, then stop.
     ended: bool,
     refusal: Refusal,
+    backfill: Option<Backfill>,
+    /// Events taken from the bus or the log, not delivered yet.
+    pending: VecDeque<TaskEvent>,
+}
+
+impl TurnEvents {
+    /// The next event from the bus: `Ok(None)` when nothing more will come.
+    async fn receive(&mut self) -> Result<Option<TaskEvent>, A2aError> {
+        loop {
+            // The turn's view changes after its events are published, so once it has ended
+            // everything it published is already queued: drain, then stop.
+            if let Some(view) = &self.view {
+                self.ended = self.ended || view.borrow().ended;
+            }
+            if self.ended {
+                return match self.events.try_recv() {
+                    Ok(event) => Ok(Some(event)),
+                    Err(TryRecvError::Lagged(_)) => Err(lagged()),
+                    Err(TryRecvError::Empty | TryRecvError::Closed) => Ok(None),
+                };
+            }
+            let changed = async {
+                match &mut self.view {
+                    Some(view) => view.changed().await.is_err(),
+                    None => futures::future::pending().await,
+                }
+            };
+            tokio::select! {
+                biased;
+                event = self.events.recv() => return match event {
+                    Ok(event) => Ok(Some(event)),
+                    Err(RecvError::Lagged(_)) => Err(lagged()),
+                    // The task's channel closes right after its terminal event, which ends
+                    // the stream first; nothing more can come either way.
+                    Err(RecvError::Closed) => Ok(None),
+                },
+                // A view gone without saying the turn ended: nothing more will be
+                // published, so drain like an ended turn.
+                gone = changed => self.ended = gone,
+            }
+        }
+    }
+
+    /// The turn's refusal, for the stream of the request that started it.
+    fn refusal(&self) -> Option<A2aError> {
+        match (self.refusal, &self.view) {
+            (Refusal::Report, Some(view)) => view.borrow().refusal.clone(),
+            (Refusal::Report | Refusal::Ignore, _) => None,
+        }
+    }
 }
 
 /// The events of a running turn, until a terminal status, the end of the turn, or a reader
-/// that fell too far behind (D-12: an error item, then the end; the task goes on).
+/// that fell too far behind (D-12: an error item, then the end; the task goes on). Gaps in
+/// the sequence are filled from the task's log and duplicates dropped (see [`Backfill`]).
 fn turn_events(
     events: broadcast::Receiver<TaskEvent>,
-    view: watch::Receiver<TurnView>,
+    view: Option<watch::Receiver<TurnView>>,
     refusal: Refusal,
+    backfill: Option<Backfill>,
 ) -> impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static {
     let state = TurnEvents {
         events,
         view,
         ended: false,
         refusal,
+        backfill,
+        pending: VecDeque::new(),
     };
     futures::stream::unfold(Some(state), |state| async move {
         let mut state = state?;
         loop {
-            // The turn's view changes after its events are published, so once it has ended
-            // everything it published is already queued: drain, then stop.
-            state.ended = state.ended || state.view.borrow().ended;
-            let received = if state.ended {
-                match state.events.try_recv() {
-                    Ok(event) => Ok(event),
-                    Err(TryRecvError::Lagged(_)) => Err(lagged()),
-                    Err(TryRecvError::Empty | TryRecvError::Closed) => {
-                        let refusal = match state.refusal {
-                            Refusal::Report => state.view.borrow().refusal.clone(),
-                            Refusal::Ignore => None,
-                        };
-                        return refusal.map(|error| (Err(error), None));
-                    }
-                }
-            } else {
-                tokio::select! {
-                    biased;
-                    event = state.events.recv() => match event {
-                        Ok(event) => Ok(event),
-                        Err(RecvError::Lagged(_)) => Err(lagged()),
-                        // The task's channel closes right after its terminal event, which
-                        // ends the stream first; nothing more can come either way.
-                        Err(RecvError::Closed) => return None,
-                    },
-                    changed = state.view.changed() => {
-                        // A view gone without saying the turn ended: nothing more will be
-                        // published, so drain like an ended turn.
-                        state.ended = changed.is_err();
-                        continue;
-                    }
-                }
+            if let Some(event) = state.pending.pop_front() {
+                let last = if state.view.is_some() {
+                    ends_stream(&event.response)
+                } else {
+                    ends_subscription(&event.response)
+                };
+                let item = StreamEvent {
+                    sequence: Some(event.sequence),
+                    response: event.response,
+                };
+                return Some((Ok(item), (!last).then_some(state)));
+            }
+            let received = match state.receive().await {
+                Ok(Some(event)) => event,
+                Ok(None) => return state.refusal().map(|error| (Err(error), None)),
+                Err(error) => return Some((Err(error), None)),
             };
-            return match received {
-                Ok(event) => {
-                    let last = ends_stream(&event.response);
-                    let item = StreamEvent {
-                        sequence: Some(event.sequence),
-                        response: event.response,
-                    };
-                    Some((Ok(item), (!last).then_some(state)))
-                }
-                Err(error) => Some((Err(error), None)),
-            };
+            match &mut state.backfill {
+                Some(backfill) => match backfill.take(received).await {
+                    Ok(events) => state.pending.extend(events),
+                    Err(error) => return Some((Err(error), None)),
+                },
+                None => state.pending.push_back(received),
+            }
         }
     })
 }
@@ -341,7 +518,7 @@ mod tests {
         sender.send(event(1, TaskState::Working)).unwrap();
         sender.send(event(2, TaskState::InputRequired)).unwrap();
         view_sender.send_modify(|view| view.ended = true);
-        let items: Vec<_> = turn_events(receiver, view, Refusal::Report).collect().await;
+        let items: Vec<_> = turn_events(receiver, Some(view), Refusal::Report, None).collect().await;
         let sequences: Vec<_> = items
             .iter()
             .map(|item| item.as_ref().unwrap().sequence)
@@ -358,7 +535,7 @@ mod tests {
                 view.ended = true;
                 view.refusal = Some(A2aError::invalid_params("no"));
             });
-            let items: Vec<_> = turn_events(receiver, view, refusal).collect().await;
+            let items: Vec<_> = turn_events(receiver, Some(view), refusal, None).collect().await;
             assert_eq!(items.len(), expected, "{refusal:?}");
             assert!(items.iter().all(Result::is_err));
         }
@@ -371,7 +548,7 @@ mod tests {
         for sequence in 1..=5 {
             sender.send(event(sequence, TaskState::Working)).unwrap();
         }
-        let items: Vec<_> = turn_events(receiver, view, Refusal::Report).collect().await;
+        let items: Vec<_> = turn_events(receiver, Some(view), Refusal::Report, None).collect().await;
         assert_eq!(items.len(), 1);
         let error = items[0].as_ref().unwrap_err();
         assert_eq!(error.kind(), a2a_types::ErrorKind::ServerBusy);
@@ -384,7 +561,7 @@ mod tests {
         drop(view_sender);
         let items: Vec<_> = tokio::time::timeout(
             Duration::from_secs(5),
-            turn_events(receiver, view, Refusal::Report).collect::<Vec<_>>(),
+            turn_events(receiver, Some(view), Refusal::Report, None).collect::<Vec<_>>(),
         )
         .await
         .unwrap();

@@ -99,7 +99,7 @@ pub async fn creating_an_existing_task_conflicts_and_stores_nothing(store: &dyn 
     let version = check.create(store, &scope, &task).await;
 
     let again = revised(&task, 1);
-    let result = store.save(&scope, &again, Expected::Absent).await;
+    let result = store.save(&scope, &again, Expected::Absent, &[]).await.map(|saved| saved.version);
     check.expect_conflict(result, &task.id, "creating the task a second time");
     check
         .expect_stored(store, &scope, &task, version, "after the refused creation")
@@ -124,8 +124,8 @@ pub async fn creating_a_task_id_used_in_another_scope_conflicts(store: &dyn Task
         check.scope("globex", Some("alice")),
     ] {
         let result = store
-            .save(&other, &revised(&task, 1), Expected::Absent)
-            .await;
+            .save(&other, &revised(&task, 1), Expected::Absent, &[])
+            .await.map(|saved| saved.version);
         check.expect_conflict(
             result,
             &task.id,
@@ -154,7 +154,7 @@ pub async fn saving_with_the_current_version_returns_a_greater_version(store: &d
     for revision in 1..=3 {
         let next = revised(&task, revision);
         let saved = check.ok(
-            store.save(&scope, &next, Expected::Version(version)).await,
+            store.save(&scope, &next, Expected::Version(version), &[]).await.map(|saved| saved.version),
             format!("saving revision {revision} with the current version {version:?}"),
         );
         check.ensure(
@@ -186,13 +186,13 @@ pub async fn saving_with_a_stale_version_conflicts_and_stores_nothing(store: &dy
     let first = check.create(store, &scope, &task).await;
     let current = revised(&task, 1);
     let second = check.ok(
-        store.save(&scope, &current, Expected::Version(first)).await,
+        store.save(&scope, &current, Expected::Version(first), &[]).await.map(|saved| saved.version),
         "saving revision 1 with the current version",
     );
 
     let result = store
-        .save(&scope, &revised(&task, 2), Expected::Version(first))
-        .await;
+        .save(&scope, &revised(&task, 2), Expected::Version(first), &[])
+        .await.map(|saved| saved.version);
     check.expect_conflict(result, &task.id, "saving revision 2 with the stale version");
     check
         .expect_stored(store, &scope, &current, second, "after the refused save")
@@ -217,7 +217,7 @@ pub async fn saving_a_task_that_was_never_stored_is_not_found(store: &dyn TaskSt
     let version = check.create(store, &scope, &other).await;
 
     let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
-    let result = store.save(&scope, &task, Expected::Version(version)).await;
+    let result = store.save(&scope, &task, Expected::Version(version), &[]).await.map(|saved| saved.version);
     check.expect_not_found(result, &task.id, "saving a task that was never created");
     check
         .expect_absent(store, &scope, &task.id, "after the refused save")
@@ -241,8 +241,8 @@ pub async fn saving_a_task_of_another_scope_is_not_found(store: &dyn TaskStore) 
         check.scope("globex", None),
     ] {
         let result = store
-            .save(&other, &revised(&task, 1), Expected::Version(version))
-            .await;
+            .save(&other, &revised(&task, 1), Expected::Version(version), &[])
+            .await.map(|saved| saved.version);
         check.expect_not_found(result, &task.id, format!("saving the task under {other:?}"));
         check
             .expect_absent(store, &other, &task.id, format!("under {other:?}"))
@@ -639,8 +639,8 @@ pub async fn a_full_task_survives_a_round_trip_unchanged(store: &dyn TaskStore) 
         .push(Message::user_text("And tomorrow?").with_task_id(task.id.clone()));
     let version = check.ok(
         store
-            .save(&scope, &updated, Expected::Version(version))
-            .await,
+            .save(&scope, &updated, Expected::Version(version), &[])
+            .await.map(|saved| saved.version),
         "saving the updated task",
     );
     check
@@ -756,7 +756,7 @@ async fn race(
         let task = revised(task, revision);
         racers.spawn(async move {
             start.wait().await;
-            (revision, store.save(&scope, &task, expected).await)
+            (revision, store.save(&scope, &task, expected, &[]).await.map(|saved| saved.version))
         });
     }
     let mut results = Vec::new();
@@ -982,7 +982,7 @@ impl Check {
 
     async fn create(&self, store: &dyn TaskStore, scope: &TaskScope, task: &Task) -> Version {
         self.ok(
-            store.save(scope, task, Expected::Absent).await,
+            store.save(scope, task, Expected::Absent, &[]).await.map(|saved| saved.version),
             format!("creating task {}", task.id),
         )
     }
@@ -1012,6 +1012,8 @@ impl Check {
         let expected = StoredTask {
             task: task.clone(),
             version,
+            // No check here saves events; the event-log checks look at sequences.
+            last_sequence: loaded.last_sequence,
         };
         self.ensure_eq(
             &loaded,

@@ -7,13 +7,13 @@ use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use a2a_types::{ContextId, Task, TaskId, TaskState, Timestamp};
+use a2a_types::{ContextId, StreamResponse, Task, TaskId, TaskState, Timestamp};
 use async_trait::async_trait;
 use tokio::time::Instant;
 
 use super::{
-    Expected, StoreError, StoredTask, TaskCursor, TaskPage, TaskQuery, TaskScope, TaskStore,
-    Version,
+    Expected, Saved, StoreError, StoredTask, TaskCursor, TaskEvent, TaskPage, TaskQuery,
+    TaskScope, TaskStore, Version,
 };
 
 /// How many successful saves pass between two cleanup passes (STO-07 `cleanupInterval`).
@@ -152,13 +152,20 @@ impl TaskStore for InMemoryTaskStore {
                 .by_id
                 .get(id)
                 .filter(|entry| entry.scope == *scope)
-                .map(|entry| (Arc::clone(&entry.body), entry.version))
+                .map(|entry| {
+                    (
+                        Arc::clone(&entry.body),
+                        entry.version,
+                        entry.events.len() as u64,
+                    )
+                })
         };
         found
-            .map(|(body, version)| {
+            .map(|(body, version, last_sequence)| {
                 Ok(StoredTask {
                     task: decode(&body)?,
                     version,
+                    last_sequence,
                 })
             })
             .transpose()
@@ -169,7 +176,8 @@ impl TaskStore for InMemoryTaskStore {
         scope: &TaskScope,
         task: &Task,
         expected: Expected,
-    ) -> Result<Version, StoreError> {
+        events: &[StreamResponse],
+    ) -> Result<Saved, StoreError> {
         let now = Instant::now();
         let ttl = self.config.completed_task_ttl;
         // Encoded before locking so that the lock covers map updates only. Tasks are kept as
@@ -178,6 +186,12 @@ impl TaskStore for InMemoryTaskStore {
         let body: Arc<[u8]> = serde_json::to_vec(task)
             .map_err(|error| StoreError::Backend(Box::new(error)))?
             .into();
+        let mut encoded = Vec::with_capacity(events.len());
+        for event in events {
+            let event = serde_json::to_vec(event)
+                .map_err(|error| StoreError::Backend(Box::new(error)))?;
+            encoded.push(event.into_boxed_slice());
+        }
         let mut tasks = self.lock();
         tasks.drop_if_expired(&task.id, now, ttl);
 
@@ -209,10 +223,12 @@ impl TaskStore for InMemoryTaskStore {
         }
 
         let version = tasks.next_version();
-        let was_terminal_since = tasks
-            .by_id
-            .get(&task.id)
-            .and_then(|entry| entry.terminal_since);
+        let (was_terminal_since, mut log) = match tasks.by_id.get_mut(&task.id) {
+            Some(entry) => (entry.terminal_since, std::mem::take(&mut entry.events)),
+            None => (None, Vec::new()),
+        };
+        log.extend(encoded);
+        let last_sequence = log.len() as u64;
         let terminal_since = if task.status.state.is_terminal() {
             // The TTL runs from the save that made the task terminal (STO-06), not from
             // the latest save.
@@ -241,6 +257,7 @@ impl TaskStore for InMemoryTaskStore {
                 timestamp: task.status.timestamp,
                 version,
                 terminal_since,
+                events: log,
             },
         );
 
@@ -248,7 +265,53 @@ impl TaskStore for InMemoryTaskStore {
         if tasks.saves.is_multiple_of(CLEANUP_INTERVAL) {
             tasks.drop_expired(now, ttl);
         }
-        Ok(version)
+        Ok(Saved {
+            version,
+            last_sequence,
+        })
+    }
+
+    async fn events(
+        &self,
+        scope: &TaskScope,
+        id: &TaskId,
+        after: u64,
+        limit: usize,
+    ) -> Result<Option<Vec<TaskEvent>>, StoreError> {
+        let now = Instant::now();
+        let found: Option<Vec<(u64, Box<[u8]>)>> = {
+            let mut tasks = self.lock();
+            tasks.drop_if_expired(id, now, self.config.completed_task_ttl);
+            tasks
+                .by_id
+                .get(id)
+                .filter(|entry| entry.scope == *scope)
+                .map(|entry| {
+                    let skip = usize::try_from(after).unwrap_or(usize::MAX);
+                    entry
+                        .events
+                        .iter()
+                        .enumerate()
+                        .skip(skip)
+                        .take(limit)
+                        .map(|(index, body)| (index as u64 + 1, body.clone()))
+                        .collect()
+                })
+        };
+        found
+            .map(|events| {
+                events
+                    .into_iter()
+                    .map(|(sequence, body)| {
+                        Ok(TaskEvent {
+                            sequence,
+                            response: serde_json::from_slice(&body)
+                                .map_err(|error| StoreError::Backend(Box::new(error)))?,
+                        })
+                    })
+                    .collect()
+            })
+            .transpose()
     }
 
     async fn list(&self, scope: &TaskScope, query: &TaskQuery) -> Result<TaskPage, StoreError> {
@@ -352,6 +415,8 @@ struct Entry {
     version: Version,
     /// When the task became terminal; `None` while it is not terminal.
     terminal_since: Option<TerminalKey>,
+    /// The task's event log as compact JSON; the event at index `i` has sequence `i + 1`.
+    events: Vec<Box<[u8]>>,
 }
 
 /// When a task became terminal. The version of that save breaks ties between tasks that
@@ -446,7 +511,7 @@ mod tests {
 
     async fn create(store: &InMemoryTaskStore, id: &str, state: TaskState) {
         store
-            .save(&scope(), &task(id, state), Expected::Absent)
+            .save(&scope(), &task(id, state), Expected::Absent, &[])
             .await
             .unwrap();
     }
@@ -460,7 +525,7 @@ mod tests {
         let mut task = stored.task;
         task.status.state = state;
         store
-            .save(&scope(), &task, Expected::Version(stored.version))
+            .save(&scope(), &task, Expected::Version(stored.version), &[])
             .await
             .unwrap();
     }
@@ -575,15 +640,15 @@ mod tests {
     async fn an_expired_task_can_be_created_again_with_a_greater_version() {
         let store = InMemoryTaskStore::new();
         let first = store
-            .save(&scope(), &task("t", TaskState::Completed), Expected::Absent)
+            .save(&scope(), &task("t", TaskState::Completed), Expected::Absent, &[])
             .await
             .unwrap();
         advance(HOUR).await;
         let second = store
-            .save(&scope(), &task("t", TaskState::Working), Expected::Absent)
+            .save(&scope(), &task("t", TaskState::Working), Expected::Absent, &[])
             .await
             .unwrap();
-        assert!(second > first);
+        assert!(second.version > first.version);
         let stored = store
             .load(&scope(), &TaskId::new("t"))
             .await
@@ -596,15 +661,17 @@ mod tests {
     async fn saving_an_expired_task_by_version_is_not_found() {
         let store = InMemoryTaskStore::new();
         let version = store
-            .save(&scope(), &task("t", TaskState::Completed), Expected::Absent)
+            .save(&scope(), &task("t", TaskState::Completed), Expected::Absent, &[])
             .await
-            .unwrap();
+            .unwrap()
+            .version;
         advance(HOUR).await;
         let result = store
             .save(
                 &scope(),
                 &task("t", TaskState::Completed),
                 Expected::Version(version),
+                &[],
             )
             .await;
         assert!(
@@ -723,7 +790,7 @@ mod tests {
         create(&store, "a", TaskState::Completed).await;
         create(&store, "b", TaskState::Working).await;
         let result = store
-            .save(&scope(), &task("b", TaskState::Working), Expected::Absent)
+            .save(&scope(), &task("b", TaskState::Working), Expected::Absent, &[])
             .await;
         assert!(
             matches!(result, Err(StoreError::Conflict { .. })),

@@ -1,16 +1,20 @@
-//! Task storage: the [`TaskStore`] trait every backend implements, the in-memory store, and
-//! the conformance suite that every implementation must pass (STO-05).
+//! Task storage: the [`TaskStore`] trait every backend implements (tasks with their event
+//! log), the [`PushConfigStore`] trait, the in-memory stores, and the conformance suite that
+//! every implementation must pass (STO-05).
 
 mod memory;
+mod push;
 mod query;
 
 #[cfg(any(test, feature = "store-conformance"))]
 pub mod conformance;
 
-use a2a_types::{Task, TaskId};
+use a2a_types::{StreamResponse, Task, TaskId};
 use async_trait::async_trait;
 
 pub use self::memory::{InMemoryTaskStore, InMemoryTaskStoreConfig};
+pub use self::push::{DEFAULT_MAX_PUSH_CONFIGS_PER_TASK, InMemoryPushConfigStore, PushConfigStore};
+pub use crate::events::TaskEvent;
 pub use self::query::{TaskCursor, TaskPage, TaskQuery};
 
 /// Whose task this is: stores key tasks by (tenant, owner, task id) (STO-02).
@@ -54,6 +58,19 @@ pub struct StoredTask {
     pub task: Task,
     /// The version of this copy.
     pub version: Version,
+    /// The sequence number of the last event logged with this copy (0 when none was): the
+    /// copy reflects every event up to it.
+    pub last_sequence: u64,
+}
+
+/// What a successful save returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Saved {
+    /// The version the next save must name.
+    pub version: Version,
+    /// The sequence number of the last event of the task's log after this save: the save's
+    /// `n` events got the numbers `last_sequence - n + 1 ..= last_sequence`.
+    pub last_sequence: u64,
 }
 
 /// What a save expects to find in the store.
@@ -81,6 +98,12 @@ pub enum StoreError {
         /// The task.
         task_id: TaskId,
     },
+    /// A limit of the store was reached (for example the push configs of one task, STO-11).
+    #[error("{what}")]
+    Limit {
+        /// What was refused, for the client.
+        what: String,
+    },
     /// The backend failed; the cause is chained and must never reach a client.
     #[error("task store backend failed")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -100,6 +123,10 @@ pub enum StoreError {
 ///   half-written task.
 /// - **List order**: `list` orders by status timestamp, newest first, then task id
 ///   (descending), and pages with [`TaskCursor`]s (SRV-18).
+/// - **Event log**: `save` appends its events to the task's log in the same atomic step as
+///   the task itself, numbering them on from the task's last sequence number (the first event
+///   of a task is 1). A failed save appends nothing. `events` returns the logged events after
+///   a sequence number, in order. The log lives and expires with its task.
 ///
 /// The handler serialises all changes to one task with a per-task lock (STO-03), so within
 /// one process conflicts mean a bug or another instance.
@@ -108,14 +135,26 @@ pub trait TaskStore: Send + Sync + 'static {
     /// Loads a task, or `None` when it does not exist in `scope`.
     async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError>;
 
-    /// Saves the whole task under `scope`, if the stored copy is as `expected`.
+    /// Saves the whole task under `scope`, if the stored copy is as `expected`, and appends
+    /// `events` (made by this change) to its event log, atomically.
     async fn save(
         &self,
         scope: &TaskScope,
         task: &Task,
         expected: Expected,
-    ) -> Result<Version, StoreError>;
+        events: &[StreamResponse],
+    ) -> Result<Saved, StoreError>;
 
     /// One page of the tasks in `scope` that match `query`.
     async fn list(&self, scope: &TaskScope, query: &TaskQuery) -> Result<TaskPage, StoreError>;
+
+    /// Up to `limit` events of the task's log with a sequence number greater than `after`,
+    /// in order; `None` when the task does not exist in `scope`.
+    async fn events(
+        &self,
+        scope: &TaskScope,
+        id: &TaskId,
+        after: u64,
+        limit: usize,
+    ) -> Result<Option<Vec<TaskEvent>>, StoreError>;
 }

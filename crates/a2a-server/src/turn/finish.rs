@@ -190,7 +190,7 @@ impl Turn {
                 {
                     task.history.remove(position);
                     if let Err(store_error) =
-                        self.engine.store.save(&self.scope, &task, expected).await
+                        self.engine.store.save(&self.scope, &task, expected, &[]).await
                     {
                         tracing::error!(task_id = %self.task_id, error = %store_error, "could not withdraw a refused message");
                     }

@@ -21,13 +21,15 @@ use tokio_util::sync::CancellationToken;
 
 pub(crate) use self::admission::{Admission, Ticket};
 pub(crate) use self::apply::status_event;
-use self::apply::{agent_message, apply_change};
+pub(crate) use self::apply::apply_change;
+use self::apply::agent_message;
 pub(crate) use self::lifecycle::ends_turn;
 pub(crate) use self::locks::TaskLocks;
+use crate::cluster::{Cluster, ClusterSignal};
 use crate::config::ServerConfig;
-use crate::events::EventBus;
+use crate::events::{EventBus, TaskEvent};
 use crate::executor::{AgentExecutor, RequestContext, TaskUpdater, Update, UpdateError, progress};
-use crate::store::{Expected, StoreError, StoredTask, TaskScope, TaskStore, Version};
+use crate::store::{Expected, Saved, StoreError, StoredTask, TaskScope, TaskStore, Version};
 
 /// A change an executor asks for.
 #[derive(Debug)]
@@ -71,6 +73,13 @@ struct TurnFlags {
 /// What every turn of one server shares.
 pub(crate) struct Engine {
     pub(crate) store: Arc<dyn TaskStore>,
+    pub(crate) cluster: Arc<dyn Cluster>,
+    /// Signals for the other instances, sent by a background task (see `cluster.rs`).
+    outbox: Mutex<Option<tokio::sync::mpsc::UnboundedSender<ClusterSignal>>>,
+    /// Stops the background tasks when the engine goes.
+    pub(crate) background: CancellationToken,
+    /// Set once the background tasks started.
+    pub(crate) background_started: std::sync::atomic::AtomicBool,
     pub(crate) locks: TaskLocks,
     pub(crate) events: EventBus,
     pub(crate) config: ServerConfig,
@@ -110,7 +119,7 @@ pub(crate) struct Turn {
 #[derive(Debug)]
 pub(crate) struct StartedTurn {
     pub(crate) view: watch::Receiver<TurnView>,
-    pub(crate) events: Option<tokio::sync::broadcast::Receiver<crate::events::TaskEvent>>,
+    pub(crate) events: Option<tokio::sync::broadcast::Receiver<TaskEvent>>,
 }
 
 /// How a turn starts: a new interaction or a follow-up of a stored task.
@@ -129,9 +138,17 @@ pub(crate) struct TurnStart {
 }
 
 impl Engine {
-    pub(crate) fn new(store: Arc<dyn TaskStore>, config: ServerConfig) -> Self {
+    pub(crate) fn new(
+        store: Arc<dyn TaskStore>,
+        cluster: Arc<dyn Cluster>,
+        config: ServerConfig,
+    ) -> Self {
         Self {
             store,
+            cluster,
+            outbox: Mutex::new(None),
+            background: CancellationToken::new(),
+            background_started: std::sync::atomic::AtomicBool::new(false),
             locks: TaskLocks::default(),
             events: EventBus::new(config.sse_queue_capacity),
             admission: Admission::new(config.max_concurrent_tasks, config.task_queue_size),
@@ -192,7 +209,7 @@ impl Engine {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(turn.task_id.clone(), Arc::clone(&turn));
-        let events = subscribe.then(|| self.events.subscribe(&turn.task_id));
+        let events = subscribe.then(|| self.events.subscribe(&turn.task_id, &turn.scope));
         let context = context(cancellation);
         let ticket = ticket.register(&turn);
         self.admission.spawn(async move {
@@ -221,7 +238,7 @@ impl Engine {
         self.store.load(scope, task_id).await.map_err(store_failure)
     }
 
-    /// Saves a task, mapping store failures to an internal error.
+    /// Saves a task with no events, mapping store failures to an internal error.
     pub(crate) async fn save(
         &self,
         scope: &TaskScope,
@@ -229,10 +246,73 @@ impl Engine {
         expected: Expected,
     ) -> Result<(), A2aError> {
         self.store
-            .save(scope, task, expected)
+            .save(scope, task, expected, &[])
             .await
             .map(drop)
             .map_err(store_failure)
+    }
+
+    /// Saves a task with the events its change made, then publishes them to this process's
+    /// listeners and tells the other instances. The log comes first: an event is never sent
+    /// to anyone before it is stored.
+    pub(crate) async fn record(
+        &self,
+        scope: &TaskScope,
+        task: &Task,
+        expected: Expected,
+        responses: Vec<StreamResponse>,
+    ) -> Result<Saved, StoreError> {
+        let saved = self.store.save(scope, task, expected, &responses).await?;
+        let count = responses.len() as u64;
+        if count > 0 {
+            let first = saved.last_sequence.saturating_sub(count) + 1;
+            let events = responses
+                .into_iter()
+                .zip(first..)
+                .map(|(response, sequence)| TaskEvent { sequence, response })
+                .collect();
+            self.events
+                .publish(&task.id, events, task.status.state.is_terminal());
+            self.signal(ClusterSignal::Events {
+                task_id: task.id.clone(),
+                last_sequence: saved.last_sequence,
+            });
+        }
+        Ok(saved)
+    }
+
+    /// Queues `signal` for the other instances; nothing happens for a cluster of one.
+    pub(crate) fn signal(&self, signal: ClusterSignal) {
+        if let Some(outbox) = self
+            .outbox
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+        {
+            // The publisher task ends only with the engine.
+            let _ = outbox.send(signal);
+        }
+    }
+
+    /// Sets where [`Engine::signal`] sends (the background publisher).
+    pub(crate) fn set_outbox(&self, outbox: tokio::sync::mpsc::UnboundedSender<ClusterSignal>) {
+        *self.outbox.lock().unwrap_or_else(PoisonError::into_inner) = Some(outbox);
+    }
+
+    /// The task ids of the turns running (or queued) in this process.
+    pub(crate) fn running_task_ids(&self) -> Vec<TaskId> {
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.background.cancel();
     }
 }
 
@@ -246,6 +326,11 @@ pub(crate) fn store_failure(error: StoreError) -> A2aError {
 impl Turn {
     pub(crate) fn task_id(&self) -> &TaskId {
         &self.task_id
+    }
+
+    /// The scope the turn's task is stored under.
+    pub(crate) fn scope(&self) -> &TaskScope {
+        &self.scope
     }
 
     /// A receiver of this turn's view (for a subscriber that joins a running turn).
@@ -353,8 +438,12 @@ impl Turn {
         events: Vec<StreamResponse>,
         status_set: Option<TaskState>,
     ) -> Result<(), UpdateError> {
-        let version = match self.engine.store.save(&self.scope, &task, expected).await {
-            Ok(version) => version,
+        let version = match self
+            .engine
+            .record(&self.scope, &task, expected, events)
+            .await
+        {
+            Ok(saved) => saved.version,
             Err(StoreError::Conflict { .. } | StoreError::NotFound { .. }) => {
                 // Someone else changed the task since this turn last saved it (a cancel, or
                 // another instance): this turn is over.
@@ -364,8 +453,6 @@ impl Turn {
             }
             Err(error) => return Err(log_store(&error)),
         };
-        let terminal = task.status.state.is_terminal();
-        self.engine.events.publish(&self.task_id, events, terminal);
         let first_change = {
             let mut flags = self.flags();
             let first = !flags.changed;
@@ -452,16 +539,17 @@ impl Turn {
         task.status.message = Some(reply.clone());
         task.status.timestamp = Some(a2a_types::Timestamp::now());
         let event = status_event(&task, None);
-        match self.engine.store.save(&self.scope, &task, expected).await {
+        match self
+            .engine
+            .record(&self.scope, &task, expected, vec![event])
+            .await
+        {
             Ok(_) => {}
             Err(StoreError::Conflict { .. } | StoreError::NotFound { .. }) => {
                 return Err(UpdateError::TaskFinished);
             }
             Err(error) => return Err(log_store(&error)),
         }
-        self.engine
-            .events
-            .publish(&self.task_id, vec![event], false);
         self.end(|view| {
             view.task = Some(task);
             view.reply = Some(reply);

@@ -283,7 +283,18 @@ impl a2a_server::store::TaskStore for BrokenStore {
         _: &a2a_server::store::TaskScope,
         _: &a2a_types::Task,
         _: a2a_server::store::Expected,
-    ) -> Result<a2a_server::store::Version, a2a_server::store::StoreError> {
+        _: &[a2a_types::StreamResponse],
+    ) -> Result<a2a_server::store::Saved, a2a_server::store::StoreError> {
+        Err(Self::failure())
+    }
+
+    async fn events(
+        &self,
+        _: &a2a_server::store::TaskScope,
+        _: &a2a_types::TaskId,
+        _: u64,
+        _: usize,
+    ) -> Result<Option<Vec<a2a_server::TaskEvent>>, a2a_server::store::StoreError> {
         Err(Self::failure())
     }
 

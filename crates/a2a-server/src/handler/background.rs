@@ -1,0 +1,305 @@
+//! The background work of an instance that shares its store with others (see
+//! [`Cluster`](crate::cluster::Cluster)): sending and hearing signals, renewing the leases of
+//! its turns, and recovering the tasks of instances that died (EXE-26).
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use a2a_types::{A2aError, Role, StreamResponse, Task, TaskId, TaskState};
+use tokio::sync::{broadcast, mpsc};
+
+use super::{Inner, RequestHandler};
+use crate::cluster::{ClusterSignal, ExpiredLease};
+use crate::executor::{Recovery, RequestContext, Update};
+use crate::store::{Expected, TaskScope};
+use crate::turn::{Change, Engine, TurnStart, apply_change};
+
+/// How many expired leases one recovery pass claims.
+const CLAIM_BATCH: usize = 100;
+
+impl RequestHandler {
+    /// Starts the background tasks of a shared cluster, once, when a tokio runtime is at
+    /// hand (the router calls it; so does every turn). A cluster of one needs none.
+    pub(crate) fn start_background(&self) {
+        let engine = &self.inner.engine;
+        if !engine.cluster.is_shared() || engine.background_started.load(Ordering::Acquire) {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if engine.background_started.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let (outbox, signals) = mpsc::unbounded_channel();
+        engine.set_outbox(outbox);
+        let stop = engine.background.clone();
+        let weak = Arc::downgrade(&self.inner);
+        let heard = engine.cluster.subscribe();
+        runtime.spawn(stop.clone().run_until_cancelled_owned(send_signals(
+            Arc::downgrade(engine),
+            signals,
+        )));
+        runtime.spawn(
+            stop.clone()
+                .run_until_cancelled_owned(hear_signals(weak.clone(), heard)),
+        );
+        runtime.spawn(stop.run_until_cancelled_owned(keep_leases(weak)));
+    }
+}
+
+/// Sends queued signals to the cluster, one at a time, in order.
+async fn send_signals(engine: Weak<Engine>, mut signals: mpsc::UnboundedReceiver<ClusterSignal>) {
+    while let Some(signal) = signals.recv().await {
+        let Some(engine) = engine.upgrade() else {
+            return;
+        };
+        if let Err(error) = engine.cluster.publish(&signal).await {
+            tracing::warn!(error = %error, "could not signal the other instances");
+        }
+    }
+}
+
+/// Acts on the signals of every instance: new events reach this instance's streams, cancels
+/// stop this instance's turns.
+async fn hear_signals(inner: Weak<Inner>, mut heard: broadcast::Receiver<ClusterSignal>) {
+    loop {
+        let signal = match heard.recv().await {
+            Ok(signal) => signal,
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                // Streams fill gaps from the log at their next event; a missed cancel is
+                // caught by the turn at its next update (a stale save conflicts).
+                tracing::warn!(missed, "missed cluster signals");
+                continue;
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        let Some(inner) = inner.upgrade() else {
+            return;
+        };
+        match signal {
+            ClusterSignal::Events {
+                task_id,
+                last_sequence,
+            } => relay_events(&inner.engine, &task_id, last_sequence).await,
+            ClusterSignal::Cancel { task_id } => stop_canceled_turn(&inner.engine, &task_id).await,
+        }
+    }
+}
+
+/// Publishes to this instance's listeners the logged events of `task_id` they have not seen.
+async fn relay_events(engine: &Engine, task_id: &TaskId, last_sequence: u64) {
+    let Some((scope, published)) = engine.events.watched(task_id) else {
+        return;
+    };
+    if published >= last_sequence {
+        return;
+    }
+    let limit = usize::try_from(last_sequence - published).unwrap_or(usize::MAX);
+    match engine.store.events(&scope, task_id, published, limit).await {
+        Ok(Some(events)) => {
+            let closes = events.last().is_some_and(|event| match &event.response {
+                StreamResponse::Task(task) => task.status.state.is_terminal(),
+                StreamResponse::StatusUpdate(update) => update.status.state.is_terminal(),
+                StreamResponse::ArtifactUpdate(_) | StreamResponse::Message(_) => false,
+            });
+            engine.events.publish(task_id, events, closes);
+        }
+        Ok(None) => {}
+        Err(error) => tracing::warn!(task_id = %task_id, error = %error, "could not read events signalled by another instance"),
+    }
+}
+
+/// Stops this instance's turn of a task that another instance canceled.
+async fn stop_canceled_turn(engine: &Engine, task_id: &TaskId) {
+    let Some(turn) = engine.running_turn(task_id) else {
+        return;
+    };
+    match engine.store.load(turn.scope(), task_id).await {
+        Ok(Some(stored)) if stored.task.status.state == TaskState::Canceled => {
+            turn.end_canceled(stored.task);
+        }
+        Ok(_) => {}
+        Err(error) => {
+            tracing::warn!(task_id = %task_id, error = %error, "could not load a task canceled elsewhere");
+        }
+    }
+}
+
+/// Renews the leases of this instance's turns every third of the lease TTL, and recovers
+/// the tasks of expired leases every half of it.
+async fn keep_leases(inner: Weak<Inner>) {
+    let ttl = match inner.upgrade() {
+        Some(inner) => inner.engine.cluster.lease_ttl(),
+        None => return,
+    };
+    let renew_every = (ttl / 3).max(Duration::from_millis(10));
+    let reap_every = (ttl / 2).max(Duration::from_millis(10));
+    let mut renew = tokio::time::interval(renew_every);
+    let mut reap = tokio::time::interval(reap_every);
+    renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    reap.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = renew.tick() => {
+                let Some(inner) = inner.upgrade() else { return };
+                let running = inner.engine.running_task_ids();
+                if !running.is_empty()
+                    && let Err(error) = inner.engine.cluster.renew_leases(&running).await
+                {
+                    tracing::warn!(error = %error, "could not renew turn leases");
+                }
+            }
+            _ = reap.tick() => {
+                let Some(inner) = inner.upgrade() else { return };
+                let handler = RequestHandler { inner };
+                handler.recover_expired().await;
+            }
+        }
+    }
+}
+
+impl RequestHandler {
+    /// One recovery pass: claims expired leases and settles their tasks.
+    async fn recover_expired(&self) {
+        let engine = &self.inner.engine;
+        let claimed = match engine.cluster.claim_expired_leases(CLAIM_BATCH).await {
+            Ok(claimed) => claimed,
+            Err(error) => {
+                tracing::warn!(error = %error, "could not claim expired turn leases");
+                return;
+            }
+        };
+        for lease in claimed {
+            if let Err(error) = self.recover(&lease).await {
+                tracing::warn!(task_id = %lease.task_id, error = %error, "could not recover a task whose turn was lost");
+            }
+        }
+    }
+
+    /// Settles one task whose turn was lost: fails it, or runs its turn again here.
+    async fn recover(&self, lease: &ExpiredLease) -> Result<(), A2aError> {
+        let engine = &self.inner.engine;
+        let task_id = &lease.task_id;
+        if engine.running_turn(task_id).is_some() {
+            // Ours after all (a renewal failed): it goes on, and keeps the lease.
+            return Ok(());
+        }
+        let _guard = engine.locks.lock(task_id).await;
+        let release = || async {
+            if let Err(error) = engine.cluster.release_lease(task_id).await {
+                tracing::warn!(task_id = %task_id, error = %error, "could not release a lease");
+            }
+        };
+        let Some(stored) = engine.load(&lease.scope, task_id).await? else {
+            release().await;
+            return Ok(());
+        };
+        let task = stored.task;
+        match task.status.state {
+            TaskState::Submitted | TaskState::Working | TaskState::AuthRequired => {}
+            TaskState::Unspecified
+            | TaskState::InputRequired
+            | TaskState::Completed
+            | TaskState::Failed
+            | TaskState::Canceled
+            | TaskState::Rejected => {
+                release().await;
+                return Ok(());
+            }
+        }
+        tracing::warn!(task_id = %task_id, holder = %lease.holder, "the instance running this task stopped; recovering it");
+        match self.inner.executor.recover(&task).await {
+            Recovery::Rerun => match last_client_message(&task) {
+                Some(_) => self.rerun(&lease.scope, task),
+                None => self.fail_lost(&lease.scope, task, stored.version, None).await,
+            },
+            Recovery::Fail(text) => {
+                self.fail_lost(&lease.scope, task, stored.version, Some(text))
+                    .await
+            }
+        }
+    }
+
+    /// Fails a task whose turn was lost.
+    async fn fail_lost(
+        &self,
+        scope: &TaskScope,
+        mut task: Task,
+        version: crate::store::Version,
+        text: Option<String>,
+    ) -> Result<(), A2aError> {
+        let engine = &self.inner.engine;
+        let text = text.unwrap_or_else(|| crate::executor::LOST_TURN_MESSAGE.to_owned());
+        let change = Change::Status {
+            state: TaskState::Failed,
+            update: Update::from(text),
+        };
+        let event = apply_change(&mut task, change).map_err(|error| {
+            tracing::error!(task_id = %task.id, error = %error, "could not fail a task whose turn was lost");
+            A2aError::internal()
+        })?;
+        engine
+            .record(scope, &task, Expected::Version(version), vec![event])
+            .await
+            .map_err(crate::turn::store_failure)?;
+        Ok(())
+    }
+
+    /// Runs the executor again for the task's last client message (the lease's task is
+    /// ours now, and stays so while the turn renews it).
+    fn rerun(&self, scope: &TaskScope, task: Task) -> Result<(), A2aError> {
+        let engine = &self.inner.engine;
+        let Some(message) = last_client_message(&task).cloned() else {
+            return Ok(());
+        };
+        let ticket = engine.admission.admit(false)?;
+        let (task_id, context_id) = (task.id.clone(), task.context_id.clone());
+        let context = {
+            let (task_id, context_id, message, task) = (
+                task_id.clone(),
+                context_id.clone(),
+                message.clone(),
+                task.clone(),
+            );
+            let scope = scope.clone();
+            move |cancellation| RequestContext {
+                message,
+                task: Some(task),
+                task_id,
+                context_id,
+                tenant: scope.tenant,
+                owner: scope.owner,
+                cancellation,
+                extensions: Vec::new(),
+                referenced_tasks: Vec::new(),
+                configuration: None,
+                metadata: None,
+            }
+        };
+        let start = TurnStart {
+            task_id,
+            context_id,
+            scope: scope.clone(),
+            message,
+            task: Some(task),
+            subscribe: false,
+        };
+        drop(engine.start(
+            start,
+            ticket,
+            Arc::clone(&self.inner.executor),
+            context,
+        ));
+        Ok(())
+    }
+}
+
+/// The last message of the task's history that came from the client.
+fn last_client_message(task: &Task) -> Option<&a2a_types::Message> {
+    task.history
+        .iter()
+        .rev()
+        .find(|message| message.role == Role::User)
+}

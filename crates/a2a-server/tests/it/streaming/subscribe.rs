@@ -235,3 +235,122 @@ async fn subscribing_to_an_unknown_task_is_task_not_found() {
         assert_eq!(binding.plain_error(response, 404).await, "TASK_NOT_FOUND");
     }
 }
+
+/// SubscribeToTask with `Last-Event-ID: after`.
+async fn resume(
+    server: &crate::support::TestServer,
+    binding: Binding,
+    task_id: &str,
+    after: u64,
+) -> Sse {
+    let request = match binding {
+        Binding::JsonRpc => client().post(server.url("/a2a")).json(&json!({
+            "jsonrpc": "2.0", "id": 7, "method": "SubscribeToTask", "params": {"id": task_id}
+        })),
+        Binding::Rest => client()
+            .post(server.url(&format!("/rest/tasks/{task_id}:subscribe")))
+            .header("Content-Type", "application/a2a+json")
+            .body("{}"),
+    };
+    let response = request
+        .header("A2A-Version", "1.0")
+        .header("Accept", "text/event-stream")
+        .header("Last-Event-ID", after.to_string())
+        .send()
+        .await
+        .unwrap();
+    Sse::open(response)
+}
+
+#[tokio::test]
+async fn a_stream_resumed_with_last_event_id_misses_nothing_and_repeats_nothing() {
+    let gate = Gate::new();
+    let server = serve_streaming(ServerConfig::default(), {
+        let gate = gate.clone();
+        move |_context, updater| {
+            let gate = gate.clone();
+            async move {
+                updater.working(()).await?;
+                updater.add_artifact(Artifact::from_text("first")).await?;
+                gate.pass().await;
+                updater.add_artifact(Artifact::from_text("second")).await?;
+                gate.pass().await;
+                updater.add_artifact(Artifact::from_text("third")).await?;
+                updater.complete(()).await?;
+                Ok(())
+            }
+        }
+    })
+    .await;
+    for binding in BOTH {
+        // A reference subscriber that stays connected throughout.
+        let mut first = Sse::open(binding.send_stream(&server, stream_params("go")).await);
+        let head = first.next_event().await.unwrap();
+        let task_id = binding.payload(&head)["task"]["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let mut reference = Sse::open(binding.subscribe(&server, &task_id).await);
+        let mut seen = vec![head];
+        for _ in 0..2 {
+            seen.push(first.next_event().await.unwrap());
+        }
+        // The client drops after three events; the agent goes on meanwhile.
+        drop(first);
+        let dropped_at = seen.last().unwrap().id.unwrap();
+        gate.open(1);
+        loop {
+            let task = server.call("GetTask", json!({"id": task_id})).await;
+            if task["artifacts"].as_array().is_some_and(|a| a.len() == 2) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        let mut resumed = resume(&server, binding, &task_id, dropped_at).await;
+        let missed = resumed.next_event().await.unwrap();
+        gate.open(1);
+        let mut after_drop = vec![missed];
+        after_drop.extend(resumed.rest().await);
+
+        let whole: Vec<_> = seen.iter().chain(&after_drop).cloned().collect();
+        let ids: Vec<u64> = whole.iter().map(|block| block.id.unwrap()).collect();
+        let expected: Vec<u64> = (1..=ids.len() as u64).collect();
+        assert_eq!(ids, expected, "{binding:?}: one gapless sequence");
+        let rest = summary(binding, &after_drop);
+        let details: Vec<&str> = rest.iter().map(|(_, _, detail)| detail.as_str()).collect();
+        assert_eq!(
+            details,
+            ["\"second\"", "\"third\"", "TASK_STATE_COMPLETED"],
+            "{binding:?}"
+        );
+        // The reference saw the snapshot, then exactly the events the resumed client saw.
+        let reference_events = reference.rest().await;
+        let tail: Vec<_> = summary(binding, &reference_events[1..])
+            .into_iter()
+            .filter(|(id, _, _)| id.unwrap() > dropped_at)
+            .collect();
+        assert_eq!(tail, rest, "{binding:?}");
+    }
+}
+
+#[tokio::test]
+async fn resuming_a_finished_task_replays_the_events_after_the_id_and_ends() {
+    let server = serve_streaming(ServerConfig::default(), scripted).await;
+    for binding in BOTH {
+        let mut stream = Sse::open(binding.send_stream(&server, stream_params("go")).await);
+        let events = stream.rest().await;
+        let task_id = binding.payload(&events[0])["task"]["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let mut resumed = resume(&server, binding, &task_id, 1).await;
+        let replay = resumed.rest().await;
+        assert_eq!(
+            summary(binding, &replay),
+            summary(binding, &events[1..]),
+            "{binding:?}"
+        );
+        let mut nothing = resume(&server, binding, &task_id, events.len() as u64).await;
+        assert!(nothing.rest().await.is_empty(), "{binding:?}");
+    }
+}

@@ -80,8 +80,7 @@ pub trait Cluster: Send + Sync + 'static {
     /// Takes the lease on `task_id` for this instance for [`Cluster::lease_ttl`]. Returns
     /// `false` (and takes nothing) when another instance holds a live lease on it; taking a
     /// lease this instance holds already renews it.
-    async fn acquire_lease(&self, scope: &TaskScope, task_id: &TaskId)
-    -> Result<bool, StoreError>;
+    async fn acquire_lease(&self, scope: &TaskScope, task_id: &TaskId) -> Result<bool, StoreError>;
 
     /// Extends the leases this instance holds on `task_ids` by [`Cluster::lease_ttl`].
     async fn renew_leases(&self, task_ids: &[TaskId]) -> Result<(), StoreError>;

@@ -37,10 +37,10 @@ impl RequestHandler {
         let stop = engine.background.clone();
         let weak = Arc::downgrade(&self.inner);
         let heard = engine.cluster.subscribe();
-        runtime.spawn(stop.clone().run_until_cancelled_owned(send_signals(
-            Arc::downgrade(engine),
-            signals,
-        )));
+        runtime.spawn(
+            stop.clone()
+                .run_until_cancelled_owned(send_signals(Arc::downgrade(engine), signals)),
+        );
         runtime.spawn(
             stop.clone()
                 .run_until_cancelled_owned(hear_signals(weak.clone(), heard)),
@@ -107,7 +107,9 @@ async fn relay_events(engine: &Engine, task_id: &TaskId, last_sequence: u64) {
             engine.events.publish(task_id, events, closes);
         }
         Ok(None) => {}
-        Err(error) => tracing::warn!(task_id = %task_id, error = %error, "could not read events signalled by another instance"),
+        Err(error) => {
+            tracing::warn!(task_id = %task_id, error = %error, "could not read events signalled by another instance")
+        }
     }
 }
 
@@ -213,7 +215,10 @@ impl RequestHandler {
         match self.inner.executor.recover(&task).await {
             Recovery::Rerun => match last_client_message(&task) {
                 Some(_) => self.rerun(&lease.scope, task),
-                None => self.fail_lost(&lease.scope, task, stored.version, None).await,
+                None => {
+                    self.fail_lost(&lease.scope, task, stored.version, None)
+                        .await
+                }
             },
             Recovery::Fail(text) => {
                 self.fail_lost(&lease.scope, task, stored.version, Some(text))
@@ -286,12 +291,7 @@ impl RequestHandler {
             task: Some(task),
             subscribe: false,
         };
-        drop(engine.start(
-            start,
-            ticket,
-            Arc::clone(&self.inner.executor),
-            context,
-        ));
+        drop(engine.start(start, ticket, Arc::clone(&self.inner.executor), context));
         Ok(())
     }
 }

@@ -70,7 +70,12 @@ impl RequestHandler {
         task.status = TaskStatus::new(TaskState::Canceled);
         let event = crate::turn::status_event(&task, None);
         engine
-            .record(&scope, &task, Expected::Version(stored.version), vec![event])
+            .record(
+                &scope,
+                &task,
+                Expected::Version(stored.version),
+                vec![event],
+            )
             .await
             .map_err(store_failure)?;
         match running {

@@ -218,7 +218,9 @@ impl RequestHandler {
                 .await
                 .map_err(store_failure)?
                 .ok_or_else(|| A2aError::task_not_found(request.id.as_str()))?;
-            let end = replay.iter().position(|event| ends_subscription(&event.response));
+            let end = replay
+                .iter()
+                .position(|event| ends_subscription(&event.response));
             if let Some(end) = end {
                 replay.truncate(end + 1);
             }
@@ -518,7 +520,9 @@ mod tests {
         sender.send(event(1, TaskState::Working)).unwrap();
         sender.send(event(2, TaskState::InputRequired)).unwrap();
         view_sender.send_modify(|view| view.ended = true);
-        let items: Vec<_> = turn_events(receiver, Some(view), Refusal::Report, None).collect().await;
+        let items: Vec<_> = turn_events(receiver, Some(view), Refusal::Report, None)
+            .collect()
+            .await;
         let sequences: Vec<_> = items
             .iter()
             .map(|item| item.as_ref().unwrap().sequence)
@@ -535,7 +539,9 @@ mod tests {
                 view.ended = true;
                 view.refusal = Some(A2aError::invalid_params("no"));
             });
-            let items: Vec<_> = turn_events(receiver, Some(view), refusal, None).collect().await;
+            let items: Vec<_> = turn_events(receiver, Some(view), refusal, None)
+                .collect()
+                .await;
             assert_eq!(items.len(), expected, "{refusal:?}");
             assert!(items.iter().all(Result::is_err));
         }
@@ -548,7 +554,9 @@ mod tests {
         for sequence in 1..=5 {
             sender.send(event(sequence, TaskState::Working)).unwrap();
         }
-        let items: Vec<_> = turn_events(receiver, Some(view), Refusal::Report, None).collect().await;
+        let items: Vec<_> = turn_events(receiver, Some(view), Refusal::Report, None)
+            .collect()
+            .await;
         assert_eq!(items.len(), 1);
         let error = items[0].as_ref().unwrap_err();
         assert_eq!(error.kind(), a2a_types::ErrorKind::ServerBusy);

@@ -12,8 +12,8 @@ use async_trait::async_trait;
 use tokio::time::Instant;
 
 use super::{
-    Expected, Saved, StoreError, StoredTask, TaskCursor, TaskEvent, TaskPage, TaskQuery,
-    TaskScope, TaskStore, Version,
+    Expected, Saved, StoreError, StoredTask, TaskCursor, TaskEvent, TaskPage, TaskQuery, TaskScope,
+    TaskStore, Version,
 };
 
 /// How many successful saves pass between two cleanup passes (STO-07 `cleanupInterval`).
@@ -188,8 +188,8 @@ impl TaskStore for InMemoryTaskStore {
             .into();
         let mut encoded = Vec::with_capacity(events.len());
         for event in events {
-            let event = serde_json::to_vec(event)
-                .map_err(|error| StoreError::Backend(Box::new(error)))?;
+            let event =
+                serde_json::to_vec(event).map_err(|error| StoreError::Backend(Box::new(error)))?;
             encoded.push(event.into_boxed_slice());
         }
         let mut tasks = self.lock();
@@ -640,12 +640,22 @@ mod tests {
     async fn an_expired_task_can_be_created_again_with_a_greater_version() {
         let store = InMemoryTaskStore::new();
         let first = store
-            .save(&scope(), &task("t", TaskState::Completed), Expected::Absent, &[])
+            .save(
+                &scope(),
+                &task("t", TaskState::Completed),
+                Expected::Absent,
+                &[],
+            )
             .await
             .unwrap();
         advance(HOUR).await;
         let second = store
-            .save(&scope(), &task("t", TaskState::Working), Expected::Absent, &[])
+            .save(
+                &scope(),
+                &task("t", TaskState::Working),
+                Expected::Absent,
+                &[],
+            )
             .await
             .unwrap();
         assert!(second.version > first.version);
@@ -661,7 +671,12 @@ mod tests {
     async fn saving_an_expired_task_by_version_is_not_found() {
         let store = InMemoryTaskStore::new();
         let version = store
-            .save(&scope(), &task("t", TaskState::Completed), Expected::Absent, &[])
+            .save(
+                &scope(),
+                &task("t", TaskState::Completed),
+                Expected::Absent,
+                &[],
+            )
             .await
             .unwrap()
             .version;
@@ -790,7 +805,12 @@ mod tests {
         create(&store, "a", TaskState::Completed).await;
         create(&store, "b", TaskState::Working).await;
         let result = store
-            .save(&scope(), &task("b", TaskState::Working), Expected::Absent, &[])
+            .save(
+                &scope(),
+                &task("b", TaskState::Working),
+                Expected::Absent,
+                &[],
+            )
             .await;
         assert!(
             matches!(result, Err(StoreError::Conflict { .. })),

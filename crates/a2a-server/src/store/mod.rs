@@ -14,8 +14,8 @@ use async_trait::async_trait;
 
 pub use self::memory::{InMemoryTaskStore, InMemoryTaskStoreConfig};
 pub use self::push::{DEFAULT_MAX_PUSH_CONFIGS_PER_TASK, InMemoryPushConfigStore, PushConfigStore};
-pub use crate::events::TaskEvent;
 pub use self::query::{TaskCursor, TaskPage, TaskQuery};
+pub use crate::events::TaskEvent;
 
 /// Whose task this is: stores key tasks by (tenant, owner, task id) (STO-02).
 ///

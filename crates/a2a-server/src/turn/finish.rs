@@ -189,8 +189,11 @@ impl Turn {
                     .rposition(|m| &m.message_id == message_id)
                 {
                     task.history.remove(position);
-                    if let Err(store_error) =
-                        self.engine.store.save(&self.scope, &task, expected, &[]).await
+                    if let Err(store_error) = self
+                        .engine
+                        .store
+                        .save(&self.scope, &task, expected, &[])
+                        .await
                     {
                         tracing::error!(task_id = %self.task_id, error = %store_error, "could not withdraw a refused message");
                     }

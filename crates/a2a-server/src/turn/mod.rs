@@ -20,9 +20,9 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 pub(crate) use self::admission::{Admission, Ticket};
-pub(crate) use self::apply::status_event;
-pub(crate) use self::apply::apply_change;
 use self::apply::agent_message;
+pub(crate) use self::apply::apply_change;
+pub(crate) use self::apply::status_event;
 pub(crate) use self::lifecycle::ends_turn;
 pub(crate) use self::locks::TaskLocks;
 use crate::cluster::{Cluster, ClusterSignal};

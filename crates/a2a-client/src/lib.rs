@@ -1,4 +1,81 @@
-//! Client for any A2A v1.0 agent.
+//! Client for any A2A v1.0 agent, over JSON-RPC or HTTP+JSON, with streaming over SSE.
 //!
-//! This crate will hold agent-card discovery, both HTTP bindings, streaming and credentials.
-//! It is not filled yet: see the project's open issues.
+//! Discover an agent from its card (or name a URL and binding), then call one method per A2A
+//! operation. Streams survive broken connections; idempotent calls are retried; credentials
+//! go only to the agent's own origin.
+//!
+//! ```
+//! use a2a_client::{A2aClient, ResponseExt, message};
+//! use a2a_server::{A2aServer, AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
+//! use a2a_types::{AgentCard, AgentInterface, Artifact, ProtocolBinding, TaskState};
+//! use futures::TryStreamExt as _;
+//!
+//! struct Echo;
+//!
+//! #[async_trait::async_trait]
+//! impl AgentExecutor for Echo {
+//!     async fn execute(&self, context: RequestContext, updater: TaskUpdater) -> Result<(), ExecutorError> {
+//!         updater.add_artifact(Artifact::from_text(context.text())).await?;
+//!         updater.complete(()).await?;
+//!         Ok(())
+//!     }
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut card = AgentCard::new("Echo", "Repeats what it is told.", "1.0.0")
+//!     .with_interface(AgentInterface::new("http://localhost/a2a", ProtocolBinding::JsonRpc));
+//! card.capabilities.streaming = Some(true);
+//! let server = A2aServer::builder(card.clone(), Echo).build()?;
+//!
+//! // No socket: the client calls the server's router in this process. Over the network it
+//! // would be `A2aClient::discover("https://agent.example.com").await?`.
+//! let client = A2aClient::in_process(server.router(), &card)?;
+//!
+//! let answer = client.send_message(message::request("Hello")).await?;
+//! assert_eq!(answer.state(), Some(TaskState::Completed));
+//!
+//! let events = client
+//!     .send_streaming_message(message::request("Hello again"))
+//!     .await?
+//!     .try_collect::<Vec<_>>()
+//!     .await?;
+//! assert_eq!(events.last().and_then(|event| event.state()), Some(TaskState::Completed));
+//! # Ok(()) }
+//! ```
+//!
+//! # Layout
+//!
+//! * [`A2aClient`] and [`A2aClientBuilder`]: the operations and their settings; per-call
+//!   options through [`A2aClient::with_options`] and [`CallOptions`].
+//! * [`fetch_agent_card`]: discovery (CLT-01, CLT-02); the builder's
+//!   [`discover`](A2aClientBuilder::discover) also binds credentials to the card's origin.
+//! * [`EventStream`]: stream events, resumed under a [`ResumePolicy`].
+//! * [`Credentials`]: API keys, bearer tokens, OAuth 2.0 client credentials.
+//! * [`ClientError`]: the agent's A2A errors apart from transport failures, with
+//!   [`is_retryable`](ClientError::is_retryable).
+//! * [`transport`]: the network ([`HttpTransport`](transport::HttpTransport)) or an in-process
+//!   tower service ([`InProcessTransport`](transport::InProcessTransport)).
+//! * [`message`]: small constructors for user messages.
+
+mod auth;
+mod binding;
+mod builder;
+mod client;
+mod discover;
+mod error;
+pub mod message;
+mod options;
+mod response;
+mod sse;
+mod stream;
+pub mod transport;
+
+pub use self::auth::{ApiKeyPlacement, Credentials, OAuth2ClientCredentials, Secret};
+pub use self::builder::{A2aClientBuilder, DEFAULT_MAX_PAYLOAD_SIZE};
+pub use self::client::A2aClient;
+pub use self::discover::{CardFetchOptions, WELL_KNOWN_CARD_PATH, card_url, fetch_agent_card};
+pub use self::error::{BoxError, ClientError, TimeoutKind};
+pub use self::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts};
+pub use self::response::{ResponseExt, ResponseKind};
+pub use self::stream::EventStream;

@@ -1,0 +1,514 @@
+//! Discovery (CLT-01…CLT-04, CLT-13): where the card is, fetching and validating it, picking
+//! the interface to talk to, and the address requests go to.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_types::{AgentCard, AgentInterface, ProtocolBinding};
+use bytes::Bytes;
+use http::HeaderMap;
+use http::header::{ACCEPT, HeaderName, HeaderValue, LOCATION};
+
+use crate::binding::{APPLICATION_JSON, Binding, error_from_answer};
+use crate::error::{ClientError, TimeoutKind};
+use crate::options::RetryPolicy;
+use crate::transport::{HttpTransport, Transport, read_body};
+
+/// The well-known card path (RFC 8615, spec §2.12).
+pub const WELL_KNOWN_CARD_PATH: &str = "/.well-known/agent-card.json";
+
+/// Redirects followed at most, when following is on.
+const MAX_REDIRECTS: usize = 5;
+/// The largest card read by default.
+const DEFAULT_MAX_CARD_SIZE: usize = 10 * 1024 * 1024;
+
+/// How [`fetch_agent_card`] fetches.
+#[derive(Debug, Clone)]
+pub struct CardFetchOptions {
+    pub(crate) path: Option<String>,
+    pub(crate) follow_redirects: bool,
+    pub(crate) headers: HeaderMap,
+    pub(crate) timeout: Duration,
+    pub(crate) retry: RetryPolicy,
+    pub(crate) max_size: usize,
+    pub(crate) transport: Option<Arc<dyn Transport>>,
+}
+
+impl Default for CardFetchOptions {
+    fn default() -> Self {
+        Self {
+            path: None,
+            follow_redirects: false,
+            headers: HeaderMap::new(),
+            timeout: Duration::from_secs(60),
+            retry: RetryPolicy::default(),
+            max_size: DEFAULT_MAX_CARD_SIZE,
+            transport: None,
+        }
+    }
+}
+
+impl CardFetchOptions {
+    /// The defaults: the well-known path, no redirects, 60 s, two retries.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads the card at `path`, resolved against the URL (e.g. `/agents/echo/card.json`, or
+    /// `card.json` relative to the URL's directory).
+    #[must_use]
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// Follows up to five redirects (default: a redirect is an error, CLT-02). The card's
+    /// source, whose origin credentials are bound to, is then where the last one led.
+    #[must_use]
+    pub fn follow_redirects(mut self, follow: bool) -> Self {
+        self.follow_redirects = follow;
+        self
+    }
+
+    /// Sends this header with the request.
+    ///
+    /// # Errors
+    /// [`ClientError::Config`] for an invalid name or value.
+    pub fn header(mut self, name: &str, value: &str) -> Result<Self, ClientError> {
+        let name = HeaderName::try_from(name)
+            .map_err(|_| ClientError::config(format!("{name:?} is not a header name")))?;
+        let value = HeaderValue::try_from(value)
+            .map_err(|_| ClientError::config(format!("the {name} header value is invalid")))?;
+        self.headers.append(name, value);
+        Ok(self)
+    }
+
+    /// Gives up after `timeout` per attempt (default 60 s).
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Retries retryable failures under `retry` (default: two retries).
+    #[must_use]
+    pub fn retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// Refuses cards larger than `bytes` (default 10 MiB).
+    #[must_use]
+    pub fn max_size(mut self, bytes: usize) -> Self {
+        self.max_size = bytes;
+        self
+    }
+
+    /// Fetches through `transport` (default: a fresh [`HttpTransport`]).
+    #[must_use]
+    pub fn transport(mut self, transport: impl Transport) -> Self {
+        self.transport = Some(Arc::new(transport));
+        self
+    }
+
+    pub(crate) fn shared_transport(mut self, transport: Arc<dyn Transport>) -> Self {
+        self.transport = Some(transport);
+        self
+    }
+}
+
+/// Where the card of `url` is (CLT-01): `path` resolved against the URL when given; the URL
+/// itself when its path ends in `.json`; else `/.well-known/agent-card.json` at its origin.
+///
+/// # Errors
+/// [`ClientError::Config`] when `url` is not an absolute http(s) URL.
+pub fn card_url(url: &str, path: Option<&str>) -> Result<url::Url, ClientError> {
+    let base = parse_http_url(url)?;
+    let card = match path {
+        Some(path) => base
+            .join(path)
+            .map_err(|error| ClientError::config(format!("invalid card path {path:?}: {error}")))?,
+        None if base.path().ends_with(".json") => base,
+        None => {
+            let mut card = base;
+            card.set_path(WELL_KNOWN_CARD_PATH);
+            card.set_query(None);
+            card.set_fragment(None);
+            card
+        }
+    };
+    Ok(card)
+}
+
+/// Fetches and validates the agent card of `url` (CLT-01, CLT-02, CLT-14).
+///
+/// The card must decode as a v1.0 card and name at least one interface. A redirect is an
+/// error unless [`CardFetchOptions::follow_redirects`] is set; any other non-2xx answer fails
+/// before the body is parsed.
+///
+/// # Errors
+/// [`ClientError::Redirect`], [`ClientError::Http`] or [`ClientError::Agent`] for a refused
+/// request, [`ClientError::InvalidCard`] for a body that is not a usable card, and transport
+/// errors and timeouts.
+pub async fn fetch_agent_card(
+    url: &str,
+    options: &CardFetchOptions,
+) -> Result<AgentCard, ClientError> {
+    fetch_card_with_source(url, options)
+        .await
+        .map(|(card, _)| card)
+}
+
+/// [`fetch_agent_card`], also returning where the card was found in the end.
+pub(crate) async fn fetch_card_with_source(
+    url: &str,
+    options: &CardFetchOptions,
+) -> Result<(AgentCard, url::Url), ClientError> {
+    let transport = match &options.transport {
+        Some(transport) => Arc::clone(transport),
+        None => Arc::new(HttpTransport::new()?),
+    };
+    let start = card_url(url, options.path.as_deref())?;
+    let mut attempt = 0;
+    loop {
+        let fetched = tokio::time::timeout(
+            options.timeout,
+            fetch_once(transport.as_ref(), start.clone(), options),
+        )
+        .await
+        .unwrap_or(Err(ClientError::Timeout(TimeoutKind::Request)));
+        match fetched {
+            Err(error) if error.is_retryable() && attempt < options.retry.max_retries => {
+                tracing::debug!(error = %error, attempt, "retrying the agent card fetch");
+                tokio::time::sleep(options.retry.delay(attempt)).await;
+                attempt += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
+async fn fetch_once(
+    transport: &dyn Transport,
+    mut url: url::Url,
+    options: &CardFetchOptions,
+) -> Result<(AgentCard, url::Url), ClientError> {
+    let mut redirects = 0;
+    loop {
+        let mut request = http::Request::get(url.as_str())
+            .body(Bytes::new())
+            .map_err(|error| ClientError::config(format!("invalid card url: {error}")))?;
+        let headers = request.headers_mut();
+        headers.extend(options.headers.clone());
+        headers.insert(ACCEPT, HeaderValue::from_static(APPLICATION_JSON));
+        headers.insert(
+            crate::client::A2A_VERSION,
+            HeaderValue::from_static(a2a_types::PROTOCOL_VERSION),
+        );
+        let response = transport.send(request).await?;
+        let status = response.status();
+        let location = response
+            .headers()
+            .get(LOCATION)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned);
+        if status.is_redirection() && options.follow_redirects {
+            let next = location
+                .as_deref()
+                .and_then(|location| url.join(location).ok())
+                .filter(|next| matches!(next.scheme(), "http" | "https"));
+            match next {
+                Some(next) if redirects < MAX_REDIRECTS => {
+                    redirects += 1;
+                    url = next;
+                    continue;
+                }
+                Some(_) | None => {
+                    return Err(ClientError::Redirect {
+                        status: status.as_u16(),
+                        location: None,
+                    });
+                }
+            }
+        }
+        let body = read_body(response.into_body(), options.max_size).await?;
+        if !status.is_success() {
+            return Err(error_from_answer(
+                status.as_u16(),
+                location.as_deref(),
+                &body,
+            ));
+        }
+        let card = decode_card(&body)?;
+        return Ok((card, url));
+    }
+}
+
+/// Decodes and validates a card body.
+pub(crate) fn decode_card(body: &[u8]) -> Result<AgentCard, ClientError> {
+    let card: AgentCard =
+        a2a_types::json::from_slice(body).map_err(|error| ClientError::InvalidCard {
+            reason: error.to_string(),
+        })?;
+    validate_card(&card)?;
+    Ok(card)
+}
+
+/// A card must name at least one interface.
+pub(crate) fn validate_card(card: &AgentCard) -> Result<(), ClientError> {
+    if card.supported_interfaces.is_empty() {
+        return Err(ClientError::InvalidCard {
+            reason: "supportedInterfaces is empty".into(),
+        });
+    }
+    Ok(())
+}
+
+/// The interface to use (CLT-03): the first JSONRPC or HTTP+JSON interface for protocol 1.x
+/// in card order, or the first of `preferred` when the card has one.
+///
+/// # Errors
+/// [`ClientError::NoUsableInterface`] when there is none, or `preferred` is not a binding
+/// this client speaks (CLT-04).
+pub(crate) fn pick_interface<'a>(
+    card: &'a AgentCard,
+    preferred: Option<&ProtocolBinding>,
+) -> Result<(&'a AgentInterface, Binding), ClientError> {
+    if let Some(preferred) = preferred
+        && Binding::from_protocol(preferred).is_none()
+    {
+        return Err(ClientError::NoUsableInterface {
+            reason: format!("this client does not speak the {preferred} binding"),
+        });
+    }
+    let usable = |interface: &&AgentInterface| {
+        interface.is_v1() && Binding::from_protocol(&interface.protocol_binding).is_some()
+    };
+    let chosen = preferred
+        .and_then(|preferred| {
+            card.supported_interfaces
+                .iter()
+                .filter(usable)
+                .find(|interface| &interface.protocol_binding == preferred)
+        })
+        .or_else(|| card.supported_interfaces.iter().find(usable));
+    let Some(interface) = chosen else {
+        return Err(ClientError::NoUsableInterface {
+            reason: "the card has no JSONRPC or HTTP+JSON interface for protocol 1.x".into(),
+        });
+    };
+    let binding = Binding::from_protocol(&interface.protocol_binding).ok_or_else(|| {
+        ClientError::NoUsableInterface {
+            reason: "the interface's binding is not supported".into(),
+        }
+    })?;
+    Ok((interface, binding))
+}
+
+/// A host override (CLT-13): `host` (https unless it names a scheme), with `port` and
+/// `base_path` applying only together with it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct HostOverride {
+    pub(crate) host: String,
+    pub(crate) port: Option<u16>,
+    pub(crate) base_path: Option<String>,
+}
+
+/// The address requests go to (CLT-12, CLT-13): the host override, else the interface URL,
+/// else the card-source URL. With credentials and no host override, the origin is always the
+/// card source's, never one taken from the card.
+pub(crate) fn resolve_address(
+    interface_url: &str,
+    card_source: Option<&url::Url>,
+    host: Option<&HostOverride>,
+    with_credentials: bool,
+) -> Result<url::Url, ClientError> {
+    let interface_url = interface_url.trim();
+    let mut address = if interface_url.is_empty() {
+        card_source.cloned().ok_or_else(|| {
+            ClientError::config("the interface has no url and the card's source is unknown")
+        })?
+    } else {
+        match url::Url::parse(interface_url) {
+            Ok(url) => url,
+            Err(url::ParseError::RelativeUrlWithoutBase) => card_source
+                .ok_or_else(|| {
+                    ClientError::config(format!(
+                        "interface url {interface_url:?} is relative and the card's source is unknown"
+                    ))
+                })?
+                .join(interface_url)
+                .map_err(|error| ClientError::config(format!("invalid interface url: {error}")))?,
+            Err(error) => {
+                return Err(ClientError::config(format!("invalid interface url: {error}")));
+            }
+        }
+    };
+    if let Some(host) = host {
+        let text = if host.host.contains("://") {
+            host.host.clone()
+        } else {
+            format!("https://{}", host.host)
+        };
+        let mut origin = parse_http_url(&text)?;
+        if let Some(port) = host.port {
+            origin
+                .set_port(Some(port))
+                .map_err(|()| ClientError::config("the host override cannot take a port"))?;
+        }
+        let path = host
+            .base_path
+            .clone()
+            .unwrap_or_else(|| address.path().to_owned());
+        origin.set_path(&path);
+        address = origin;
+    } else if with_credentials && let Some(source) = card_source {
+        set_origin(&mut address, source);
+    }
+    if !matches!(address.scheme(), "http" | "https") {
+        return Err(ClientError::config(format!(
+            "the agent address must be http or https, not {}",
+            address.scheme()
+        )));
+    }
+    Ok(address)
+}
+
+/// Replaces the scheme, host and port of `url` with those of `origin`.
+fn set_origin(url: &mut url::Url, origin: &url::Url) {
+    let mut moved = origin.clone();
+    moved.set_path(url.path());
+    moved.set_query(url.query());
+    moved.set_fragment(None);
+    *url = moved;
+}
+
+/// An absolute http(s) URL.
+pub(crate) fn parse_http_url(text: &str) -> Result<url::Url, ClientError> {
+    let url = url::Url::parse(text.trim())
+        .map_err(|error| ClientError::config(format!("invalid url: {error}")))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err(ClientError::config(
+            "the url must be an absolute http(s) url",
+        ));
+    }
+    Ok(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn card_urls_follow_clt_01() {
+        let cases = [
+            (
+                "https://agent.example",
+                None,
+                "https://agent.example/.well-known/agent-card.json",
+            ),
+            (
+                "https://agent.example/some/base?x=1",
+                None,
+                "https://agent.example/.well-known/agent-card.json",
+            ),
+            (
+                "https://agent.example/cards/echo.json",
+                None,
+                "https://agent.example/cards/echo.json",
+            ),
+            (
+                "https://agent.example/agents/",
+                Some("echo/card.json"),
+                "https://agent.example/agents/echo/card.json",
+            ),
+            (
+                "https://agent.example/agents/x",
+                Some("/card.json"),
+                "https://agent.example/card.json",
+            ),
+        ];
+        for (url, path, expected) in cases {
+            assert_eq!(
+                card_url(url, path).unwrap().as_str(),
+                expected,
+                "{url} {path:?}"
+            );
+        }
+        assert!(card_url("agent.example", None).is_err());
+        assert!(card_url("ftp://agent.example", None).is_err());
+    }
+
+    fn card(interfaces: &[(&str, ProtocolBinding, &str)]) -> AgentCard {
+        let mut card = AgentCard::new("a", "b", "1");
+        for (url, binding, version) in interfaces {
+            let mut interface = AgentInterface::new(*url, binding.clone());
+            interface.protocol_version = (*version).to_owned();
+            card = card.with_interface(interface);
+        }
+        card
+    }
+
+    #[test]
+    fn the_first_usable_interface_wins_unless_one_is_preferred() {
+        let card = card(&[
+            ("grpc.example:443", ProtocolBinding::Grpc, "1.0"),
+            ("https://a/old", ProtocolBinding::JsonRpc, "0.3"),
+            ("https://a/rest", ProtocolBinding::HttpJson, "1.0"),
+            ("https://a/rpc", ProtocolBinding::JsonRpc, "1.1"),
+        ]);
+        let (interface, binding) = pick_interface(&card, None).unwrap();
+        assert_eq!(
+            (interface.url.as_str(), binding),
+            ("https://a/rest", Binding::HttpJson)
+        );
+        let (interface, _) = pick_interface(&card, Some(&ProtocolBinding::JsonRpc)).unwrap();
+        assert_eq!(interface.url, "https://a/rpc");
+        let error = pick_interface(&card, Some(&ProtocolBinding::Grpc)).unwrap_err();
+        assert!(matches!(error, ClientError::NoUsableInterface { .. }));
+        let only_grpc = self::card(&[("grpc.example:443", ProtocolBinding::Grpc, "1.0")]);
+        assert!(matches!(
+            pick_interface(&only_grpc, None),
+            Err(ClientError::NoUsableInterface { .. })
+        ));
+    }
+
+    #[test]
+    fn addresses_follow_clt_13_and_credentials_stay_on_the_card_origin() {
+        let source = url::Url::parse("https://public.example/.well-known/agent-card.json").unwrap();
+        let resolve = |interface: &str, host: Option<&HostOverride>, credentials: bool| {
+            resolve_address(interface, Some(&source), host, credentials)
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(
+            resolve("http://internal:8080/a2a", None, false),
+            "http://internal:8080/a2a"
+        );
+        assert_eq!(
+            resolve("http://internal:8080/a2a", None, true),
+            "https://public.example/a2a"
+        );
+        assert_eq!(resolve("/rest", None, false), "https://public.example/rest");
+        assert_eq!(resolve("", None, false), source.to_string());
+        let host = HostOverride {
+            host: "gateway.example".into(),
+            port: Some(8443),
+            base_path: None,
+        };
+        assert_eq!(
+            resolve("http://internal:8080/a2a", Some(&host), true),
+            "https://gateway.example:8443/a2a"
+        );
+        let host = HostOverride {
+            host: "http://gateway.example".into(),
+            port: None,
+            base_path: Some("/agents/echo".into()),
+        };
+        assert_eq!(
+            resolve("http://internal:8080/a2a", Some(&host), false),
+            "http://gateway.example/agents/echo"
+        );
+    }
+}

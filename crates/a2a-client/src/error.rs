@@ -1,0 +1,371 @@
+//! [`ClientError`]: everything that can go wrong when talking to an agent, split into "the
+//! agent said no" ([`ClientError::Agent`]) and "we could not talk to it" (the rest), with
+//! [`ClientError::is_retryable`] following the gateway's retry guidance (GW-26).
+
+use std::fmt;
+
+use a2a_types::error::{A2A_DOMAIN, ErrorKind};
+use a2a_types::{A2aError, json::DecodeError};
+
+/// A boxed error from a transport, a token endpoint or an I/O layer.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Longest body text an [`ClientError::Http`] keeps.
+const SNIPPET_CHARS: usize = 200;
+
+/// Which time limit ran out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TimeoutKind {
+    /// Opening the connection (CLT-15, default 30 s).
+    Connect,
+    /// A whole non-streaming request, or the answer to a streaming one (default 60 s).
+    Request,
+    /// The gap between two pieces of a stream, heartbeats included (default 300 s).
+    StreamIdle,
+}
+
+impl fmt::Display for TimeoutKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Connect => "connecting",
+            Self::Request => "the request",
+            Self::StreamIdle => "waiting for the next stream event",
+        })
+    }
+}
+
+/// A failed call to an agent.
+///
+/// Nothing in `Display` or `Debug` carries a credential: URLs are shown without their query,
+/// bodies are cut to a short single line, and token endpoint answers are reduced to their
+/// OAuth error code.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// The agent answered with an A2A error: a JSON-RPC error object, a `google.rpc.Status`
+    /// body, an RFC 9457 problem or a legacy `{"error","message"}` body (CLT-09, CLT-10).
+    /// When delegating from an executor, this is the other agent's answer, not the caller's
+    /// (CLT-20).
+    #[error("the agent answered {}: {}", .0.reason(), .0.message())]
+    Agent(A2aError),
+    /// A non-2xx HTTP answer that is not an A2A error body (a proxy's 502 page, a 404 from a
+    /// server that does not speak A2A).
+    #[error("HTTP {status}{}", snippet_suffix(.body))]
+    Http {
+        /// The HTTP status.
+        status: u16,
+        /// The start of the body: one short line of plain text, or empty.
+        body: String,
+    },
+    /// A redirect that was not followed (CLT-02, CLT-14).
+    #[error("refused to follow a redirect (HTTP {status})")]
+    Redirect {
+        /// The 3xx status.
+        status: u16,
+        /// Where it pointed, without its query.
+        location: Option<String>,
+    },
+    /// The agent could not be reached, or the connection broke.
+    #[error("cannot reach {url}")]
+    Transport {
+        /// The address, without its query.
+        url: String,
+        /// What failed.
+        #[source]
+        source: BoxError,
+    },
+    /// A time limit ran out (CLT-15).
+    #[error("timed out {0}")]
+    Timeout(TimeoutKind),
+    /// An answer that is not the JSON the operation returns.
+    #[error("cannot decode {what}")]
+    Decode {
+        /// What was being decoded, e.g. `GetTask result`.
+        what: String,
+        /// The decoding error, naming the member at fault.
+        #[source]
+        source: DecodeError,
+    },
+    /// An answer that breaks the protocol in a way decoding cannot describe (a JSON-RPC
+    /// envelope without `result` or `error`, an SSE event that is not JSON).
+    #[error("invalid response from the agent: {reason}")]
+    InvalidResponse {
+        /// What was wrong.
+        reason: String,
+    },
+    /// One SSE event or one response body was larger than allowed (CLT-16).
+    #[error("a response exceeded the limit of {limit} bytes")]
+    PayloadTooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// The agent card is not a valid v1.0 card, or has no interface at all (CLT-01).
+    #[error("invalid agent card: {reason}")]
+    InvalidCard {
+        /// What was wrong.
+        reason: String,
+    },
+    /// The card has no JSONRPC or HTTP+JSON interface for protocol 1.x, or the binding asked
+    /// for is not one this client speaks (CLT-04). Its kind is InvalidRequest.
+    #[error("no usable interface: {reason}")]
+    NoUsableInterface {
+        /// Why.
+        reason: String,
+    },
+    /// The client was configured with something it cannot use (a bad URL or header).
+    /// Its kind is InvalidRequest.
+    #[error("invalid client configuration: {reason}")]
+    Config {
+        /// What was wrong.
+        reason: String,
+    },
+    /// Credentials could not be obtained: the OAuth token endpoint refused or failed.
+    #[error("cannot obtain credentials: {reason}")]
+    Credentials {
+        /// What went wrong; never the secret itself.
+        reason: String,
+        /// The underlying failure, when there is one.
+        #[source]
+        source: Option<Box<ClientError>>,
+    },
+    /// A stream broke before its task reached a final state, and re-subscribing did not
+    /// succeed within the [`ResumePolicy`](crate::ResumePolicy)'s attempts.
+    #[error("the stream ended before the task reached a final state")]
+    StreamInterrupted {
+        /// The last failure, when the stream broke with one.
+        #[source]
+        source: Option<Box<ClientError>>,
+    },
+}
+
+fn snippet_suffix(body: &str) -> String {
+    if body.is_empty() {
+        String::new()
+    } else {
+        format!(": {body}")
+    }
+}
+
+impl ClientError {
+    /// Whether trying the same request again later may succeed (seed 004, GW-26):
+    ///
+    /// * transport failures, timeouts and interrupted streams: yes;
+    /// * HTTP 429, 502, 503 and 504: yes; other HTTP statuses: no;
+    /// * the agent's own A2A answers: no, except ServerBusy and Unavailable, which say so;
+    /// * a gateway's own errors (an `ErrorInfo` domain other than `a2a-protocol.org` with
+    ///   `executed = "false"`, D-20): its timeout (-32001) and unavailable (-32003) yes, its
+    ///   agent-not-found (-32002) and invalid-response (-32004) no;
+    /// * decoding, configuration, card and credential errors: no.
+    #[must_use]
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Self::Transport { .. } | Self::Timeout(_) | Self::StreamInterrupted { .. } => true,
+            Self::Http { status, .. } => matches!(status, 429 | 502 | 503 | 504),
+            Self::Agent(error) => agent_error_is_retryable(error),
+            Self::Redirect { .. }
+            | Self::Decode { .. }
+            | Self::InvalidResponse { .. }
+            | Self::PayloadTooLarge { .. }
+            | Self::InvalidCard { .. }
+            | Self::NoUsableInterface { .. }
+            | Self::Config { .. }
+            | Self::Credentials { .. } => false,
+        }
+    }
+
+    /// The A2A error kind: the agent's for [`ClientError::Agent`], `InvalidRequest` for a
+    /// client that cannot be built ([`NoUsableInterface`](Self::NoUsableInterface),
+    /// [`Config`](Self::Config), [`InvalidCard`](Self::InvalidCard)); `None` otherwise.
+    #[must_use]
+    pub fn kind(&self) -> Option<ErrorKind> {
+        match self {
+            Self::Agent(error) => Some(error.kind()),
+            Self::NoUsableInterface { .. } | Self::Config { .. } | Self::InvalidCard { .. } => {
+                Some(ErrorKind::InvalidRequest)
+            }
+            Self::Http { .. }
+            | Self::Redirect { .. }
+            | Self::Transport { .. }
+            | Self::Timeout(_)
+            | Self::Decode { .. }
+            | Self::InvalidResponse { .. }
+            | Self::PayloadTooLarge { .. }
+            | Self::Credentials { .. }
+            | Self::StreamInterrupted { .. } => None,
+        }
+    }
+
+    /// The agent's error, for [`ClientError::Agent`].
+    #[must_use]
+    pub fn agent_error(&self) -> Option<&A2aError> {
+        match self {
+            Self::Agent(error) => Some(error),
+            _ => None,
+        }
+    }
+
+    /// The HTTP status, for [`Http`](Self::Http) and [`Redirect`](Self::Redirect).
+    #[must_use]
+    pub fn http_status(&self) -> Option<u16> {
+        match self {
+            Self::Http { status, .. } | Self::Redirect { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn config(reason: impl Into<String>) -> Self {
+        Self::Config {
+            reason: reason.into(),
+        }
+    }
+
+    pub(crate) fn invalid_response(reason: impl Into<String>) -> Self {
+        Self::InvalidResponse {
+            reason: reason.into(),
+        }
+    }
+
+    pub(crate) fn transport(url: &url::Url, source: impl Into<BoxError>) -> Self {
+        Self::Transport {
+            url: display_url(url),
+            source: source.into(),
+        }
+    }
+
+    pub(crate) fn decode(what: impl Into<String>, source: DecodeError) -> Self {
+        Self::Decode {
+            what: what.into(),
+            source,
+        }
+    }
+
+    /// An HTTP error whose body is not an A2A error, with a safe snippet of the body.
+    pub(crate) fn http(status: u16, body: &[u8]) -> Self {
+        Self::Http {
+            status,
+            body: snippet(body),
+        }
+    }
+}
+
+/// GW-26 for errors that arrived as A2A errors.
+fn agent_error_is_retryable(error: &A2aError) -> bool {
+    let from_gateway = error.domain() != A2A_DOMAIN
+        && error
+            .metadata()
+            .get("executed")
+            .is_some_and(|executed| executed == "false");
+    if !from_gateway {
+        return error.kind().is_retryable();
+    }
+    // A gateway's codes collide with the agent catalogue (C-05), so the kind recovered from
+    // the code names the agent error sharing it: -32001 is the gateway's timeout, -32003
+    // its "unavailable"; -32002 (agent not found) and -32004 (invalid response) are final.
+    match error.kind() {
+        ErrorKind::TaskNotFound | ErrorKind::PushNotificationNotSupported => true,
+        ErrorKind::TaskNotCancelable | ErrorKind::UnsupportedOperation => false,
+        other => other.is_retryable(),
+    }
+}
+
+/// A URL as errors show it: scheme, host, port and path, never the query or fragment (an
+/// API key may travel in the query).
+pub(crate) fn display_url(url: &url::Url) -> String {
+    let mut shown = url.clone();
+    shown.set_query(None);
+    shown.set_fragment(None);
+    // Userinfo is a credential too.
+    let _ = shown.set_username("");
+    let _ = shown.set_password(None);
+    shown.to_string()
+}
+
+/// One short line of plain text from a body, or `""` for JSON, HTML, binary and long
+/// bodies.
+pub(crate) fn snippet(body: &[u8]) -> String {
+    let Ok(text) = std::str::from_utf8(body) else {
+        return String::new();
+    };
+    let text = text.trim();
+    let plain = !text.is_empty()
+        && !text.starts_with('<')
+        && !text.starts_with('{')
+        && !text.starts_with('[')
+        && !text.chars().any(char::is_control);
+    if !plain {
+        return String::new();
+    }
+    if text.chars().count() <= SNIPPET_CHARS {
+        text.to_owned()
+    } else {
+        let cut: String = text.chars().take(SNIPPET_CHARS).collect();
+        format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_guidance_follows_seed_004() {
+        let http = |status| ClientError::Http {
+            status,
+            body: String::new(),
+        };
+        for status in [429, 502, 503, 504] {
+            assert!(http(status).is_retryable(), "{status}");
+        }
+        for status in [400, 401, 404, 500] {
+            assert!(!http(status).is_retryable(), "{status}");
+        }
+        assert!(ClientError::Timeout(TimeoutKind::Request).is_retryable());
+        assert!(!ClientError::Agent(A2aError::task_not_found("t")).is_retryable());
+        assert!(ClientError::Agent(A2aError::server_busy()).is_retryable());
+        assert!(!ClientError::config("x").is_retryable());
+    }
+
+    #[test]
+    fn gateway_errors_that_never_reached_the_agent_are_retried_by_code() {
+        let gateway = |code: i32| {
+            let error = a2a_types::jsonrpc::JsonRpcError {
+                code,
+                message: "gateway".into(),
+                data: Some(serde_json::json!([{
+                    "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                    "reason": "AGENT_TIMEOUT",
+                    "domain": "gateway.example",
+                    "metadata": {"executed": "false"}
+                }])),
+            };
+            ClientError::Agent(A2aError::from_jsonrpc_error(&error))
+        };
+        assert!(gateway(-32001).is_retryable(), "timeout");
+        assert!(!gateway(-32002).is_retryable(), "agent not found");
+        assert!(gateway(-32003).is_retryable(), "unavailable");
+        assert!(!gateway(-32004).is_retryable(), "invalid response");
+    }
+
+    #[test]
+    fn build_errors_are_invalid_request_kind() {
+        let error = ClientError::NoUsableInterface {
+            reason: "none".into(),
+        };
+        assert_eq!(error.kind(), Some(ErrorKind::InvalidRequest));
+    }
+
+    #[test]
+    fn urls_in_errors_lose_query_and_userinfo() {
+        let url = url::Url::parse("https://user:pw@agent.example/a2a?api_key=secret").unwrap();
+        assert_eq!(display_url(&url), "https://agent.example/a2a");
+    }
+
+    #[test]
+    fn snippets_are_short_plain_text_only() {
+        assert_eq!(snippet(b"Bad Gateway\n"), "Bad Gateway");
+        assert_eq!(snippet(b"<html>oops</html>"), "");
+        assert_eq!(snippet(br#"{"x":1}"#), "");
+        assert_eq!(snippet("a".repeat(300).as_bytes()).chars().count(), 201);
+    }
+}

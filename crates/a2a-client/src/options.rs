@@ -1,0 +1,302 @@
+//! Per-call options ([`CallOptions`]) and the policies a client applies to every call:
+//! timeouts, retries of idempotent operations, and resumption of broken streams.
+
+use std::time::Duration;
+
+use http::HeaderMap;
+use http::header::{HeaderName, HeaderValue};
+
+/// Options for the calls of one [`A2aClient::with_options`](crate::A2aClient::with_options)
+/// handle: extra headers, a timeout override, extra extensions (CLT-05).
+///
+/// ```
+/// use std::time::Duration;
+/// use a2a_client::CallOptions;
+///
+/// let options = CallOptions::new()
+///     .header("X-Request-Id", "r-42")
+///     .timeout(Duration::from_secs(5))
+///     .extension("https://example.com/ext/trace/v1");
+/// # let _ = options;
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct CallOptions {
+    pub(crate) headers: HeaderMap,
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) extensions: Vec<String>,
+    /// A header that could not be used; reported by the first call.
+    pub(crate) invalid: Option<String>,
+}
+
+impl CallOptions {
+    /// No options.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a header to every call. An invalid name or value makes those calls fail with
+    /// [`ClientError::Config`](crate::ClientError::Config).
+    #[must_use]
+    pub fn header<N, V>(mut self, name: N, value: V) -> Self
+    where
+        N: TryInto<HeaderName>,
+        V: TryInto<HeaderValue>,
+    {
+        match (name.try_into(), value.try_into()) {
+            (Ok(name), Ok(value)) => {
+                self.headers.append(name, value);
+            }
+            (Err(_), _) | (_, Err(_)) => {
+                self.invalid = Some("a call option header has an invalid name or value".into());
+            }
+        }
+        self
+    }
+
+    /// Adds these headers to every call.
+    #[must_use]
+    pub fn headers(mut self, headers: HeaderMap) -> Self {
+        self.headers.extend(headers);
+        self
+    }
+
+    /// Replaces the request timeout of these calls; for streams, the time to open them.
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Asks for one more extension, in addition to the client's (`A2A-Extensions`).
+    #[must_use]
+    pub fn extension(mut self, uri: impl Into<String>) -> Self {
+        self.extensions.push(uri.into());
+        self
+    }
+
+    /// Asks for these extensions, in addition to the client's.
+    #[must_use]
+    pub fn extensions<I, S>(mut self, uris: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.extensions.extend(uris.into_iter().map(Into::into));
+        self
+    }
+
+    /// `self`, then `other` on top: headers and extensions added, `other`'s timeout winning.
+    pub(crate) fn merged(&self, other: CallOptions) -> CallOptions {
+        let mut merged = self.clone();
+        merged.headers.extend(other.headers);
+        merged.timeout = other.timeout.or(merged.timeout);
+        merged.extensions.extend(other.extensions);
+        merged.invalid = other.invalid.or(merged.invalid);
+        merged
+    }
+}
+
+/// The client's time limits (CLT-15).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// Opening a connection; default 30 s. Only the HTTP transport built by the client uses
+    /// it.
+    pub connect: Duration,
+    /// A whole non-streaming call, and the wait for a stream's response head; default 60 s.
+    pub request: Duration,
+    /// The longest silence on an open stream, heartbeats included; default 300 s. The
+    /// stream then fails with a timeout (and is resumed, when resuming is on).
+    pub stream_idle: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Self {
+            connect: Duration::from_secs(30),
+            request: Duration::from_secs(60),
+            stream_idle: Duration::from_secs(300),
+        }
+    }
+}
+
+/// Retries of failed calls, with exponential backoff and jitter.
+///
+/// Only [retryable](crate::ClientError::is_retryable) failures are retried, and by default
+/// only for idempotent operations: GetTask, ListTasks, Get/List/Delete push config,
+/// GetExtendedAgentCard and card discovery. SendMessage, CancelTask, CreateTaskPushNotificationConfig and
+/// the opening of streams are retried only with
+/// [`retry_non_idempotent`](Self::retry_non_idempotent).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetryPolicy {
+    pub(crate) max_retries: u32,
+    pub(crate) initial_backoff: Duration,
+    pub(crate) max_backoff: Duration,
+    pub(crate) retry_non_idempotent: bool,
+}
+
+impl Default for RetryPolicy {
+    /// Two retries, backoff from 200 ms up to 5 s, idempotent operations only.
+    fn default() -> Self {
+        Self {
+            max_retries: 2,
+            initial_backoff: Duration::from_millis(200),
+            max_backoff: Duration::from_secs(5),
+            retry_non_idempotent: false,
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// No retries at all.
+    #[must_use]
+    pub fn none() -> Self {
+        Self {
+            max_retries: 0,
+            ..Self::default()
+        }
+    }
+
+    /// Retries at most `retries` times after the first attempt.
+    #[must_use]
+    pub fn max_retries(mut self, retries: u32) -> Self {
+        self.max_retries = retries;
+        self
+    }
+
+    /// Waits about `initial` before the first retry, doubling each time up to `max`.
+    #[must_use]
+    pub fn backoff(mut self, initial: Duration, max: Duration) -> Self {
+        self.initial_backoff = initial;
+        self.max_backoff = max.max(initial);
+        self
+    }
+
+    /// Also retries SendMessage, CancelTask, CreateTaskPushNotificationConfig and the
+    /// opening of streams. SendMessage keeps its `messageId`, so an agent that de-duplicates
+    /// by it (spec §2.1) sees the retry as the same message.
+    #[must_use]
+    pub fn retry_non_idempotent(mut self, retry: bool) -> Self {
+        self.retry_non_idempotent = retry;
+        self
+    }
+
+    /// The retries allowed for an operation.
+    pub(crate) fn retries_for(&self, idempotent: bool) -> u32 {
+        if idempotent || self.retry_non_idempotent {
+            self.max_retries
+        } else {
+            0
+        }
+    }
+
+    /// The wait before retry number `attempt` (0-based).
+    pub(crate) fn delay(&self, attempt: u32) -> Duration {
+        backoff(self.initial_backoff, self.max_backoff, attempt)
+    }
+}
+
+/// How a broken stream is resumed (SendStreamingMessage and SubscribeToTask).
+///
+/// When a stream ends or fails before its task reaches a terminal or interrupted state, the
+/// client subscribes to the task again, sending `Last-Event-ID` when the server numbered its
+/// events, and drops what it already delivered, so the caller sees one continuous stream.
+/// Each attempt waits with exponential backoff and jitter; attempts start again from zero
+/// whenever a new event arrives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResumePolicy {
+    pub(crate) max_attempts: u32,
+    pub(crate) initial_backoff: Duration,
+    pub(crate) max_backoff: Duration,
+}
+
+impl Default for ResumePolicy {
+    /// Up to 5 attempts in a row, backoff from 100 ms up to 5 s.
+    fn default() -> Self {
+        Self {
+            max_attempts: 5,
+            initial_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_secs(5),
+        }
+    }
+}
+
+impl ResumePolicy {
+    /// Never resume: a broken stream ends (with its error, if it failed with one).
+    #[must_use]
+    pub fn disabled() -> Self {
+        Self {
+            max_attempts: 0,
+            ..Self::default()
+        }
+    }
+
+    /// At most `attempts` re-subscriptions in a row without a new event.
+    #[must_use]
+    pub fn max_attempts(mut self, attempts: u32) -> Self {
+        self.max_attempts = attempts;
+        self
+    }
+
+    /// Waits about `initial` before the first attempt, doubling each time up to `max`.
+    #[must_use]
+    pub fn backoff(mut self, initial: Duration, max: Duration) -> Self {
+        self.initial_backoff = initial;
+        self.max_backoff = max.max(initial);
+        self
+    }
+
+    /// Whether resuming is on.
+    #[must_use]
+    pub fn is_enabled(&self) -> bool {
+        self.max_attempts > 0
+    }
+
+    pub(crate) fn delay(&self, attempt: u32) -> Duration {
+        backoff(self.initial_backoff, self.max_backoff, attempt)
+    }
+}
+
+/// `initial · 2^attempt`, capped at `max`, then "equal jitter": half of it fixed, the other
+/// half random, so many clients failing together do not retry in step.
+fn backoff(initial: Duration, max: Duration, attempt: u32) -> Duration {
+    let factor = 2_u32.saturating_pow(attempt.min(16));
+    let ceiling = initial.saturating_mul(factor).min(max);
+    let half = ceiling / 2;
+    let random = uuid::Uuid::new_v4().as_u128() as u64;
+    let jitter = if half.is_zero() {
+        Duration::ZERO
+    } else {
+        let nanos = u64::try_from(half.as_nanos()).unwrap_or(u64::MAX);
+        Duration::from_nanos(random % nanos.max(1))
+    };
+    half + jitter
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_with_jitter_and_stays_under_the_cap() {
+        let policy =
+            RetryPolicy::default().backoff(Duration::from_millis(100), Duration::from_secs(1));
+        for attempt in 0..10 {
+            let ceiling =
+                (Duration::from_millis(100) * 2_u32.pow(attempt)).min(Duration::from_secs(1));
+            let delay = policy.delay(attempt);
+            assert!(
+                delay >= ceiling / 2 && delay <= ceiling,
+                "{attempt}: {delay:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_idempotent_calls_are_retried_by_default() {
+        let policy = RetryPolicy::default();
+        assert_eq!(policy.retries_for(true), 2);
+        assert_eq!(policy.retries_for(false), 0);
+        assert_eq!(policy.retry_non_idempotent(true).retries_for(false), 2);
+    }
+}

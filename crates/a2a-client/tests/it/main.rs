@@ -1,0 +1,7 @@
+//! Integration tests of the A2A client, over real sockets on 127.0.0.1.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub, missing_docs)]
+
+mod errors;
+mod operations;
+mod support;

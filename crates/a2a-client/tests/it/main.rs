@@ -5,3 +5,4 @@
 mod errors;
 mod operations;
 mod support;
+mod wire;

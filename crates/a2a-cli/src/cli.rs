@@ -9,7 +9,8 @@ use crate::commands;
 #[command(
     name = "a2a",
     version,
-    about = "Serve A2A agents, run a gateway, call agents"
+    about = "Serve A2A agents, run a gateway, call agents",
+    after_help = "Exit codes: 0 ok, 1 the agent refused or the task failed, 2 usage, 3 cannot reach the agent"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -20,6 +21,22 @@ pub struct Cli {
 enum Command {
     /// Serve an agent over A2A: JSON-RPC and HTTP+JSON, card at /.well-known/agent-card.json.
     Serve(Box<commands::serve::ServeArgs>),
+    /// Fetch an agent's card and print a summary of it.
+    Card(Box<commands::card::CardArgs>),
+    /// Send a message to an agent and print the answer.
+    Send(Box<commands::send::SendArgs>),
+    /// Talk with an agent, one line at a time.
+    Chat(Box<commands::chat::ChatArgs>),
+    /// Print a task.
+    Get(Box<commands::get::GetArgs>),
+    /// List an agent's tasks.
+    List(Box<commands::list::ListArgs>),
+    /// Cancel a task.
+    Cancel(Box<commands::cancel::CancelArgs>),
+    /// Follow a task's events until it stops.
+    Subscribe(Box<commands::subscribe::SubscribeArgs>),
+    /// Manage a task's push-notification webhooks.
+    Push(Box<commands::push::PushArgs>),
 }
 
 /// Runs the parsed command to completion.
@@ -33,6 +50,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         .context("cannot start the async runtime")?;
     match cli.command {
         Command::Serve(args) => runtime.block_on(commands::serve::run(*args)),
+        Command::Card(args) => runtime.block_on(commands::card::run(*args)),
+        Command::Send(args) => runtime.block_on(commands::send::run(*args)),
+        Command::Chat(args) => runtime.block_on(commands::chat::run(*args)),
+        Command::Get(args) => runtime.block_on(commands::get::run(*args)),
+        Command::List(args) => runtime.block_on(commands::list::run(*args)),
+        Command::Cancel(args) => runtime.block_on(commands::cancel::run(*args)),
+        Command::Subscribe(args) => runtime.block_on(commands::subscribe::run(*args)),
+        Command::Push(args) => runtime.block_on(commands::push::run(*args)),
     }
 }
 

@@ -3,6 +3,8 @@
 
 use std::process::ExitCode;
 
+use a2a_client::ClientError;
+
 use crate::output;
 
 /// The listener could not be bound: the address is taken, not local, or not allowed.
@@ -14,6 +16,44 @@ pub(crate) struct BindError {
     /// Why.
     #[source]
     pub(crate) source: std::io::Error,
+}
+
+/// A client flag or argument that cannot be used as given (exit code 2). Its message never
+/// repeats a secret.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub(crate) struct UsageError {
+    message: String,
+}
+
+impl UsageError {
+    /// A usage error saying `message`.
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
+}
+
+/// The task a command waited for ended FAILED, REJECTED or CANCELED (exit code 1).
+#[derive(Debug, thiserror::Error)]
+#[error("task {task_id} ended {}{}", crate::render::state_name(*state), reason(status_text))]
+pub(crate) struct TaskEnded {
+    /// The task.
+    pub(crate) task_id: a2a_types::TaskId,
+    /// FAILED, REJECTED or CANCELED.
+    pub(crate) state: a2a_types::TaskState,
+    /// The status message's text; may be empty.
+    pub(crate) status_text: String,
+}
+
+fn reason(text: &str) -> String {
+    let first_line = text.lines().next().unwrap_or_default();
+    if first_line.is_empty() {
+        String::new()
+    } else {
+        format!(": {first_line}")
+    }
 }
 
 /// A failure that is the caller's to fix: an unknown flag, a bad value, an unreadable
@@ -62,16 +102,77 @@ pub(crate) fn clap_first_line(error: &clap::Error) -> String {
 /// code.
 #[must_use]
 pub fn report_failure(error: &anyhow::Error) -> ExitCode {
-    output::error_line(&format!("error: {error:#}"));
+    if is_broken_pipe(error) {
+        // The reader of our output went away (`a2a list … | head`): nothing to report.
+        return ExitCode::SUCCESS;
+    }
+    output::error_line(&format!("error: {}", message_of(error)));
     ExitCode::from(code_of(error))
 }
 
+/// The error chain as one line: `what: why: …`. Below a client error that could not reach
+/// the agent, the layers of the HTTP stack (request, connect, socket) say the same thing
+/// again, so only the deepest one, the actual reason, is kept.
+fn message_of(error: &anyhow::Error) -> String {
+    let mut parts = Vec::new();
+    for cause in error.chain() {
+        parts.push(cause.to_string());
+        let reaches_out = cause.downcast_ref::<ClientError>().is_some_and(|error| {
+            matches!(
+                error,
+                ClientError::Transport { .. } | ClientError::Credentials { .. }
+            )
+        });
+        if reaches_out {
+            if let Some(root) = error.chain().last()
+                && !std::ptr::eq(root, cause)
+            {
+                parts.push(root.to_string());
+            }
+            break;
+        }
+    }
+    parts.join(": ")
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|error| error.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// The exit code of a client library failure: 3 when the agent could not be reached at
+/// all, 2 for a client the flags set up wrongly, 1 when the agent answered but refused.
+fn client_code(error: &ClientError) -> u8 {
+    match error {
+        ClientError::Transport { .. }
+        | ClientError::Timeout(_)
+        | ClientError::StreamInterrupted { .. } => UNREACHABLE,
+        ClientError::Credentials {
+            source: Some(source),
+            ..
+        } => client_code(source),
+        ClientError::Config { .. } => USAGE,
+        // The agent answered, with a refusal or something unusable.
+        _ => RUNTIME,
+    }
+}
+
 fn code_of(error: &anyhow::Error) -> u8 {
+    if let Some(client) = error
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<ClientError>())
+    {
+        return client_code(client);
+    }
     let usage = error.chain().any(|cause| {
         cause.is::<crate::config::ConfigError>()
             || cause.is::<crate::card::CardError>()
             || cause.is::<crate::agents::CommandNotFound>()
             || cause.is::<a2a_server::ConfigError>()
+            || cause.is::<UsageError>()
     });
     if usage {
         USAGE
@@ -97,5 +198,65 @@ mod tests {
             .context("building the server");
         assert_eq!(code_of(&config), USAGE);
         assert_eq!(code_of(&anyhow::anyhow!("disk on fire")), RUNTIME);
+    }
+
+    #[test]
+    fn client_failures_map_to_their_exit_codes() {
+        use a2a_client::TimeoutKind;
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        let unreachable = ClientError::Transport {
+            url: "http://127.0.0.1:1/".into(),
+            source: Box::new(refused),
+        };
+        let cases = [
+            (unreachable, UNREACHABLE),
+            (ClientError::Timeout(TimeoutKind::Request), UNREACHABLE),
+            (
+                ClientError::Agent(a2a_types::A2aError::task_not_found("t")),
+                RUNTIME,
+            ),
+            (
+                ClientError::Http {
+                    status: 401,
+                    body: String::new(),
+                },
+                RUNTIME,
+            ),
+            (
+                ClientError::NoUsableInterface {
+                    reason: "grpc only".into(),
+                },
+                RUNTIME,
+            ),
+        ];
+        for (error, code) in cases {
+            let text = error.to_string();
+            assert_eq!(code_of(&anyhow::Error::new(error)), code, "{text}");
+        }
+        let task = TaskEnded {
+            task_id: "t".into(),
+            state: a2a_types::TaskState::Failed,
+            status_text: String::new(),
+        };
+        assert_eq!(code_of(&anyhow::Error::new(task)), RUNTIME);
+        let usage = UsageError::new("--header needs NAME:VALUE");
+        assert_eq!(code_of(&anyhow::Error::new(usage)), USAGE);
+    }
+
+    #[test]
+    fn an_unreachable_agent_is_reported_with_the_deepest_reason_only() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("error sending request")]
+        struct Layer(#[source] std::io::Error);
+        let refused =
+            std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "connection refused");
+        let error = anyhow::Error::new(ClientError::Transport {
+            url: "http://127.0.0.1:1/".into(),
+            source: Box::new(Layer(refused)),
+        });
+        assert_eq!(
+            message_of(&error),
+            "cannot reach http://127.0.0.1:1/: connection refused"
+        );
     }
 }

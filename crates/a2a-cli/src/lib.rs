@@ -1,8 +1,9 @@
 //! The `a2a` command: a library with a thin binary on top.
 //!
 //! `main.rs` parses the command line into a [`Cli`], calls [`run`] and turns the outcome into
-//! an exit code with [`report_failure`]: 0 success, 1 runtime failure, 2 usage or configuration
-//! error, 3 cannot bind or connect.
+//! an exit code with [`report_failure`]: 0 success, 1 runtime failure (for the client
+//! commands: the agent refused, or the task ended FAILED, REJECTED or CANCELED), 2 usage or
+//! configuration error, 3 cannot bind, or cannot reach the agent.
 //!
 //! ```
 //! use clap::Parser as _;
@@ -17,22 +18,35 @@
 //! # Layout
 //!
 //! - `cli`: the clap command tree and the dispatch to one subcommand.
-//! - `commands/`: one file per subcommand (`serve`).
+//! - `commands/`: one file per subcommand: `serve`, and the client commands `card`, `send`,
+//!   `chat`, `get`, `list`, `cancel`, `subscribe`, `push`.
 //! - `config`: flags, `A2A_*` environment variables and the TOML file, merged in one place
 //!   into validated settings.
 //! - `card`: the agent card served, from a file and/or parameters (CARD-07…CARD-09).
 //! - `agents/`: the built-in agents `echo`, `exec` and `conformance`.
 //! - `logging`: `tracing` to stderr, human-readable or JSON.
+//! - `client_args`: the flags every client command shares (URL, binding, credentials,
+//!   timeout, `--json`); `connection`: the `a2a-client` built from them, the one place the
+//!   commands meet the client library.
+//! - `follow`, `progress`: following a stream of events, and what the events said about
+//!   the task (which decides the exit code).
+//! - `render/`: human output of protocol values, as strings; `spinner`: the wait animation.
 //! - `output`: the only module that prints to stdout.
 
 mod agents;
 mod card;
 mod cli;
+mod client_args;
 mod commands;
 mod config;
+mod connection;
 mod error;
+mod follow;
 mod logging;
 mod output;
+mod progress;
+mod render;
+mod spinner;
 
 pub use self::cli::{Cli, run};
 pub use self::error::{report_failure, report_usage_error};

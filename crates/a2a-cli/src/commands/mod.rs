@@ -1,3 +1,11 @@
 //! One module per subcommand.
 
+pub(crate) mod cancel;
+pub(crate) mod card;
+pub(crate) mod chat;
+pub(crate) mod get;
+pub(crate) mod list;
+pub(crate) mod push;
+pub(crate) mod send;
 pub(crate) mod serve;
+pub(crate) mod subscribe;

@@ -8,6 +8,13 @@
 )]
 
 mod card;
+mod client_card;
+mod client_chat;
+mod client_errors;
+mod client_mock;
+mod client_push;
+mod client_send;
+mod client_tasks;
 mod conformance;
 mod exec;
 mod serve;

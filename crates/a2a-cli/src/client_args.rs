@@ -1,0 +1,254 @@
+//! The flags every client command shares: the agent's URL, how to reach it (binding,
+//! headers, credentials, timeout) and how to print (`--json`, `--no-color`).
+//!
+//! Secrets (`--api-key`, `--bearer`, `--oauth-client-secret`, header values) are kept in
+//! [`Secret`], whose `Debug` hides them, and no error message repeats them.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::error::UsageError;
+use crate::render::Style;
+
+/// Where the agent is and how to talk to it.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ClientArgs {
+    /// The agent: its base URL (the card is read from /.well-known/agent-card.json) or the
+    /// URL of its card (ending in .json)
+    #[arg(value_name = "URL")]
+    pub(crate) url: String,
+
+    /// The binding to use [default: the card's first JSONRPC or HTTP+JSON interface]
+    #[arg(long, value_enum, value_name = "BINDING", help_heading = "Connection")]
+    pub(crate) binding: Option<Binding>,
+
+    /// Send this API key (see --api-key-header)
+    #[arg(long, value_name = "KEY", env = "A2A_API_KEY", hide_env_values = true,
+          conflicts_with_all = ["bearer", "oauth_client_id"], help_heading = "Connection")]
+    pub(crate) api_key: Option<Secret>,
+
+    /// The header that carries --api-key [default: the card's API-key scheme, else Authorization]
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "api_key",
+        help_heading = "Connection"
+    )]
+    pub(crate) api_key_header: Option<String>,
+
+    /// Send `Authorization: Bearer TOKEN`
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "A2A_BEARER_TOKEN",
+        hide_env_values = true,
+        conflicts_with = "oauth_client_id",
+        help_heading = "Connection"
+    )]
+    pub(crate) bearer: Option<Secret>,
+
+    /// Send this header with every request, as NAME:VALUE (repeatable)
+    #[arg(
+        long = "header",
+        short = 'H',
+        value_name = "NAME:VALUE",
+        help_heading = "Connection"
+    )]
+    pub(crate) headers: Vec<Secret>,
+
+    /// OAuth 2.0 client-credentials: the client id (with --oauth-client-secret)
+    #[arg(
+        long,
+        value_name = "ID",
+        requires = "oauth_client_secret",
+        help_heading = "Connection"
+    )]
+    pub(crate) oauth_client_id: Option<String>,
+
+    /// OAuth 2.0 client-credentials: the client secret
+    #[arg(
+        long,
+        value_name = "SECRET",
+        env = "A2A_OAUTH_CLIENT_SECRET",
+        hide_env_values = true,
+        requires = "oauth_client_id",
+        help_heading = "Connection"
+    )]
+    pub(crate) oauth_client_secret: Option<Secret>,
+
+    /// OAuth 2.0 token endpoint [default: the card's client-credentials flow]
+    #[arg(
+        long,
+        value_name = "URL",
+        requires = "oauth_client_id",
+        help_heading = "Connection"
+    )]
+    pub(crate) oauth_token_url: Option<String>,
+
+    /// OAuth 2.0 scope to ask for (repeatable)
+    #[arg(
+        long,
+        value_name = "SCOPE",
+        requires = "oauth_client_id",
+        help_heading = "Connection"
+    )]
+    pub(crate) oauth_scope: Vec<String>,
+
+    /// Give up on a request after this long (e.g. 30s, 5m; a bare number is milliseconds)
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Connection")]
+    pub(crate) timeout: Option<Duration>,
+
+    /// Print the protocol JSON as received, one value per line, instead of a summary
+    #[arg(long, help_heading = "Output")]
+    pub(crate) json: bool,
+
+    /// No colours (also off when stdout is not a terminal or NO_COLOR is set)
+    #[arg(long, help_heading = "Output")]
+    pub(crate) no_color: bool,
+}
+
+/// A protocol binding the client speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Binding {
+    /// JSON-RPC 2.0.
+    Jsonrpc,
+    /// HTTP+JSON.
+    #[value(alias = "http+json")]
+    Rest,
+}
+
+impl Binding {
+    /// The binding's protocol name.
+    pub(crate) fn protocol(self) -> a2a_types::ProtocolBinding {
+        match self {
+            Self::Jsonrpc => a2a_types::ProtocolBinding::JsonRpc,
+            Self::Rest => a2a_types::ProtocolBinding::HttpJson,
+        }
+    }
+}
+
+impl ClientArgs {
+    /// The colours to print with.
+    pub(crate) fn style(&self) -> Style {
+        if self.json {
+            Style::plain()
+        } else {
+            Style::detect(self.no_color)
+        }
+    }
+
+    /// The `--header` flags as (name, value) pairs.
+    ///
+    /// # Errors
+    /// A flag without `:` or with an invalid name; the message never shows the value.
+    pub(crate) fn header_pairs(
+        &self,
+    ) -> Result<Vec<(http::HeaderName, http::HeaderValue)>, UsageError> {
+        self.headers
+            .iter()
+            .map(|header| parse_header(header.expose()))
+            .collect()
+    }
+}
+
+pub(crate) fn parse_header(
+    text: &str,
+) -> Result<(http::HeaderName, http::HeaderValue), UsageError> {
+    let Some((name, value)) = text.split_once(':') else {
+        return Err(UsageError::new("--header needs NAME:VALUE"));
+    };
+    let name = name.trim();
+    let header_name = http::HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| UsageError::new(format!("--header: `{name}` is not a header name")))?;
+    let header_value = http::HeaderValue::from_str(value.trim()).map_err(|_| {
+        UsageError::new(format!(
+            "--header {name}: the value is not a valid header value"
+        ))
+    })?;
+    Ok((header_name, header_value))
+}
+
+/// A duration: milliseconds, or a number with `ms`, `s`, `m` or `h`.
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| "not a duration (e.g. 30s, 5m, 1500)".to_owned())?;
+    let millis_per_unit = match unit.trim() {
+        "" | "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        _ => return Err("unknown unit (ms, s, m, h)".to_owned()),
+    };
+    let millis = number
+        .checked_mul(millis_per_unit)
+        .ok_or_else(|| "too long".to_owned())?;
+    if millis == 0 {
+        return Err("must be more than 0".to_owned());
+    }
+    Ok(Duration::from_millis(millis))
+}
+
+/// A flag value that must not be shown: `Debug` prints `<redacted>`, and there is no
+/// `Display`.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct Secret(String);
+
+impl Secret {
+    /// The value, for the one place that sends it.
+    pub(crate) fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+impl FromStr for Secret {
+    type Err = std::convert::Infallible;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(Self(text.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_take_a_unit_or_milliseconds() {
+        assert_eq!(parse_duration("1500"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("3d").is_err());
+        assert!(parse_duration("0").is_err());
+    }
+
+    #[test]
+    fn headers_are_name_colon_value_and_errors_hide_the_value() {
+        let (name, value) = parse_header("X-Trace: abc").unwrap();
+        assert_eq!((name.as_str(), value.to_str().unwrap()), ("x-trace", "abc"));
+        let (_, value) = parse_header("Authorization: Bearer a:b").unwrap();
+        assert_eq!(value.to_str().unwrap(), "Bearer a:b");
+        let error = parse_header("sekrit-no-colon").unwrap_err().to_string();
+        assert!(!error.contains("sekrit"), "{error}");
+        let error = parse_header("X-Bad: sekrit\u{7}").unwrap_err().to_string();
+        assert!(!error.contains("sekrit"), "{error}");
+    }
+
+    #[test]
+    fn secrets_do_not_show_in_debug_output() {
+        assert_eq!(format!("{:?}", Secret("s3cr3t".into())), "<redacted>");
+    }
+}

@@ -1,0 +1,401 @@
+//! `a2a chat URL`: a conversation with an agent, one line of stdin per message.
+//!
+//! The chat keeps the `contextId` across turns, and the `taskId` while the task waits for
+//! input; a task that reached a final state is let go, so the next line starts a new task
+//! in the same conversation. When the agent asks a question (INPUT_REQUIRED), its status
+//! message is shown as the agent's words and the next line answers it. Answers stream when
+//! the card says the agent can (`capabilities.streaming`).
+//!
+//! On a terminal there is a prompt and Ctrl-C stops the current turn; with piped stdin the
+//! lines are sent one after the other and the first failure ends the chat with its exit code.
+
+use std::io::{BufRead as _, IsTerminal as _};
+
+use a2a_client::A2aClient;
+use a2a_types::{
+    ContextId, GetTaskRequest, Message, MessageId, SendMessageRequest, StreamResponse, TaskId,
+};
+use futures::StreamExt as _;
+use tokio::sync::mpsc;
+
+use crate::client_args::ClientArgs;
+use crate::connection;
+use crate::output;
+use crate::progress::Progress;
+use crate::render::{self, Layout, StreamPrinter, Style};
+use crate::spinner::Spinners;
+
+/// `a2a chat`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ChatArgs {
+    #[command(flatten)]
+    client: ClientArgs,
+
+    /// Continue this conversation
+    #[arg(long, value_name = "ID", help_heading = "Chat")]
+    context_id: Option<String>,
+
+    /// The messageId of the first message; later ones are new UUIDs (the conformance
+    /// agent, for one, picks its behaviour by messageId prefix)
+    #[arg(long, value_name = "ID", help_heading = "Chat")]
+    message_id: Option<String>,
+
+    /// Never stream, even when the agent can
+    #[arg(long, help_heading = "Chat")]
+    no_stream: bool,
+}
+
+const HELP: &str = "\
+/new   start a new conversation (forget the context and the task)
+/task  show the current task (or the last one)
+/quit  leave (so does Ctrl-D)
+";
+
+/// What one line of input asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Input<'a> {
+    Say(&'a str),
+    Quit,
+    New,
+    Task,
+    Help,
+    Unknown(&'a str),
+    Nothing,
+}
+
+fn parse_input(line: &str) -> Input<'_> {
+    let line = line.trim();
+    match line {
+        "" => Input::Nothing,
+        "/quit" | "/exit" | "/q" => Input::Quit,
+        "/new" => Input::New,
+        "/task" => Input::Task,
+        "/help" | "/?" => Input::Help,
+        command if command.starts_with('/') && !command.starts_with("//") => {
+            Input::Unknown(command)
+        }
+        // `//text` sends `/text`.
+        text => Input::Say(
+            text.strip_prefix('/')
+                .filter(|_| text.starts_with("//"))
+                .unwrap_or(text),
+        ),
+    }
+}
+
+/// The conversation's ids between turns.
+#[derive(Debug, Default)]
+struct Session {
+    context_id: Option<ContextId>,
+    /// The task the next message continues: set while it waits for input.
+    task_id: Option<TaskId>,
+    /// The latest task, kept for `/task` after it ended.
+    last_task_id: Option<TaskId>,
+    /// The id for the next message, when the user chose one.
+    next_message_id: Option<String>,
+}
+
+impl Session {
+    fn message(&mut self, text: &str) -> Message {
+        let mut message = Message::user_text(text);
+        if let Some(message_id) = self.next_message_id.take() {
+            message.message_id = MessageId::new(message_id);
+        }
+        message.context_id = self.context_id.clone();
+        message.task_id = self.task_id.clone();
+        message
+    }
+
+    /// Keeps the context; keeps the task only while it can go on (not in a final state).
+    fn after_turn(&mut self, progress: &Progress) {
+        if progress.context_id.is_some() {
+            self.context_id = progress.context_id.clone();
+        }
+        if progress.task_id.is_some() {
+            self.last_task_id = progress.task_id.clone();
+        }
+        let goes_on = progress.state.is_some_and(|state| !state.is_terminal());
+        self.task_id = if goes_on {
+            progress.task_id.clone()
+        } else {
+            None
+        };
+    }
+}
+
+/// Runs the conversation until `/quit` or the end of stdin.
+pub(crate) async fn run(args: ChatArgs) -> anyhow::Result<()> {
+    let connection = connection::open(&args.client).await?;
+    let style = args.client.style();
+    let interactive = std::io::stdin().is_terminal();
+    let streaming = !args.no_stream
+        && connection
+            .card()
+            .is_some_and(|card| card.capabilities.supports_streaming());
+    let chat = Chat {
+        connection: &connection,
+        args: &args,
+        style,
+        interactive,
+        streaming,
+        spinners: Spinners::detect(args.client.json),
+    };
+    if interactive && !args.client.json {
+        output::text(&chat.banner())?;
+    }
+    let mut session = Session {
+        context_id: args.context_id.clone().map(ContextId::new),
+        next_message_id: args.message_id.clone(),
+        ..Session::default()
+    };
+    // One printer for the whole chat, so it knows what the agent already said.
+    let mut printer = StreamPrinter::new(style, Layout::Chat);
+    let mut lines = stdin_lines();
+    loop {
+        if interactive {
+            output::text(&style.bold("you> "))?;
+        }
+        let line = tokio::select! {
+            line = lines.recv() => line,
+            _ = tokio::signal::ctrl_c(), if interactive => None,
+        };
+        let Some(line) = line else {
+            if interactive {
+                output::text("\n")?;
+            }
+            return Ok(());
+        };
+        match parse_input(&line) {
+            Input::Nothing => {}
+            Input::Quit => return Ok(()),
+            Input::Help => output::text(HELP)?,
+            Input::New => {
+                session = Session::default();
+                if !args.client.json {
+                    output::text(&format!("{}\n", style.dim("(new conversation)")))?;
+                }
+            }
+            Input::Task => chat.show_task(&session).await?,
+            Input::Unknown(command) => {
+                output::error_line(&format!("unknown command {command}; /help lists them"));
+            }
+            Input::Say(text) => {
+                let message = session.message(text);
+                match chat.turn(message, &mut printer).await {
+                    Ok(progress) => session.after_turn(&progress),
+                    Err(error) if interactive => output::error_line(&format!("error: {error:#}")),
+                    Err(error) => return Err(error),
+                }
+            }
+        }
+    }
+}
+
+/// What a turn needs, borrowed for the whole chat.
+struct Chat<'a> {
+    connection: &'a A2aClient,
+    args: &'a ChatArgs,
+    style: Style,
+    interactive: bool,
+    streaming: bool,
+    spinners: Spinners,
+}
+
+impl Chat<'_> {
+    fn banner(&self) -> String {
+        let name = self
+            .connection
+            .card()
+            .map_or("the agent", |card| card.name.as_str());
+        let mode = if self.streaming {
+            "streaming"
+        } else {
+            "not streaming"
+        };
+        format!(
+            "{} {}\n{}\n",
+            self.style.bold(&format!("Chatting with {name}")),
+            self.style.dim(&format!(
+                "({mode}, {} {})",
+                self.connection.binding(),
+                self.connection.url()
+            )),
+            self.style
+                .dim("/help for commands, /quit or Ctrl-D to leave")
+        )
+    }
+
+    /// Sends one message and prints the answer; Ctrl-C on a terminal stops waiting.
+    async fn turn(
+        &self,
+        message: Message,
+        printer: &mut StreamPrinter,
+    ) -> anyhow::Result<Progress> {
+        let request = SendMessageRequest::new(message);
+        let mut progress = Progress::default();
+        let exchange = self.exchange(request, printer, &mut progress);
+        let interrupted = tokio::select! {
+            result = exchange => { result?; false }
+            _ = tokio::signal::ctrl_c(), if self.interactive => true,
+        };
+        output::text(&printer.finish())?;
+        if interrupted {
+            output::text(&format!("{}\n", self.style.dim("(interrupted)")))?;
+        }
+        Ok(progress)
+    }
+
+    async fn exchange(
+        &self,
+        request: SendMessageRequest,
+        printer: &mut StreamPrinter,
+        progress: &mut Progress,
+    ) -> anyhow::Result<()> {
+        if !self.streaming {
+            let mut spinner = self.spinners.start("thinking");
+            let response = self.connection.send_message(request).await;
+            spinner.stop().await;
+            return self.show(&StreamResponse::from(response?), printer, progress);
+        }
+        let mut spinner = self.spinners.start("thinking");
+        let stream = self.connection.send_streaming_message(request).await;
+        let mut stream = std::pin::pin!(match stream {
+            Ok(stream) => stream,
+            Err(error) => {
+                spinner.stop().await;
+                return Err(error.into());
+            }
+        });
+        let mut first = true;
+        while let Some(event) = stream.next().await {
+            if first {
+                spinner.stop().await;
+                first = false;
+            }
+            self.show(&event?, printer, progress)?;
+        }
+        spinner.stop().await;
+        Ok(())
+    }
+
+    fn show(
+        &self,
+        event: &StreamResponse,
+        printer: &mut StreamPrinter,
+        progress: &mut Progress,
+    ) -> anyhow::Result<()> {
+        progress.observe(event);
+        if self.args.client.json {
+            output::json_line(event)
+        } else {
+            output::text(&printer.event(event))?;
+            Ok(())
+        }
+    }
+
+    /// `/task`: the current (or last) task as the agent has it now.
+    async fn show_task(&self, session: &Session) -> anyhow::Result<()> {
+        if let Some(context_id) = &session.context_id {
+            output::text(&format!("{} {context_id}\n", self.style.dim("context")))?;
+        }
+        let Some(task_id) = session.task_id.as_ref().or(session.last_task_id.as_ref()) else {
+            output::text(&format!("{}\n", self.style.dim("no task yet")))?;
+            return Ok(());
+        };
+        let request = GetTaskRequest {
+            tenant: String::new(),
+            id: task_id.clone(),
+            history_length: Some(0),
+        };
+        match self.connection.get_task(request).await {
+            Ok(task) if self.args.client.json => output::json_line(&task)?,
+            Ok(task) => output::text(&render::task::task(self.style, &task))?,
+            Err(error) => output::error_line(&format!("error: {error:#}")),
+        }
+        if session.task_id.is_none() {
+            output::text(&format!(
+                "{}\n",
+                self.style
+                    .dim("(ended: the next message starts a new task)")
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+/// Lines of stdin, read on a thread of their own: a blocking read cannot be cancelled, and
+/// the runtime must not wait for one to finish when the chat ends.
+fn stdin_lines() -> mpsc::Receiver<String> {
+    let (send, receive) = mpsc::channel(1);
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if send.blocking_send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receive
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a_types::TaskState;
+
+    use super::*;
+
+    #[test]
+    fn lines_are_commands_or_text() {
+        assert_eq!(parse_input("  hello  "), Input::Say("hello"));
+        assert_eq!(parse_input("/quit"), Input::Quit);
+        assert_eq!(parse_input("/new"), Input::New);
+        assert_eq!(parse_input("/task"), Input::Task);
+        assert_eq!(parse_input("/nope"), Input::Unknown("/nope"));
+        assert_eq!(parse_input("//etc/hosts"), Input::Say("/etc/hosts"));
+        assert_eq!(parse_input("   "), Input::Nothing);
+    }
+
+    fn progress(state: TaskState) -> Progress {
+        Progress {
+            task_id: Some(TaskId::new("t")),
+            context_id: Some(ContextId::new("c")),
+            state: Some(state),
+            status_text: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_task_is_kept_while_it_waits_and_dropped_when_it_ends() {
+        let mut session = Session::default();
+        session.after_turn(&progress(TaskState::InputRequired));
+        let follow_up = session.message("blue");
+        assert_eq!(follow_up.task_id, Some(TaskId::new("t")));
+        assert_eq!(follow_up.context_id, Some(ContextId::new("c")));
+
+        session.after_turn(&progress(TaskState::Completed));
+        let next = session.message("again");
+        assert_eq!(next.task_id, None, "a finished task is not continued");
+        assert_eq!(
+            next.context_id,
+            Some(ContextId::new("c")),
+            "the context stays"
+        );
+        assert_eq!(session.last_task_id, Some(TaskId::new("t")));
+    }
+
+    #[test]
+    fn a_chosen_message_id_is_used_once() {
+        let mut session = Session {
+            next_message_id: Some("tck-input-required-1".into()),
+            ..Session::default()
+        };
+        assert_eq!(
+            session.message("a").message_id.as_str(),
+            "tck-input-required-1"
+        );
+        assert_ne!(
+            session.message("b").message_id.as_str(),
+            "tck-input-required-1"
+        );
+    }
+}

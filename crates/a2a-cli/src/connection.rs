@@ -1,0 +1,111 @@
+//! The `a2a-client` the client commands talk through, set up from [`ClientArgs`]: the one
+//! place the commands meet the client library's settings.
+
+use a2a_client::{
+    A2aClient, A2aClientBuilder, ApiKeyPlacement, CardFetchOptions, Credentials,
+    OAuth2ClientCredentials, Timeouts,
+};
+use a2a_types::AgentCard;
+
+use crate::client_args::ClientArgs;
+use crate::error::UsageError;
+
+/// Fetches the agent's card (from `URL/.well-known/agent-card.json`, or the URL itself when
+/// it ends in `.json`) and builds a client for it.
+///
+/// # Errors
+/// Usage errors in the flags (exit 2), the client library's failures otherwise, and an
+/// explicit `--binding` the card does not offer.
+pub(crate) async fn open(args: &ClientArgs) -> anyhow::Result<A2aClient> {
+    let client = builder(args)?
+        .card_fetch(card_fetch_options(args)?)
+        .discover(&args.url)
+        .await?;
+    if let Some(binding) = args.binding
+        && client.binding() != binding.protocol()
+    {
+        // The library falls back to another interface (spec §5.4); a binding the user
+        // named is a requirement, so say it cannot be met instead.
+        return Err(UsageError::new(format!(
+            "--binding: the agent's card has no {} interface for protocol 1.x",
+            binding.protocol()
+        ))
+        .into());
+    }
+    Ok(client)
+}
+
+/// Fetches and validates the agent's card, without building a client.
+///
+/// # Errors
+/// As [`open`], less the binding check.
+pub(crate) async fn fetch_card(args: &ClientArgs) -> anyhow::Result<AgentCard> {
+    let options = card_fetch_options(args)?;
+    Ok(a2a_client::fetch_agent_card(&args.url, &options).await?)
+}
+
+/// How the card is fetched: with the `--header`s and the `--timeout`.
+fn card_fetch_options(args: &ClientArgs) -> Result<CardFetchOptions, UsageError> {
+    let mut options = CardFetchOptions::new();
+    for header in &args.headers {
+        let (name, value) = crate::client_args::parse_header(header.expose())?;
+        // Both were checked by `parse_header`, so this cannot fail.
+        let Ok(value) = value.to_str() else {
+            return Err(UsageError::new(format!(
+                "--header {name}: the value is not valid header text"
+            )));
+        };
+        options = options
+            .header(name.as_str(), value)
+            .map_err(|_| UsageError::new(format!("--header {name}: not a valid header")))?;
+    }
+    if let Some(timeout) = args.timeout {
+        options = options.timeout(timeout);
+    }
+    Ok(options)
+}
+
+fn builder(args: &ClientArgs) -> Result<A2aClientBuilder, UsageError> {
+    let mut builder = A2aClient::builder();
+    if let Some(binding) = args.binding {
+        builder = builder.prefer_binding(binding.protocol());
+    }
+    for (name, value) in args.header_pairs()? {
+        builder = builder.header(name, value);
+    }
+    if let Some(credentials) = credentials(args) {
+        builder = builder.credentials(credentials);
+    }
+    if let Some(timeout) = args.timeout {
+        let defaults = Timeouts::default();
+        builder = builder.timeouts(Timeouts {
+            connect: timeout.min(defaults.connect),
+            request: timeout,
+            stream_idle: timeout,
+        });
+    }
+    Ok(builder)
+}
+
+/// The one kind of credentials the flags name (clap makes them exclusive).
+fn credentials(args: &ClientArgs) -> Option<Credentials> {
+    if let Some(key) = &args.api_key {
+        let key = key.expose().to_owned();
+        return Some(match &args.api_key_header {
+            Some(header) => Credentials::api_key_in(key, ApiKeyPlacement::Header(header.clone())),
+            None => Credentials::api_key(key),
+        });
+    }
+    if let Some(token) = &args.bearer {
+        return Some(Credentials::bearer(token.expose().to_owned()));
+    }
+    if let (Some(id), Some(secret)) = (&args.oauth_client_id, &args.oauth_client_secret) {
+        let mut oauth = OAuth2ClientCredentials::new(id.clone(), secret.expose().to_owned())
+            .scopes(args.oauth_scope.iter().cloned());
+        if let Some(url) = &args.oauth_token_url {
+            oauth = oauth.token_url(url.clone());
+        }
+        return Some(Credentials::oauth2(oauth));
+    }
+    None
+}

@@ -1,0 +1,285 @@
+//! [`StreamPrinter`]: turns stream events into text as they arrive, so artifact text shows
+//! chunk by chunk and every status change gets its own line.
+
+use std::fmt::Write as _;
+
+use a2a_types::{
+    ArtifactId, Message, MessageId, StreamResponse, TaskArtifactUpdateEvent, TaskState, TaskStatus,
+};
+
+use super::{Style, task};
+
+/// How much the printer says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// `send --stream`, `subscribe`: every event, artifacts under a title.
+    Full,
+    /// `chat`: only what the agent says (`agent: …`) and the state where a turn ends.
+    Chat,
+}
+
+/// The text for each event of one stream; remembers the artifact being printed so chunks
+/// continue where the previous one stopped.
+#[derive(Debug)]
+pub(crate) struct StreamPrinter {
+    style: Style,
+    layout: Layout,
+    /// The artifact whose chunks are being printed, and whether a part of it is out already.
+    open: Option<(ArtifactId, bool)>,
+    /// The last text returned ended with a newline (or nothing was returned yet).
+    at_line_start: bool,
+    /// The last agent message shown: a task snapshot repeats its status message (the
+    /// question a chat just answered), which is not said twice.
+    said: Option<MessageId>,
+}
+
+impl StreamPrinter {
+    /// A printer for one stream.
+    pub(crate) fn new(style: Style, layout: Layout) -> Self {
+        Self {
+            style,
+            layout,
+            open: None,
+            at_line_start: true,
+            said: None,
+        }
+    }
+
+    /// True when the cursor is at the start of a line, so a spinner may use it.
+    pub(crate) fn at_line_start(&self) -> bool {
+        self.at_line_start
+    }
+
+    /// The text to print for `event`; may be empty.
+    pub(crate) fn event(&mut self, event: &StreamResponse) -> String {
+        let out = match event {
+            StreamResponse::Task(snapshot) => {
+                let mut out = self.close();
+                match self.layout {
+                    Layout::Full => out.push_str(&task::task(self.style, snapshot)),
+                    Layout::Chat => {
+                        for artifact in &snapshot.artifacts {
+                            out.push_str(&self.agent_says(&task::parts(&artifact.parts)));
+                        }
+                        out.push_str(&self.chat_status(&snapshot.status));
+                    }
+                }
+                out
+            }
+            StreamResponse::Message(message) => {
+                let mut out = self.close();
+                match self.layout {
+                    Layout::Full => out.push_str(&task::message(self.style, message)),
+                    Layout::Chat => out.push_str(&self.agent_message(message)),
+                }
+                out
+            }
+            StreamResponse::StatusUpdate(update) => {
+                let mut out = self.close();
+                match self.layout {
+                    Layout::Full => out.push_str(&task::status_line(self.style, &update.status)),
+                    Layout::Chat => out.push_str(&self.chat_status(&update.status)),
+                }
+                out
+            }
+            StreamResponse::ArtifactUpdate(update) => self.artifact(update),
+        };
+        if let Some(last) = out.chars().last() {
+            self.at_line_start = last == '\n';
+        }
+        out
+    }
+
+    /// What is still owed at the end of the stream: the newline after an open artifact.
+    pub(crate) fn finish(&mut self) -> String {
+        let out = self.close();
+        if !out.is_empty() {
+            self.at_line_start = true;
+        }
+        out
+    }
+
+    fn artifact(&mut self, update: &TaskArtifactUpdateEvent) -> String {
+        let id = &update.artifact.artifact_id;
+        let continues = update.append && self.open.as_ref().is_some_and(|(open, _)| open == id);
+        let mut out = String::new();
+        if !continues {
+            out.push_str(&self.close());
+            match self.layout {
+                Layout::Full => out.push_str(&task::artifact_title(self.style, &update.artifact)),
+                Layout::Chat => out.push_str(&self.style.bold("agent:")),
+            }
+            self.open = Some((id.clone(), false));
+        }
+        if let Some((_, started)) = &mut self.open {
+            for part in &update.artifact.parts {
+                if *started {
+                    out.push('\n');
+                } else if self.layout == Layout::Chat {
+                    out.push(' ');
+                }
+                out.push_str(&task::part(part));
+                *started = true;
+            }
+        }
+        if update.last_chunk {
+            let at_line_start = out.ends_with('\n') || (out.is_empty() && self.at_line_start);
+            self.open = None;
+            if !at_line_start {
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// Ends the open artifact's line, if one is open.
+    fn close(&mut self) -> String {
+        if self.open.take().is_some() && !self.at_line_start {
+            "\n".to_owned()
+        } else {
+            String::new()
+        }
+    }
+
+    fn agent_says(&self, text: &str) -> String {
+        if text.is_empty() {
+            String::new()
+        } else {
+            format!("{} {text}\n", self.style.bold("agent:"))
+        }
+    }
+
+    /// `agent: TEXT` for a message not shown yet.
+    fn agent_message(&mut self, message: &Message) -> String {
+        if self.said.as_ref() == Some(&message.message_id) {
+            return String::new();
+        }
+        self.said = Some(message.message_id.clone());
+        self.agent_says(&task::parts(&message.parts))
+    }
+
+    /// In a chat, a status says something only when it carries a new message (the agent's
+    /// question, or why it failed) or when the turn ends there.
+    fn chat_status(&mut self, status: &TaskStatus) -> String {
+        let repeated = status
+            .message
+            .as_ref()
+            .is_some_and(|message| self.said.as_ref() == Some(&message.message_id));
+        if repeated {
+            return String::new();
+        }
+        let mut out = status
+            .message
+            .as_ref()
+            .map(|message| self.agent_message(message))
+            .unwrap_or_default();
+        let ends_turn = status.state.is_terminal() || status.state.is_interrupted();
+        if ends_turn && status.state != TaskState::Completed {
+            let _ = writeln!(
+                out,
+                "{}{}{}",
+                self.style.dim("["),
+                self.style.state(status.state),
+                self.style.dim("]")
+            );
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a_types::{Artifact, ContextId, Message, TaskId, TaskStatusUpdateEvent};
+
+    use super::*;
+
+    fn chunk(text: &str, append: bool, last_chunk: bool) -> StreamResponse {
+        StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
+            task_id: TaskId::new("t"),
+            context_id: ContextId::new("c"),
+            artifact: Artifact::from_text(text).with_id("a").with_name("output"),
+            append,
+            last_chunk,
+            metadata: None,
+        })
+    }
+
+    fn status(state: TaskState, text: Option<&str>) -> StreamResponse {
+        let mut status = TaskStatus::new(state);
+        status.message = text.map(Message::agent_text);
+        StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+            task_id: TaskId::new("t"),
+            context_id: ContextId::new("c"),
+            status,
+            metadata: None,
+        })
+    }
+
+    fn print(layout: Layout, events: &[StreamResponse]) -> String {
+        let mut printer = StreamPrinter::new(Style::plain(), layout);
+        let mut out: String = events.iter().map(|event| printer.event(event)).collect();
+        out.push_str(&printer.finish());
+        out
+    }
+
+    #[test]
+    fn chunks_continue_the_artifact_and_states_get_their_own_lines() {
+        let events = [
+            status(TaskState::Working, None),
+            chunk("line 1", false, false),
+            chunk("line 2", true, false),
+            chunk("", true, true),
+            status(TaskState::Completed, None),
+        ];
+        assert_eq!(
+            print(Layout::Full, &events),
+            "● WORKING\n── output ──\nline 1\nline 2\n● COMPLETED\n"
+        );
+    }
+
+    #[test]
+    fn an_artifact_left_open_is_closed_by_the_next_status() {
+        let events = [
+            chunk("chunk-1 ", false, false),
+            chunk("chunk-2", true, false),
+            status(TaskState::Completed, Some("done")),
+        ];
+        assert_eq!(
+            print(Layout::Full, &events),
+            "── output ──\nchunk-1 \nchunk-2\n● COMPLETED  done\n"
+        );
+    }
+
+    #[test]
+    fn a_chat_does_not_repeat_a_question_the_next_snapshot_carries() {
+        let question = status(TaskState::InputRequired, Some("Which colour?"));
+        let StreamResponse::StatusUpdate(update) = &question else {
+            unreachable!()
+        };
+        let mut snapshot = a2a_types::Task::new(
+            TaskId::new("t"),
+            ContextId::new("c"),
+            TaskState::InputRequired,
+        );
+        snapshot.status = update.status.clone();
+        let mut printer = StreamPrinter::new(Style::plain(), Layout::Chat);
+        let first = printer.event(&question);
+        assert_eq!(first, "agent: Which colour?\n[INPUT_REQUIRED]\n");
+        assert_eq!(printer.event(&StreamResponse::Task(snapshot)), "");
+    }
+
+    #[test]
+    fn a_chat_shows_what_the_agent_says_and_where_the_turn_stops() {
+        let streamed = [
+            status(TaskState::Working, None),
+            chunk("hello", false, true),
+            status(TaskState::Completed, None),
+        ];
+        assert_eq!(print(Layout::Chat, &streamed), "agent: hello\n");
+        let question = [status(TaskState::InputRequired, Some("Which colour?"))];
+        assert_eq!(
+            print(Layout::Chat, &question),
+            "agent: Which colour?\n[INPUT_REQUIRED]\n"
+        );
+    }
+}

@@ -1,0 +1,175 @@
+//! Tasks, messages, artifacts and parts as a person reads them.
+
+use std::fmt::Write as _;
+
+use a2a_types::{Artifact, Message, Part, PartContent, Role, Task, TaskStatus};
+
+use super::Style;
+
+/// One part on one line: text as is, files and data as a short bracketed note.
+pub(crate) fn part(part: &Part) -> String {
+    let mut about = Vec::new();
+    if !part.filename.is_empty() {
+        about.push(part.filename.clone());
+    }
+    if !part.media_type.is_empty() {
+        about.push(part.media_type.clone());
+    }
+    match &part.content {
+        PartContent::Text(text) => text.clone(),
+        PartContent::Raw(bytes) => {
+            about.push(format!("{} bytes", bytes.len()));
+            format!("[file {}]", about.join(", "))
+        }
+        PartContent::Url(url) => {
+            about.push(url.clone());
+            format!("[file {}]", about.join(", "))
+        }
+        PartContent::Data(data) => data.to_string(),
+        // `PartContent` is `#[non_exhaustive]`: a kind this version does not know.
+        _ => "[part]".to_owned(),
+    }
+}
+
+/// The parts one after the other, joined with newlines (PM-19).
+pub(crate) fn parts(parts: &[Part]) -> String {
+    parts.iter().map(part).collect::<Vec<_>>().join("\n")
+}
+
+/// `user` or `agent`.
+pub(crate) fn role(role: Role) -> &'static str {
+    match role {
+        Role::User => "user",
+        Role::Agent => "agent",
+        Role::Unspecified => "unknown",
+    }
+}
+
+/// A direct agent reply: `agent: TEXT`, and its context.
+pub(crate) fn message(style: Style, message: &Message) -> String {
+    let mut out = format!(
+        "{} {}\n",
+        style.bold(&format!("{}:", role(message.role))),
+        parts(&message.parts)
+    );
+    if let Some(context_id) = &message.context_id {
+        let _ = writeln!(out, "  {} {context_id}", style.dim("context"));
+    }
+    out
+}
+
+/// The title line of an artifact, before its content.
+pub(crate) fn artifact_title(style: Style, artifact: &Artifact) -> String {
+    let name = if artifact.name.is_empty() {
+        artifact.artifact_id.as_str()
+    } else {
+        artifact.name.as_str()
+    };
+    format!("{}\n", style.dim(&format!("── {name} ──")))
+}
+
+/// An artifact: its title, then its content, ending with a newline.
+pub(crate) fn artifact(style: Style, artifact: &Artifact) -> String {
+    let mut out = artifact_title(style, artifact);
+    out.push_str(&parts(&artifact.parts));
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+/// `● STATE  task ID`: the line that opens a task, and every status change in a stream.
+pub(crate) fn status_line(style: Style, status: &TaskStatus) -> String {
+    let mut line = format!("{} {}", style.dim("●"), style.state(status.state));
+    let text = status.message.as_ref().map(|message| parts(&message.parts));
+    if let Some(text) = text.filter(|text| !text.is_empty()) {
+        let _ = write!(line, "  {text}");
+    }
+    line.push('\n');
+    line
+}
+
+/// A whole task: ids and state, history, the status message, then every artifact.
+pub(crate) fn task(style: Style, task: &Task) -> String {
+    let mut out = format!(
+        "{} {}  {}\n",
+        style.bold("task"),
+        task.id,
+        style.state(task.status.state)
+    );
+    if !task.context_id.is_empty() {
+        let _ = writeln!(out, "  {} {}", style.dim("context"), task.context_id);
+    }
+    if let Some(timestamp) = &task.status.timestamp {
+        let _ = writeln!(out, "  {} {timestamp}", style.dim("updated"));
+    }
+    if !task.history.is_empty() {
+        let _ = writeln!(out, "  {}", style.dim("history"));
+        for message in &task.history {
+            let _ = writeln!(
+                out,
+                "    {} {}",
+                style.dim(&format!("{}:", role(message.role))),
+                parts(&message.parts)
+            );
+        }
+    }
+    if let Some(message) = &task.status.message {
+        let _ = writeln!(
+            out,
+            "  {} {}",
+            style.dim(&format!("{}:", role(message.role))),
+            parts(&message.parts)
+        );
+    }
+    for each in &task.artifacts {
+        out.push_str(&artifact(style, each));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a_types::{ContextId, TaskId, TaskState};
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn parts_read_as_text_or_a_short_note() {
+        let cases = [
+            (Part::text("hello"), "hello"),
+            (
+                Part::raw(b"tck".to_vec())
+                    .with_filename("output.txt")
+                    .with_media_type("text/plain"),
+                "[file output.txt, text/plain, 3 bytes]",
+            ),
+            (
+                Part::url("https://example.com/a.pdf"),
+                "[file https://example.com/a.pdf]",
+            ),
+            (Part::data(json!({"k": 1})), r#"{"k":1}"#),
+        ];
+        for (given, expected) in cases {
+            assert_eq!(part(&given), expected);
+        }
+    }
+
+    #[test]
+    fn a_task_shows_state_status_message_and_artifacts() {
+        let mut task = Task::new(
+            TaskId::new("t1"),
+            ContextId::new("c1"),
+            TaskState::Completed,
+        );
+        task.status.timestamp = None;
+        task.status.message = Some(Message::agent_text("done"));
+        task.artifacts
+            .push(Artifact::from_text("line 1\nline 2").with_name("out"));
+        assert_eq!(
+            super::task(Style::plain(), &task),
+            "task t1  COMPLETED\n  context c1\n  agent: done\n── out ──\nline 1\nline 2\n"
+        );
+    }
+}

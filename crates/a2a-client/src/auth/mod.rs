@@ -318,9 +318,8 @@ mod tests {
 
     #[test]
     fn secrets_never_show_in_debug() {
-        let credentials = Credentials::oauth2(
-            OAuth2ClientCredentials::new("client-1", "hunter2").scope("read"),
-        );
+        let credentials =
+            Credentials::oauth2(OAuth2ClientCredentials::new("client-1", "hunter2").scope("read"));
         let text = format!("{credentials:?} {:?}", Credentials::bearer("tok-hunter3"));
         assert!(!text.contains("hunter"), "{text}");
         assert!(text.contains("client-1"));

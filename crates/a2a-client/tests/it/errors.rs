@@ -44,7 +44,10 @@ fn subscribe(id: &TaskId) -> SubscribeToTaskRequest {
 }
 
 async fn completed_task(client: &A2aClient) -> TaskId {
-    let answer = client.send_message(message::request("hello")).await.unwrap();
+    let answer = client
+        .send_message(message::request("hello"))
+        .await
+        .unwrap();
     answer.task_id().unwrap().clone()
 }
 
@@ -54,7 +57,11 @@ async fn task_not_found() {
     for binding in bindings() {
         let client = agent.client(&binding);
         let what = format!("{binding}");
-        assert_kind(client.get_task(get("nope")).await, ErrorKind::TaskNotFound, &what);
+        assert_kind(
+            client.get_task(get("nope")).await,
+            ErrorKind::TaskNotFound,
+            &what,
+        );
         assert_kind(
             client.cancel_task(cancel(&"nope".into())).await,
             ErrorKind::TaskNotFound,
@@ -66,7 +73,11 @@ async fn task_not_found() {
             &what,
         );
         let follow_up = message::draft().text("x").task_id("nope").into_request();
-        assert_kind(client.send_message(follow_up).await, ErrorKind::TaskNotFound, &what);
+        assert_kind(
+            client.send_message(follow_up).await,
+            ErrorKind::TaskNotFound,
+            &what,
+        );
     }
 }
 
@@ -110,8 +121,11 @@ async fn unsupported_operation() {
             &what,
         );
     }
-    let no_streaming =
-        Agent::start_with(|card| card.capabilities.streaming = Some(false), |server| server).await;
+    let no_streaming = Agent::start_with(
+        |card| card.capabilities.streaming = Some(false),
+        |server| server,
+    )
+    .await;
     for binding in bindings() {
         let client = no_streaming.client(&binding);
         assert_kind(
@@ -133,17 +147,29 @@ async fn invalid_params() {
             history_length: Some(-1),
             ..get(id.as_str())
         };
-        assert_kind(client.get_task(negative).await, ErrorKind::InvalidParams, &what);
+        assert_kind(
+            client.get_task(negative).await,
+            ErrorKind::InvalidParams,
+            &what,
+        );
         let bad_page = ListTasksRequest {
             page_size: Some(-5),
             ..ListTasksRequest::default()
         };
-        assert_kind(client.list_tasks(bad_page).await, ErrorKind::InvalidParams, &what);
+        assert_kind(
+            client.list_tasks(bad_page).await,
+            ErrorKind::InvalidParams,
+            &what,
+        );
         let bad_token = ListTasksRequest {
             page_token: "not-a-token".into(),
             ..ListTasksRequest::default()
         };
-        assert_kind(client.list_tasks(bad_token).await, ErrorKind::InvalidParams, &what);
+        assert_kind(
+            client.list_tasks(bad_token).await,
+            ErrorKind::InvalidParams,
+            &what,
+        );
     }
 }
 

@@ -1,8 +1,16 @@
 //! Integration tests of the A2A client, over real sockets on 127.0.0.1.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub, missing_docs)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    unreachable_pub,
+    missing_docs
+)]
 
+mod discovery;
 mod errors;
+mod oauth;
 mod operations;
+mod retries;
 mod support;
 mod wire;

@@ -34,7 +34,10 @@ async fn send_message_returns_the_completed_task_or_a_direct_reply() {
         assert_eq!(task.status.state, TaskState::Completed, "{binding}");
         assert_eq!(task.artifacts[0].text(), "hello");
 
-        let reply = client.send_message(message::request("reply")).await.unwrap();
+        let reply = client
+            .send_message(message::request("reply"))
+            .await
+            .unwrap();
         assert_eq!(reply.kind(), ResponseKind::Message, "{binding}");
         let SendMessageResponse::Message(reply) = reply else {
             unreachable!()
@@ -55,7 +58,10 @@ async fn streaming_yields_the_task_then_its_updates_until_completed() {
             .collect_all()
             .await
             .unwrap();
-        assert!(matches!(events[0], StreamResponse::Task(_)), "{binding}: {events:?}");
+        assert!(
+            matches!(events[0], StreamResponse::Task(_)),
+            "{binding}: {events:?}"
+        );
         let artifacts = events
             .iter()
             .filter(|event| event.kind() == ResponseKind::ArtifactUpdate)
@@ -128,7 +134,12 @@ async fn cancel_task_cancels_a_running_task() {
     for binding in bindings() {
         let client = agent.client(&binding);
         let waiting = client
-            .send_message(message::draft().text("wait").return_immediately(true).into_request())
+            .send_message(
+                message::draft()
+                    .text("wait")
+                    .return_immediately(true)
+                    .into_request(),
+            )
             .await
             .unwrap();
         let id = waiting.task_id().unwrap().clone();
@@ -171,8 +182,15 @@ async fn subscribe_to_task_starts_with_a_snapshot_and_ends_with_the_task() {
             .collect_all()
             .await
             .unwrap();
-        assert!(matches!(events[0], StreamResponse::Task(_)), "{binding}: {events:?}");
-        assert_eq!(events.last().unwrap().state(), Some(TaskState::Completed), "{binding}");
+        assert!(
+            matches!(events[0], StreamResponse::Task(_)),
+            "{binding}: {events:?}"
+        );
+        assert_eq!(
+            events.last().unwrap().state(),
+            Some(TaskState::Completed),
+            "{binding}"
+        );
     }
 }
 
@@ -248,7 +266,9 @@ async fn in_process_clients_need_no_socket() {
     let agent = Agent::start().await;
     for binding in bindings() {
         let client = A2aClient::builder()
-            .transport(a2a_client::transport::InProcessTransport::new(agent.server.router()))
+            .transport(a2a_client::transport::InProcessTransport::new(
+                agent.server.router(),
+            ))
             .card(agent.card.clone())
             .prefer_binding(binding.clone())
             .build()
@@ -262,7 +282,11 @@ async fn in_process_clients_need_no_socket() {
             .collect_all()
             .await
             .unwrap();
-        assert_eq!(events.last().unwrap().state(), Some(TaskState::Completed), "{binding}");
+        assert_eq!(
+            events.last().unwrap().state(),
+            Some(TaskState::Completed),
+            "{binding}"
+        );
     }
 }
 

@@ -6,7 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_client::A2aClient;
-use a2a_server::{A2aServer, A2aServerBuilder, AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
+use a2a_server::{
+    A2aServer, A2aServerBuilder, AgentExecutor, ExecutorError, RequestContext, TaskUpdater,
+};
 use a2a_types::error::ErrorKind;
 use a2a_types::{A2aError, AgentCard, AgentInterface, AgentSkill, Artifact, ProtocolBinding};
 use axum::body::Body;
@@ -137,7 +139,9 @@ impl AgentExecutor for ScriptAgent {
                 context.cancellation.cancelled().await;
             }
             _ => {
-                updater.add_artifact(Artifact::from_text(text.clone())).await?;
+                updater
+                    .add_artifact(Artifact::from_text(text.clone()))
+                    .await?;
                 updater.complete(()).await?;
             }
         }
@@ -232,7 +236,10 @@ pub fn json_response(status: u16, body: &serde_json::Value) -> Response {
 
 /// A JSON-RPC success response with `result`.
 pub fn jsonrpc_result(result: serde_json::Value) -> Response {
-    json_response(200, &serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": result}))
+    json_response(
+        200,
+        &serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": result}),
+    )
 }
 
 /// A completed task as JSON.

@@ -74,7 +74,10 @@ async fn every_request_carries_the_version_extensions_and_custom_headers() {
     assert_eq!(first.header("x-dynamic"), Some("0"));
     assert_eq!(second.header("x-dynamic"), Some("1"), "called per request");
     assert_eq!(first.header("a2a-extensions"), Some("urn:ext:a"));
-    assert_eq!(second.header("a2a-extensions"), Some("urn:ext:a, urn:ext:b"));
+    assert_eq!(
+        second.header("a2a-extensions"),
+        Some("urn:ext:a, urn:ext:b")
+    );
     assert_eq!(first.header("x-call"), None);
     assert_eq!(second.header("x-call"), Some("per-call"));
     assert_eq!(second.json()["method"], "GetTask");
@@ -96,8 +99,7 @@ fn rest_answer(request: &Recorded) -> Response {
         )
     } else if path.ends_with("/pushNotificationConfigs") && request.method == http::Method::GET {
         json_response(200, &json!({"configs": [config]}))
-    } else if path.contains("/pushNotificationConfigs") && request.method == http::Method::DELETE
-    {
+    } else if path.contains("/pushNotificationConfigs") && request.method == http::Method::DELETE {
         Response::builder().status(200).body(Body::empty()).unwrap()
     } else if path.contains("/pushNotificationConfigs") {
         json_response(200, &config)
@@ -165,7 +167,10 @@ async fn rest_calls_use_the_spec_verbs_paths_queries_and_bodies() {
         .unwrap();
     let mut config = TaskPushNotificationConfig::new("https://hooks.example/x");
     config.task_id = Some(id.clone());
-    client.create_task_push_notification_config(config).await.unwrap();
+    client
+        .create_task_push_notification_config(config)
+        .await
+        .unwrap();
     client
         .get_task_push_notification_config(GetTaskPushNotificationConfigRequest {
             tenant: String::new(),
@@ -204,7 +209,8 @@ async fn rest_calls_use_the_spec_verbs_paths_queries_and_bodies() {
             (
                 request.method.to_string(),
                 request.uri.to_string(),
-                (!request.body.is_empty()).then(|| String::from_utf8_lossy(&request.body).into_owned()),
+                (!request.body.is_empty())
+                    .then(|| String::from_utf8_lossy(&request.body).into_owned()),
             )
         })
         .collect();
@@ -219,15 +225,30 @@ async fn rest_calls_use_the_spec_verbs_paths_queries_and_bodies() {
         ),
         ("POST", format!("{prefix}/tasks/t%2F1:cancel")),
         ("POST", format!("{prefix}/tasks/t%2F1:subscribe")),
-        ("POST", format!("{prefix}/tasks/t%2F1/pushNotificationConfigs")),
-        ("GET", format!("{prefix}/tasks/t%2F1/pushNotificationConfigs/c1")),
-        ("GET", format!("{prefix}/tasks/t%2F1/pushNotificationConfigs?pageSize=10")),
-        ("DELETE", format!("{prefix}/tasks/t%2F1/pushNotificationConfigs/c1")),
+        (
+            "POST",
+            format!("{prefix}/tasks/t%2F1/pushNotificationConfigs"),
+        ),
+        (
+            "GET",
+            format!("{prefix}/tasks/t%2F1/pushNotificationConfigs/c1"),
+        ),
+        (
+            "GET",
+            format!("{prefix}/tasks/t%2F1/pushNotificationConfigs?pageSize=10"),
+        ),
+        (
+            "DELETE",
+            format!("{prefix}/tasks/t%2F1/pushNotificationConfigs/c1"),
+        ),
         ("GET", format!("{prefix}/extendedAgentCard")),
     ];
     assert_eq!(seen.len(), expected_paths.len(), "{seen:#?}");
     for ((method, uri, _), (expected_method, expected_uri)) in seen.iter().zip(&expected_paths) {
-        assert_eq!((method.as_str(), uri.as_str()), (*expected_method, expected_uri.as_str()));
+        assert_eq!(
+            (method.as_str(), uri.as_str()),
+            (*expected_method, expected_uri.as_str())
+        );
     }
     // Bodies hold what the path does not: no tenant, no ids.
     let send: serde_json::Value = serde_json::from_str(seen[0].2.as_deref().unwrap()).unwrap();
@@ -238,7 +259,10 @@ async fn rest_calls_use_the_spec_verbs_paths_queries_and_bodies() {
     assert!(seen[2].2.is_none(), "GET has no body");
 
     let requests = mock.requests();
-    assert_eq!(requests[0].header("content-type"), Some("application/a2a+json"));
+    assert_eq!(
+        requests[0].header("content-type"),
+        Some("application/a2a+json")
+    );
     assert_eq!(requests[1].header("accept"), Some("text/event-stream"));
 }
 
@@ -265,7 +289,10 @@ async fn jsonrpc_calls_name_the_method_and_carry_the_tenant_in_params() {
         .build()
         .unwrap();
     client.get_task(get("t1")).await.unwrap();
-    client.list_tasks(ListTasksRequest::default()).await.unwrap();
+    client
+        .list_tasks(ListTasksRequest::default())
+        .await
+        .unwrap();
     client
         .delete_task_push_notification_config(DeleteTaskPushNotificationConfigRequest {
             tenant: "other".into(),
@@ -287,7 +314,10 @@ async fn jsonrpc_calls_name_the_method_and_carry_the_tenant_in_params() {
     assert_eq!(bodies[0]["method"], "GetTask");
     assert_eq!(bodies[0]["params"], json!({"tenant": "acme", "id": "t1"}));
     assert_eq!(bodies[1]["method"], "ListTasks");
-    assert_eq!(bodies[2]["params"]["tenant"], "other", "a request's own tenant wins");
+    assert_eq!(
+        bodies[2]["params"]["tenant"], "other",
+        "a request's own tenant wins"
+    );
     assert_eq!(bodies[3]["method"], "SendStreamingMessage");
     assert_eq!(requests[3].header("accept"), Some("text/event-stream"));
     assert!(requests.iter().all(|request| request.uri.path() == "/rpc"));
@@ -330,7 +360,10 @@ async fn credentials_are_placed_as_configured() {
         .build()
         .unwrap();
     client.get_task(get("t1")).await.unwrap();
-    assert_eq!(mock.requests().pop().unwrap().uri.query(), Some("api_key=k4"));
+    assert_eq!(
+        mock.requests().pop().unwrap().uri.query(),
+        Some("api_key=k4")
+    );
 }
 
 #[tokio::test]
@@ -356,7 +389,8 @@ async fn api_keys_follow_the_cards_security_scheme() {
 #[tokio::test]
 async fn with_credentials_requests_stay_on_the_card_origin() {
     // The card is served by `home`, but names `elsewhere` as its interface.
-    let elsewhere = Mock::start(|_, _| jsonrpc_result(task_json("t1", "TASK_STATE_COMPLETED"))).await;
+    let elsewhere =
+        Mock::start(|_, _| jsonrpc_result(task_json("t1", "TASK_STATE_COMPLETED"))).await;
     let interface = elsewhere.url("/a2a");
     let home = Mock::start(move |request, _| {
         if request.uri.path() == "/.well-known/agent-card.json" {
@@ -376,15 +410,25 @@ async fn with_credentials_requests_stay_on_the_card_origin() {
         .await
         .unwrap();
     with_credentials.get_task(get("t1")).await.unwrap();
-    assert!(elsewhere.requests().is_empty(), "CLT-12: never to a URL from the card");
+    assert!(
+        elsewhere.requests().is_empty(),
+        "CLT-12: never to a URL from the card"
+    );
     let last = home.requests().pop().unwrap();
     assert_eq!(last.uri.path(), "/a2a");
     assert_eq!(last.header("authorization"), Some("Bearer tok"));
-    assert!(home.requests()[0].header("authorization").is_none(), "not on the card fetch");
+    assert!(
+        home.requests()[0].header("authorization").is_none(),
+        "not on the card fetch"
+    );
 
     let without = A2aClient::discover(&home.url("/")).await.unwrap();
     without.get_task(get("t1")).await.unwrap();
-    assert_eq!(elsewhere.requests().len(), 1, "without credentials the card decides");
+    assert_eq!(
+        elsewhere.requests().len(),
+        1,
+        "without credentials the card decides"
+    );
 }
 
 #[tokio::test]
@@ -479,7 +523,10 @@ async fn an_error_frame_ends_the_stream_with_the_agents_error() {
         }
     })
     .await;
-    for (path, binding) in [("/rpc", ProtocolBinding::JsonRpc), ("/rest", ProtocolBinding::HttpJson)] {
+    for (path, binding) in [
+        ("/rpc", ProtocolBinding::JsonRpc),
+        ("/rest", ProtocolBinding::HttpJson),
+    ] {
         let client = A2aClient::from_url(&mock.url(path), binding.clone()).unwrap();
         let mut stream = client
             .send_streaming_message(message::request("hi"))
@@ -493,7 +540,10 @@ async fn an_error_frame_ends_the_stream_with_the_agents_error() {
             Some(a2a_types::ErrorKind::TaskNotFound),
             "{binding}: {error:?}"
         );
-        assert!(stream.next().await.is_none(), "{binding}: nothing after the error");
+        assert!(
+            stream.next().await.is_none(),
+            "{binding}: nothing after the error"
+        );
     }
 }
 
@@ -519,9 +569,12 @@ async fn non_a2a_http_failures_are_http_errors_with_a_safe_snippet() {
     assert!(error.is_retryable());
     assert_eq!(error.to_string(), "HTTP 502: Bad Gateway");
 
-    let refused = A2aClient::from_url("http://127.0.0.1:9/a2a?api_key=hush", ProtocolBinding::JsonRpc)
-        .unwrap()
-        .with_options(CallOptions::new().timeout(std::time::Duration::from_secs(5)));
+    let refused = A2aClient::from_url(
+        "http://127.0.0.1:9/a2a?api_key=hush",
+        ProtocolBinding::JsonRpc,
+    )
+    .unwrap()
+    .with_options(CallOptions::new().timeout(std::time::Duration::from_secs(5)));
     let error = refused.get_task(get("t1")).await.unwrap_err();
     assert!(matches!(error, ClientError::Transport { .. }), "{error:?}");
     let shown = format!("{error} {error:?}");
@@ -530,7 +583,9 @@ async fn non_a2a_http_failures_are_http_errors_with_a_safe_snippet() {
 
 #[tokio::test]
 async fn results_expose_ids_state_and_kind() {
-    let mock = Mock::start(|_, _| jsonrpc_result(json!({"task": task_json("t1", "TASK_STATE_WORKING")}))).await;
+    let mock =
+        Mock::start(|_, _| jsonrpc_result(json!({"task": task_json("t1", "TASK_STATE_WORKING")})))
+            .await;
     let client = A2aClient::from_url(&mock.url("/a2a"), ProtocolBinding::JsonRpc).unwrap();
     let answer = client.send_message(message::request("hi")).await.unwrap();
     assert_eq!(answer.task_id().map(|id| id.as_str()), Some("t1"));

@@ -1,0 +1,154 @@
+//! Retries (seed 004) and timeouts (CLT-15).
+
+use std::time::Duration;
+
+use a2a_client::{A2aClient, ClientError, RetryPolicy, TimeoutKind, message};
+use a2a_types::{GetTaskRequest, ProtocolBinding, TaskState};
+use axum::body::Body;
+use axum::response::Response;
+use serde_json::json;
+
+use crate::support::{Mock, json_response, jsonrpc_result, task_json};
+
+fn get() -> GetTaskRequest {
+    GetTaskRequest {
+        tenant: String::new(),
+        id: "t1".into(),
+        history_length: None,
+    }
+}
+
+fn unavailable() -> Response {
+    Response::builder()
+        .status(503)
+        .body(Body::from("Service Unavailable"))
+        .unwrap()
+}
+
+fn fast_retries() -> RetryPolicy {
+    RetryPolicy::default().backoff(Duration::from_millis(10), Duration::from_millis(50))
+}
+
+/// 503 on every other request, starting with the first.
+fn flaky(request: &crate::support::Recorded, index: usize) -> Response {
+    if index % 2 == 0 {
+        return unavailable();
+    }
+    match request.json()["method"].as_str() {
+        Some("SendMessage") => {
+            jsonrpc_result(json!({"task": task_json("t1", "TASK_STATE_COMPLETED")}))
+        }
+        _ => jsonrpc_result(task_json("t1", "TASK_STATE_COMPLETED")),
+    }
+}
+
+#[tokio::test]
+async fn get_task_is_retried_after_a_503_and_send_message_is_not() {
+    let mock = Mock::start(flaky).await;
+    let client = A2aClient::builder()
+        .url(mock.url("/a2a"), ProtocolBinding::JsonRpc)
+        .retry(fast_retries())
+        .build()
+        .unwrap();
+    let task = client.get_task(get()).await.unwrap();
+    assert_eq!(task.status.state, TaskState::Completed);
+    assert_eq!(mock.requests().len(), 2, "one 503, then the retry");
+
+    let error = client
+        .send_message(message::request("hi"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, ClientError::Http { status: 503, .. }),
+        "{error:?}"
+    );
+    assert!(
+        error.is_retryable(),
+        "retryable, but SendMessage is not retried by default"
+    );
+    assert_eq!(mock.requests().len(), 3, "SendMessage was sent once");
+
+    let mock = Mock::start(flaky).await;
+    let opted_in = A2aClient::builder()
+        .url(mock.url("/a2a"), ProtocolBinding::JsonRpc)
+        .retry(fast_retries().retry_non_idempotent(true))
+        .build()
+        .unwrap();
+    opted_in.send_message(message::request("hi")).await.unwrap();
+    let sent = mock.requests();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(
+        sent[0].json()["params"]["message"]["messageId"],
+        sent[1].json()["params"]["message"]["messageId"],
+        "a retried SendMessage keeps its messageId"
+    );
+}
+
+#[tokio::test]
+async fn retries_stop_after_the_limit_and_skip_final_errors() {
+    let mock = Mock::start(|request, _| {
+        if request.uri.path() == "/down" {
+            unavailable()
+        } else {
+            json_response(
+                404,
+                &json!({"error": {"code": 404, "status": "NOT_FOUND", "message": "no",
+                        "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND", "domain": "a2a-protocol.org"}]}}),
+            )
+        }
+    })
+    .await;
+    let down = A2aClient::builder()
+        .url(mock.url("/down"), ProtocolBinding::JsonRpc)
+        .retry(fast_retries().max_retries(3))
+        .build()
+        .unwrap();
+    assert!(down.get_task(get()).await.is_err());
+    assert_eq!(
+        mock.requests().len(),
+        4,
+        "the first attempt and three retries"
+    );
+
+    let missing = A2aClient::builder()
+        .url(mock.url("/rest"), ProtocolBinding::HttpJson)
+        .retry(fast_retries())
+        .build()
+        .unwrap();
+    let error = missing.get_task(get()).await.unwrap_err();
+    assert_eq!(error.kind(), Some(a2a_types::ErrorKind::TaskNotFound));
+    assert_eq!(
+        mock.requests().len(),
+        5,
+        "the agent's own answer is not retried"
+    );
+}
+
+#[tokio::test]
+async fn a_slow_answer_times_out_and_is_retried_when_idempotent() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = std::sync::Arc::clone(&hits);
+    let app = axum::Router::new().fallback(move || {
+        let counter = std::sync::Arc::clone(&counter);
+        async move {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            "late"
+        }
+    });
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let client = A2aClient::builder()
+        .url(format!("http://{addr}/a2a"), ProtocolBinding::JsonRpc)
+        .request_timeout(Duration::from_millis(200))
+        .retry(fast_retries().max_retries(1))
+        .build()
+        .unwrap();
+    let error = client.get_task(get()).await.unwrap_err();
+    assert!(
+        matches!(error, ClientError::Timeout(TimeoutKind::Request)),
+        "{error:?}"
+    );
+    assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 2);
+}

@@ -8,7 +8,7 @@ use crate::client_args::ClientArgs;
 use crate::output;
 use crate::progress::Progress;
 use crate::render::{Layout, StreamPrinter};
-use crate::spinner::{Spinner, Spinners};
+use crate::spinner::Spinners;
 
 /// Prints every event of `stream` until it ends, and returns what it said about the task.
 ///
@@ -26,30 +26,33 @@ where
     let mut stream = std::pin::pin!(stream);
     let mut printer = StreamPrinter::new(args.style(), Layout::Full);
     let mut progress = Progress::default();
-    loop {
-        // A spinner at the start of a line only: mid-artifact it would overwrite text.
-        let mut spinner = if printer.at_line_start() {
-            spinners.start("waiting for the agent")
-        } else {
-            Spinner::none()
-        };
-        let next = stream.next().await;
-        spinner.stop().await;
-        let Some(event) = next else { break };
+    // Dropped on an early return, which stops it too.
+    let mut spinner = spinners.start("waiting for the agent");
+    while let Some(event) = stream.next().await {
         let event = match event {
             Ok(event) => event,
             Err(error) => {
+                spinner.stop().await;
                 output::text(&printer.finish())?;
                 return Err(error.into());
             }
         };
         progress.observe(&event);
-        if args.json {
-            output::json_line(&event)?;
+        let text = if args.json {
+            let mut line = serde_json::to_string(&event)?;
+            line.push('\n');
+            line
         } else {
-            output::text(&printer.event(&event))?;
+            printer.event(&event)
+        };
+        spinner.stop().await;
+        output::text(&text)?;
+        // Mid-artifact a spinner would overwrite the text: only at the start of a line.
+        if printer.at_line_start() {
+            spinner = spinners.start("waiting for the agent");
         }
     }
+    spinner.stop().await;
     output::text(&printer.finish())?;
     Ok(progress)
 }

@@ -44,19 +44,14 @@ impl Spinners {
     }
 }
 
-/// A running spinner; [`Spinner::stop`] erases it. Dropping it without `stop` leaves the
-/// animation to end with the runtime.
+/// A running spinner; [`Spinner::stop`] erases it and waits until it has. Dropping it stops
+/// the animation too, without waiting.
 #[derive(Debug)]
 pub(crate) struct Spinner {
     running: Option<(oneshot::Sender<()>, JoinHandle<()>)>,
 }
 
 impl Spinner {
-    /// A spinner that never shows, for places where one would be in the way.
-    pub(crate) const fn none() -> Self {
-        Self { running: None }
-    }
-
     /// Stops the animation and erases its line; waits until it has, so the next output
     /// lands on a clean line.
     pub(crate) async fn stop(&mut self) {

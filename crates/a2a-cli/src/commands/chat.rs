@@ -6,14 +6,16 @@
 //! message is shown as the agent's words and the next line answers it. Answers stream when
 //! the card says the agent can (`capabilities.streaming`).
 //!
-//! On a terminal there is a prompt and Ctrl-C stops the current turn; with piped stdin the
-//! lines are sent one after the other and the first failure ends the chat with its exit code.
+//! On a terminal there is a prompt and Ctrl-C stops waiting for the current turn (`/cancel`
+//! then cancels its task); with piped stdin the lines are sent one after the other and the
+//! first failure ends the chat with its exit code.
 
 use std::io::{BufRead as _, IsTerminal as _};
 
 use a2a_client::A2aClient;
 use a2a_types::{
-    ContextId, GetTaskRequest, Message, MessageId, SendMessageRequest, StreamResponse, TaskId,
+    CancelTaskRequest, ContextId, GetTaskRequest, Message, MessageId, SendMessageRequest,
+    StreamResponse, TaskId,
 };
 use futures::StreamExt as _;
 use tokio::sync::mpsc;
@@ -23,7 +25,7 @@ use crate::connection;
 use crate::output;
 use crate::progress::Progress;
 use crate::render::{self, Layout, StreamPrinter, Style};
-use crate::spinner::Spinners;
+use crate::spinner::{Spinner, Spinners};
 
 /// `a2a chat`.
 #[derive(Debug, clap::Args)]
@@ -46,9 +48,10 @@ pub(crate) struct ChatArgs {
 }
 
 const HELP: &str = "\
-/new   start a new conversation (forget the context and the task)
-/task  show the current task (or the last one)
-/quit  leave (so does Ctrl-D)
+/new     start a new conversation (forget the context and the task)
+/task    show the current task (or the last one)
+/cancel  cancel the current task
+/quit    leave (so does Ctrl-D)
 ";
 
 /// What one line of input asks for.
@@ -58,6 +61,7 @@ enum Input<'a> {
     Quit,
     New,
     Task,
+    Cancel,
     Help,
     Unknown(&'a str),
     Nothing,
@@ -70,6 +74,7 @@ fn parse_input(line: &str) -> Input<'_> {
         "/quit" | "/exit" | "/q" => Input::Quit,
         "/new" => Input::New,
         "/task" => Input::Task,
+        "/cancel" => Input::Cancel,
         "/help" | "/?" => Input::Help,
         command if command.starts_with('/') && !command.starts_with("//") => {
             Input::Unknown(command)
@@ -176,6 +181,7 @@ pub(crate) async fn run(args: ChatArgs) -> anyhow::Result<()> {
                 }
             }
             Input::Task => chat.show_task(&session).await?,
+            Input::Cancel => chat.cancel(&mut session).await?,
             Input::Unknown(command) => {
                 output::error_line(&format!("unknown command {command}; /help lists them"));
             }
@@ -233,14 +239,31 @@ impl Chat<'_> {
     ) -> anyhow::Result<Progress> {
         let request = SendMessageRequest::new(message);
         let mut progress = Progress::default();
-        let exchange = self.exchange(request, printer, &mut progress);
-        let interrupted = tokio::select! {
-            result = exchange => { result?; false }
-            _ = tokio::signal::ctrl_c(), if self.interactive => true,
+        let mut spinner = self.spinners.start("thinking");
+        let exchange = self.exchange(request, printer, &mut progress, &mut spinner);
+        let outcome = tokio::select! {
+            result = exchange => Some(result),
+            _ = tokio::signal::ctrl_c(), if self.interactive => None,
+        };
+        // Erased before anything else is printed, the error line included.
+        spinner.stop().await;
+        let interrupted = match outcome {
+            Some(result) => {
+                result?;
+                false
+            }
+            None => true,
         };
         output::text(&printer.finish())?;
         if interrupted {
-            output::text(&format!("{}\n", self.style.dim("(interrupted)")))?;
+            let running = progress.task_id.is_some()
+                && progress.state.is_some_and(|state| !state.is_terminal());
+            let note = if running {
+                "(interrupted; the task goes on: /cancel stops it)"
+            } else {
+                "(interrupted)"
+            };
+            output::text(&format!("{}\n", self.style.dim(note)))?;
         }
         Ok(progress)
     }
@@ -250,47 +273,72 @@ impl Chat<'_> {
         request: SendMessageRequest,
         printer: &mut StreamPrinter,
         progress: &mut Progress,
+        spinner: &mut Spinner,
     ) -> anyhow::Result<()> {
         if !self.streaming {
-            let mut spinner = self.spinners.start("thinking");
             let response = self.connection.send_message(request).await;
             spinner.stop().await;
-            return self.show(&StreamResponse::from(response?), printer, progress);
+            let event = StreamResponse::from(response?);
+            progress.observe(&event);
+            return output::text(&self.render(&event, printer)?).map_err(Into::into);
         }
-        let mut spinner = self.spinners.start("thinking");
-        let stream = self.connection.send_streaming_message(request).await;
-        let mut stream = std::pin::pin!(match stream {
-            Ok(stream) => stream,
-            Err(error) => {
-                spinner.stop().await;
-                return Err(error.into());
-            }
-        });
-        let mut first = true;
+        let mut stream = self.connection.send_streaming_message(request).await?;
         while let Some(event) = stream.next().await {
-            if first {
+            let event = event?;
+            progress.observe(&event);
+            let text = self.render(&event, printer)?;
+            // The spinner keeps turning through events that show nothing (WORKING).
+            if !text.is_empty() {
                 spinner.stop().await;
-                first = false;
+                output::text(&text)?;
+                if printer.at_line_start() {
+                    *spinner = self.spinners.start("thinking");
+                }
             }
-            self.show(&event?, printer, progress)?;
         }
-        spinner.stop().await;
         Ok(())
     }
 
-    fn show(
+    /// What to print for `event`: its JSON line, or what the agent said.
+    fn render(
         &self,
         event: &StreamResponse,
         printer: &mut StreamPrinter,
-        progress: &mut Progress,
-    ) -> anyhow::Result<()> {
-        progress.observe(event);
+    ) -> anyhow::Result<String> {
         if self.args.client.json {
-            output::json_line(event)
+            let mut line = serde_json::to_string(event)?;
+            line.push('\n');
+            Ok(line)
         } else {
-            output::text(&printer.event(event))?;
-            Ok(())
+            Ok(printer.event(event))
         }
+    }
+
+    /// `/cancel`: cancels the task the chat is in (after Ctrl-C, it still runs).
+    async fn cancel(&self, session: &mut Session) -> anyhow::Result<()> {
+        let Some(task_id) = session.task_id.clone() else {
+            output::text(&format!("{}\n", self.style.dim("no task to cancel")))?;
+            return Ok(());
+        };
+        let request = CancelTaskRequest {
+            tenant: String::new(),
+            id: task_id,
+            metadata: None,
+        };
+        match self.connection.cancel_task(request).await {
+            Ok(task) => {
+                let mut progress = Progress::default();
+                progress.observe_task(&task);
+                session.after_turn(&progress);
+                if self.args.client.json {
+                    output::json_line(&task)?;
+                } else {
+                    output::text(&render::list::task_state(self.style, &task))?;
+                }
+            }
+            Err(error) => output::error_line(&format!("error: {error}")),
+        }
+        Ok(())
     }
 
     /// `/task`: the current (or last) task as the agent has it now.
@@ -350,6 +398,7 @@ mod tests {
         assert_eq!(parse_input("/quit"), Input::Quit);
         assert_eq!(parse_input("/new"), Input::New);
         assert_eq!(parse_input("/task"), Input::Task);
+        assert_eq!(parse_input("/cancel"), Input::Cancel);
         assert_eq!(parse_input("/nope"), Input::Unknown("/nope"));
         assert_eq!(parse_input("//etc/hosts"), Input::Say("/etc/hosts"));
         assert_eq!(parse_input("   "), Input::Nothing);

@@ -95,3 +95,15 @@ fn with_piped_input_a_failure_ends_the_chat_with_its_code() {
     assert!(line.contains("401"), "{line}");
     assert_eq!(agent.headers().len(), 2, "the card, then one message only");
 }
+
+#[test]
+fn chat_commands_answer_without_calling_the_agent() {
+    let agent = MockAgent::start();
+    let run = cli_with_input(&["chat", &agent.url], "/help\n/cancel\n/task\n/bogus\n");
+    let text = run.ok();
+    assert!(text.contains("/new ") && text.contains("/quit "), "{text}");
+    assert!(text.contains("no task to cancel\n"), "{text}");
+    assert!(text.contains("no task yet\n"), "{text}");
+    assert_eq!(run.stderr, "unknown command /bogus; /help lists them\n");
+    assert_eq!(agent.headers().len(), 1, "the card only");
+}

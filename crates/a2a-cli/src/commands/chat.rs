@@ -357,7 +357,7 @@ impl Chat<'_> {
         };
         match self.connection.get_task(request).await {
             Ok(task) if self.args.client.json => output::json_line(&task)?,
-            Ok(task) => output::text(&render::task::task(self.style, &task))?,
+            Ok(task) => output::text(&render::task::task(self.style, &task, false))?,
             Err(error) => output::error_line(&format!("error: {error:#}")),
         }
         if session.task_id.is_none() {

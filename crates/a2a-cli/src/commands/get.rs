@@ -34,7 +34,7 @@ pub(crate) async fn run(args: GetArgs) -> anyhow::Result<()> {
     if args.client.json {
         output::json_line(&task)
     } else {
-        output::text(&render::task::task(args.client.style(), &task))?;
+        output::text(&render::task::task(args.client.style(), &task, true))?;
         Ok(())
     }
 }

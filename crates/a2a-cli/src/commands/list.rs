@@ -88,7 +88,7 @@ pub(crate) async fn run(args: ListArgs) -> anyhow::Result<()> {
     if args.include_artifacts || args.history_length.is_some_and(|length| length > 0) {
         let texts: Vec<String> = tasks
             .iter()
-            .map(|task| render::task::task(style, task))
+            .map(|task| render::task::task(style, task, true))
             .collect();
         output::text(&texts.join("\n"))?;
     } else if !tasks.is_empty() {

@@ -78,7 +78,8 @@ pub(crate) async fn run(args: SendArgs) -> anyhow::Result<()> {
             output::json_line(&response)?;
         } else {
             let event = a2a_types::StreamResponse::from(response.clone());
-            let mut printer = render::StreamPrinter::new(style, render::Layout::Full);
+            let mut printer = render::StreamPrinter::new(style, render::Layout::Full)
+                .with_history(args.history_length.is_some());
             output::text(&printer.event(&event))?;
         }
         let mut progress = Progress::default();

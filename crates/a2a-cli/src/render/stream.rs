@@ -28,6 +28,8 @@ pub(crate) struct StreamPrinter {
     open: Option<(ArtifactId, bool)>,
     /// The last text returned ended with a newline (or nothing was returned yet).
     at_line_start: bool,
+    /// Task snapshots show their history.
+    history: bool,
     /// The last agent message shown: a task snapshot repeats its status message (the
     /// question a chat just answered), which is not said twice.
     said: Option<MessageId>,
@@ -41,8 +43,15 @@ impl StreamPrinter {
             layout,
             open: None,
             at_line_start: true,
+            history: false,
             said: None,
         }
+    }
+
+    /// Shows the history of task snapshots (`--history-length`).
+    pub(crate) fn with_history(mut self, history: bool) -> Self {
+        self.history = history;
+        self
     }
 
     /// True when the cursor is at the start of a line, so a spinner may use it.
@@ -56,7 +65,9 @@ impl StreamPrinter {
             StreamResponse::Task(snapshot) => {
                 let mut out = self.close();
                 match self.layout {
-                    Layout::Full => out.push_str(&task::task(self.style, snapshot)),
+                    Layout::Full => {
+                        out.push_str(&task::task(self.style, snapshot, self.history));
+                    }
                     Layout::Chat => {
                         for artifact in &snapshot.artifacts {
                             out.push_str(&self.agent_says(&task::parts(&artifact.parts)));

@@ -61,7 +61,7 @@ pub(crate) fn message(style: Style, message: &Message) -> String {
 /// The title line of an artifact, before its content.
 pub(crate) fn artifact_title(style: Style, artifact: &Artifact) -> String {
     let name = if artifact.name.is_empty() {
-        artifact.artifact_id.as_str()
+        "artifact"
     } else {
         artifact.name.as_str()
     };
@@ -89,8 +89,9 @@ pub(crate) fn status_line(style: Style, status: &TaskStatus) -> String {
     line
 }
 
-/// A whole task: ids and state, history, the status message, then every artifact.
-pub(crate) fn task(style: Style, task: &Task) -> String {
+/// A whole task: ids and state, the history when `history` (and the task carries one), the
+/// status message, then every artifact.
+pub(crate) fn task(style: Style, task: &Task, history: bool) -> String {
     let mut out = format!(
         "{} {}  {}\n",
         style.bold("task"),
@@ -103,7 +104,7 @@ pub(crate) fn task(style: Style, task: &Task) -> String {
     if let Some(timestamp) = &task.status.timestamp {
         let _ = writeln!(out, "  {} {timestamp}", style.dim("updated"));
     }
-    if !task.history.is_empty() {
+    if history && !task.history.is_empty() {
         let _ = writeln!(out, "  {}", style.dim("history"));
         for message in &task.history {
             let _ = writeln!(
@@ -167,9 +168,14 @@ mod tests {
         task.status.message = Some(Message::agent_text("done"));
         task.artifacts
             .push(Artifact::from_text("line 1\nline 2").with_name("out"));
-        assert_eq!(
-            super::task(Style::plain(), &task),
-            "task t1  COMPLETED\n  context c1\n  agent: done\n── out ──\nline 1\nline 2\n"
+        task.history.push(Message::user_text("do it"));
+        let summary =
+            "task t1  COMPLETED\n  context c1\n  agent: done\n── out ──\nline 1\nline 2\n";
+        assert_eq!(super::task(Style::plain(), &task, false), summary);
+        let with_history = super::task(Style::plain(), &task, true);
+        assert!(
+            with_history.contains("  history\n    user: do it\n"),
+            "{with_history}"
         );
     }
 }

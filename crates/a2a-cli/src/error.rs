@@ -89,13 +89,26 @@ pub fn report_usage_error(error: &clap::Error) -> ExitCode {
 }
 
 /// The first line of a clap error (`error: …`), without the usage block that follows and
-/// without colours.
+/// without colours. A line ending in `:` (missing arguments) gets the indented names
+/// listed under it.
 pub(crate) fn clap_first_line(error: &clap::Error) -> String {
     let text = error.render().to_string();
-    text.lines()
+    let mut lines = text.lines();
+    let mut first = lines
         .next()
         .unwrap_or("error: invalid arguments")
-        .to_owned()
+        .to_owned();
+    if first.ends_with(':') {
+        let named: Vec<&str> = lines
+            .take_while(|line| line.starts_with("  "))
+            .map(str::trim)
+            .collect();
+        if !named.is_empty() {
+            first.push(' ');
+            first.push_str(&named.join(", "));
+        }
+    }
+    first
 }
 
 /// Reports a failure of a command as one line (`error: what: why: …`) and returns its exit
@@ -198,6 +211,16 @@ mod tests {
             .context("building the server");
         assert_eq!(code_of(&config), USAGE);
         assert_eq!(code_of(&anyhow::anyhow!("disk on fire")), RUNTIME);
+    }
+
+    #[test]
+    fn a_missing_argument_error_names_the_argument() {
+        use clap::Parser as _;
+        let error = crate::Cli::try_parse_from(["a2a", "get", "http://agent"]).unwrap_err();
+        assert_eq!(
+            clap_first_line(&error),
+            "error: the following required arguments were not provided: <TASK_ID>"
+        );
     }
 
     #[test]

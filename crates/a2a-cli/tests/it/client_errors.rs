@@ -38,6 +38,16 @@ fn usage_mistakes_exit_2() {
 }
 
 #[test]
+fn a_missing_argument_is_named() {
+    let run = cli(&["push", "create", "http://127.0.0.1:9", "t-1"]);
+    let line = run.failed(2);
+    assert_eq!(
+        line,
+        "error: the following required arguments were not provided: --url <URL>"
+    );
+}
+
+#[test]
 fn a_bad_header_is_refused_without_showing_its_value() {
     for header in ["no-colon-sekrit", "X-Key: sekrit\u{7}"] {
         let run = cli(&["get", "http://127.0.0.1:9", "t", "--header", header]);

@@ -15,6 +15,7 @@ mod client_mock;
 mod client_push;
 mod client_send;
 mod client_tasks;
+mod client_terminal;
 mod conformance;
 mod exec;
 mod serve;

@@ -95,7 +95,8 @@ pub(crate) struct ClientArgs {
     )]
     pub(crate) oauth_scope: Vec<String>,
 
-    /// Give up on a request after this long (e.g. 30s, 5m; a bare number is milliseconds)
+    /// Give up on a request, or on a stream that stays silent, after this long (e.g. 30s, 5m; a
+    /// bare number is milliseconds) [default: 60s per request, 300s of stream silence]
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Connection")]
     pub(crate) timeout: Option<Duration>,
 

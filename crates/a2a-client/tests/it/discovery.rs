@@ -9,8 +9,9 @@ use serde_json::json;
 use crate::support::{Agent, Mock, json_response};
 
 fn card_json(interfaces: serde_json::Value) -> serde_json::Value {
-    json!({"name": "agent", "description": "d", "version": "1", "capabilities": {},
-           "supportedInterfaces": interfaces})
+    let mut card = json!({"name": "agent", "description": "d", "version": "1", "capabilities": {}});
+    card["supportedInterfaces"] = interfaces;
+    card
 }
 
 fn redirect(location: &str) -> Response {

@@ -11,6 +11,7 @@ mod discovery;
 mod errors;
 mod oauth;
 mod operations;
+mod python_sdk;
 mod resume;
 mod retries;
 mod support;

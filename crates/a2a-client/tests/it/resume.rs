@@ -73,10 +73,7 @@ impl CuttingProxy {
                     let mut is_stream = false;
                     let mut cutting = false;
                     let mut buffer = vec![0_u8; 16 * 1024];
-                    loop {
-                        let Ok(read) = server_read.read(&mut buffer).await else {
-                            break;
-                        };
+                    while let Ok(read) = server_read.read(&mut buffer).await {
                         if read == 0 {
                             break;
                         }

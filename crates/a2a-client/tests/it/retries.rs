@@ -31,7 +31,7 @@ fn fast_retries() -> RetryPolicy {
 
 /// 503 on every other request, starting with the first.
 fn flaky(request: &crate::support::Recorded, index: usize) -> Response {
-    if index % 2 == 0 {
+    if index.is_multiple_of(2) {
         return unavailable();
     }
     match request.json()["method"].as_str() {

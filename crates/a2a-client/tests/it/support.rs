@@ -236,10 +236,9 @@ pub fn json_response(status: u16, body: &serde_json::Value) -> Response {
 
 /// A JSON-RPC success response with `result`.
 pub fn jsonrpc_result(result: serde_json::Value) -> Response {
-    json_response(
-        200,
-        &serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": result}),
-    )
+    let mut body = serde_json::json!({"jsonrpc": "2.0", "id": 1});
+    body["result"] = result;
+    json_response(200, &body)
 }
 
 /// A completed task as JSON.

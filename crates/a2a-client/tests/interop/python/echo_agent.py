@@ -144,6 +144,8 @@ class Connection:
                     return
         except (ConnectionError, asyncio.IncompleteReadError):
             return
+        except Exception as error:  # noqa: BLE001 - report and drop the connection
+            print(f'connection error: {error!r}', file=sys.stderr, flush=True)
         finally:
             self.writer.close()
 
@@ -230,7 +232,13 @@ class Connection:
         except Exception as error:  # noqa: BLE001 - report and drop the connection
             print(f'app error: {error!r}', file=sys.stderr, flush=True)
         finally:
+            # Wait until the watcher has really stopped reading, or the next read of this
+            # connection would find the reader still busy.
             watcher.cancel()
+            try:
+                await watcher
+            except asyncio.CancelledError:
+                pass
         return response['done'] and not disconnected.is_set()
 
 

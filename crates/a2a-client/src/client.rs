@@ -503,11 +503,7 @@ impl A2aClient {
 
 /// Whether the agent refused the credentials themselves (so a fresh token may help).
 fn is_refused_credential(error: &ClientError) -> bool {
-    match error {
-        ClientError::Agent(error) => error.kind() == a2a_types::ErrorKind::Authentication,
-        ClientError::Http { status, .. } => *status == 401,
-        _ => false,
-    }
+    error.kind() == Some(a2a_types::ErrorKind::Authentication) || error.http_status() == Some(401)
 }
 
 fn location_of(headers: &HeaderMap) -> Option<String> {

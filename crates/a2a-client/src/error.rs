@@ -199,18 +199,20 @@ impl ClientError {
     /// The agent's error, for [`ClientError::Agent`].
     #[must_use]
     pub fn agent_error(&self) -> Option<&A2aError> {
-        match self {
-            Self::Agent(error) => Some(error),
-            _ => None,
+        if let Self::Agent(error) = self {
+            Some(error)
+        } else {
+            None
         }
     }
 
     /// The HTTP status, for [`Http`](Self::Http) and [`Redirect`](Self::Redirect).
     #[must_use]
     pub fn http_status(&self) -> Option<u16> {
-        match self {
-            Self::Http { status, .. } | Self::Redirect { status, .. } => Some(*status),
-            _ => None,
+        if let Self::Http { status, .. } | Self::Redirect { status, .. } = self {
+            Some(*status)
+        } else {
+            None
         }
     }
 

@@ -19,13 +19,24 @@ use http::header::{HeaderName, HeaderValue};
 ///     .extension("https://example.com/ext/trace/v1");
 /// # let _ = options;
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct CallOptions {
     pub(crate) headers: HeaderMap,
     pub(crate) timeout: Option<Duration>,
     pub(crate) extensions: Vec<String>,
     /// A header that could not be used; reported by the first call.
     pub(crate) invalid: Option<String>,
+}
+
+impl std::fmt::Debug for CallOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Header names only: a value may be a credential.
+        f.debug_struct("CallOptions")
+            .field("headers", &self.headers.keys().collect::<Vec<_>>())
+            .field("timeout", &self.timeout)
+            .field("extensions", &self.extensions)
+            .finish_non_exhaustive()
+    }
 }
 
 impl CallOptions {

@@ -379,22 +379,26 @@ impl Resumer {
 
     /// Decides whether `item` is new; records it when it is.
     fn accept(&mut self, item: Item) -> Option<StreamResponse> {
-        let duplicate = match (&item.id, &item.response) {
-            (Some(id), _) => self.ids.contains(id),
-            (None, StreamResponse::Task(snapshot)) if self.after_resume => {
-                !self.view.snapshot_adds(snapshot)
-            }
-            (None, StreamResponse::StatusUpdate(event)) if self.after_resume => {
-                self.view.repeats_status(&event.status)
-            }
-            (None, _) => false,
-        };
-        if duplicate {
+        let seen = item.id.as_deref().is_some_and(|id| self.ids.contains(id));
+        let repeated = self.after_resume
+            && match &item.response {
+                // A snapshot is compared by content whether or not it carries an id: one
+                // from a server that ignores Last-Event-ID may repeat what was shown.
+                StreamResponse::Task(snapshot) => !self.view.snapshot_adds(snapshot),
+                StreamResponse::StatusUpdate(event) => {
+                    item.id.is_none() && self.view.repeats_status(&event.status)
+                }
+                StreamResponse::Message(_) | StreamResponse::ArtifactUpdate(_) => false,
+            };
+        if let Some(id) = &item.id
+            && !seen
+        {
+            // Even a dropped event moves the resume point on.
+            self.ids.record(id);
+        }
+        if seen || repeated {
             tracing::trace!(id = ?item.id, "dropped an event delivered before");
             return None;
-        }
-        if let Some(id) = &item.id {
-            self.ids.record(id);
         }
         if self.task_id.is_none() {
             self.task_id = item.response.task_id().cloned();

@@ -242,7 +242,10 @@ fn seconds(value: &serde_json::Value) -> Option<Duration> {
     let seconds = match value {
         serde_json::Value::Number(number) => number.as_f64()?,
         serde_json::Value::String(text) => text.trim().parse().ok()?,
-        _ => return None,
+        serde_json::Value::Null
+        | serde_json::Value::Bool(_)
+        | serde_json::Value::Array(_)
+        | serde_json::Value::Object(_) => return None,
     };
     (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
 }

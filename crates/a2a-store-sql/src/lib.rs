@@ -1,4 +1,49 @@
-//! Durable task, push-configuration and event stores for A2A agent servers, on sqlx.
+//! Durable task, event-log, push-configuration and cluster stores for A2A agent servers, on
+//! SQLite (embedded: the default of `a2a serve`, D-22) and PostgreSQL (several instances
+//! over one database), through sqlx.
 //!
-//! This crate will hold the SQLite (embedded, the default of `a2a serve`) and PostgreSQL
-//! backends. It is not filled yet: see the project's open issues.
+//! One type, [`SqlStore`], is the server's [`TaskStore`](a2a_server::store::TaskStore), its
+//! [`PushConfigStore`](a2a_server::store::PushConfigStore) and its
+//! [`Cluster`](a2a_server::cluster::Cluster) (turn leases and cross-instance signals). It
+//! passes the same conformance suite as the in-memory stores (STO-05).
+//!
+//! ```
+//! use std::sync::Arc;
+//! use a2a_server::store::{Expected, TaskScope, TaskStore};
+//! use a2a_store_sql::{SqlStore, SqlStoreOptions};
+//! use a2a_types::{ContextId, Task, TaskId, TaskState};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // A file: "sqlite://tasks.db"; a server: "postgres://user@host/database".
+//! let store = SqlStore::connect("sqlite::memory:", SqlStoreOptions::new()).await?;
+//!
+//! let scope = TaskScope::tenant("acme");
+//! let task = Task::new(TaskId::new("t-1"), ContextId::new("c-1"), TaskState::Working);
+//! let saved = store.save(&scope, &task, Expected::Absent, &[]).await?;
+//! let stored = store.load(&scope, &task.id).await?.expect("just saved");
+//! assert_eq!(stored.version, saved.version);
+//!
+//! // Serve it: `A2aServer::builder(card, agent).store(store.clone()).cluster(Arc::new(store))`.
+//! # let _: Arc<dyn a2a_server::cluster::Cluster> = Arc::new(store);
+//! # Ok(()) }
+//! ```
+//!
+//! The schema is created and migrated at [`SqlStore::connect`]; a database written by a
+//! newer version of this crate is refused ([`SqlStoreError::SchemaTooNew`]).
+
+mod error;
+mod list;
+mod location;
+mod options;
+mod postgres;
+mod rows;
+mod schema;
+mod signal;
+mod sql;
+mod sqlite;
+mod store;
+
+pub use self::error::SqlStoreError;
+pub use self::options::SqlStoreOptions;
+pub use self::store::SqlStore;

@@ -1,0 +1,3 @@
+//! Saves per second (filled in below).
+
+fn main() {}

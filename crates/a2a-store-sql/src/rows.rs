@@ -1,0 +1,271 @@
+//! What both backends write and read: tasks, scopes and events as column values, the clock,
+//! and the expiry cut-off.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use a2a_server::TaskEvent;
+use a2a_server::store::{StoreError, StoredTask, TaskScope, Version};
+use a2a_types::{StreamResponse, Task, TaskId, TaskState, Timestamp};
+
+use crate::error::json;
+
+/// A scope as the three columns that key it. Owners are kept as a flag and a text (empty
+/// when there is none) so that equality works the same in SQLite and PostgreSQL, where
+/// `NULL = NULL` is not true, and an owner `Some("")` stays distinct from `None`.
+#[derive(Debug, Clone)]
+pub(crate) struct ScopeKey {
+    pub(crate) tenant: String,
+    pub(crate) has_owner: bool,
+    pub(crate) owner: String,
+}
+
+impl ScopeKey {
+    pub(crate) fn of(scope: &TaskScope) -> Self {
+        Self {
+            tenant: scope.tenant.clone(),
+            has_owner: scope.owner.is_some(),
+            owner: scope.owner.clone().unwrap_or_default(),
+        }
+    }
+
+    pub(crate) fn into_scope(self) -> TaskScope {
+        TaskScope {
+            tenant: self.tenant,
+            owner: self.has_owner.then_some(self.owner),
+        }
+    }
+}
+
+/// A task as the columns of its row.
+#[derive(Debug, Clone)]
+pub(crate) struct TaskRow {
+    pub(crate) task_id: String,
+    pub(crate) context_id: String,
+    pub(crate) state: &'static str,
+    /// The list-order key: status timestamp in Unix milliseconds, 0 without one.
+    pub(crate) sort_millis: i64,
+    /// The nanoseconds of the status timestamp past `sort_millis`; `None` without a
+    /// timestamp. With `sort_millis` it gives the exact instant for `statusTimestampAfter`.
+    pub(crate) sub_millis_nanos: Option<i64>,
+    pub(crate) terminal: bool,
+    /// Whether a turn runs in this state, so that the saving instance holds the lease.
+    pub(crate) running: bool,
+    /// The task as compact JSON.
+    pub(crate) body: String,
+}
+
+impl TaskRow {
+    pub(crate) fn of(task: &Task) -> Result<Self, StoreError> {
+        let (sort_millis, sub_millis_nanos) = match &task.status.timestamp {
+            Some(timestamp) => {
+                let (millis, nanos) = instant_key(timestamp);
+                (millis, Some(nanos))
+            }
+            None => (0, None),
+        };
+        Ok(Self {
+            task_id: task.id.as_str().to_owned(),
+            context_id: task.context_id.as_str().to_owned(),
+            state: task.status.state.as_str(),
+            sort_millis,
+            sub_millis_nanos,
+            terminal: task.status.state.is_terminal(),
+            running: runs_a_turn(task.status.state),
+            body: serde_json::to_string(task).map_err(json)?,
+        })
+    }
+}
+
+/// The states a save leaves a task in while its turn goes on: the saving instance takes
+/// the turn lease (see `Cluster`'s "leases taken by saves").
+fn runs_a_turn(state: TaskState) -> bool {
+    match state {
+        TaskState::Submitted | TaskState::Working | TaskState::AuthRequired => true,
+        TaskState::Unspecified
+        | TaskState::Completed
+        | TaskState::Failed
+        | TaskState::Canceled
+        | TaskState::InputRequired
+        | TaskState::Rejected => false,
+    }
+}
+
+/// A timestamp as (Unix milliseconds, nanoseconds past them): ordered like the instants.
+pub(crate) fn instant_key(timestamp: &Timestamp) -> (i64, i64) {
+    let nanos = timestamp.as_datetime().timestamp_subsec_nanos() % 1_000_000;
+    (timestamp.unix_millis(), i64::from(nanos))
+}
+
+/// The events of one save as compact JSON, in order.
+pub(crate) fn encode_events(events: &[StreamResponse]) -> Result<Vec<String>, StoreError> {
+    events
+        .iter()
+        .map(|event| serde_json::to_string(event).map_err(json))
+        .collect()
+}
+
+pub(crate) fn decode_task(body: &str) -> Result<Task, StoreError> {
+    serde_json::from_str(body).map_err(json)
+}
+
+pub(crate) fn decode_stored(
+    body: &str,
+    version: i64,
+    last_sequence: i64,
+) -> Result<StoredTask, StoreError> {
+    Ok(StoredTask {
+        task: decode_task(body)?,
+        version: Version(to_u64(version)),
+        last_sequence: to_u64(last_sequence),
+    })
+}
+
+pub(crate) fn decode_event(sequence: i64, body: &str) -> Result<TaskEvent, StoreError> {
+    Ok(TaskEvent {
+        sequence: to_u64(sequence),
+        response: serde_json::from_str(body).map_err(json)?,
+    })
+}
+
+/// The answer of `events` from the rows of [`sql::LOAD_EVENTS`](crate::sql::LOAD_EVENTS):
+/// no row means no such task, NULL columns mean no event after the position.
+pub(crate) fn events_from_rows(
+    rows: Vec<(Option<i64>, Option<String>)>,
+    limit: usize,
+) -> Result<Option<Vec<TaskEvent>>, StoreError> {
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    if limit == 0 {
+        return Ok(Some(Vec::new()));
+    }
+    rows.into_iter()
+        .filter_map(|(sequence, body)| Some((sequence?, body?)))
+        .map(|(sequence, body)| decode_event(sequence, &body))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// The refusal of a push config over the limit (STO-11), worded as the in-memory store's.
+pub(crate) fn push_limit(task_id: &str, max_per_task: usize) -> StoreError {
+    StoreError::Limit {
+        what: format!("task {task_id} already holds {max_per_task} push configs"),
+    }
+}
+
+/// Columns are signed; the store only ever writes values ≥ 0 into them.
+pub(crate) fn to_u64(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
+
+/// A count or position for a signed column, saturating.
+pub(crate) fn to_i64<N: TryInto<i64>>(value: N) -> i64 {
+    value.try_into().unwrap_or(i64::MAX)
+}
+
+/// The config id a push config is stored under: its id, or empty without one (as the
+/// in-memory store does).
+pub(crate) fn config_key(config: &a2a_types::TaskPushNotificationConfig) -> String {
+    config
+        .id
+        .as_ref()
+        .map(|id| id.as_str().to_owned())
+        .unwrap_or_default()
+}
+
+/// The store's clock: Unix milliseconds from the process's system clock. Every instant
+/// the store writes or compares (terminal times, lease expiries) comes from here, so
+/// instances sharing a PostgreSQL database should have synchronised clocks (NTP): a skew
+/// shifts lease expiry and task expiry by as much.
+pub(crate) fn now_millis() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| to_i64(since.as_millis()))
+}
+
+/// The instant `duration` after `now`, in Unix milliseconds.
+pub(crate) fn millis_after(now: i64, duration: Duration) -> i64 {
+    now.saturating_add(to_i64(duration.as_millis()))
+}
+
+/// How terminal tasks expire: a task is visible while `terminal_at > cutoff(now)`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Expiry {
+    ttl_millis: i64,
+}
+
+impl Expiry {
+    pub(crate) fn new(ttl: Duration) -> Self {
+        Self {
+            ttl_millis: to_i64(ttl.as_millis()),
+        }
+    }
+
+    pub(crate) fn is_on(self) -> bool {
+        self.ttl_millis > 0
+    }
+
+    /// Tasks that became terminal at or before this instant have expired (a zero TTL:
+    /// none has).
+    pub(crate) fn cutoff(self, now: i64) -> i64 {
+        if self.is_on() {
+            now.saturating_sub(self.ttl_millis)
+        } else {
+            i64::MIN
+        }
+    }
+}
+
+/// Why a save with `Expected::Version` was refused, given the row the database holds
+/// under its id (scope and terminal time), if any.
+pub(crate) fn version_refusal(
+    task_id: &str,
+    found: Option<(ScopeKey, Option<i64>)>,
+    scope: &ScopeKey,
+    cutoff: i64,
+) -> StoreError {
+    let task_id = TaskId::new(task_id);
+    match found {
+        Some((stored, terminal_at))
+            if terminal_at.is_none_or(|at| at > cutoff)
+                && stored.tenant == scope.tenant
+                && stored.has_owner == scope.has_owner
+                && stored.owner == scope.owner =>
+        {
+            StoreError::Conflict { task_id }
+        }
+        // Missing, expired, or another scope's: all look the same (D-07).
+        _ => StoreError::NotFound { task_id },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instant_keys_order_like_the_instants() {
+        let texts = [
+            "1969-12-31T23:59:59.999999999Z",
+            "1970-01-01T00:00:00Z",
+            "2025-01-01T10:00:00.000000001Z",
+            "2025-01-01T10:00:00.000999999Z",
+            "2025-01-01T10:00:00.001Z",
+        ];
+        let keys: Vec<(i64, i64)> = texts
+            .iter()
+            .map(|text| instant_key(&Timestamp::parse(text).unwrap()))
+            .collect();
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        assert_eq!(keys, sorted);
+        assert_eq!(keys[1], (0, 0));
+        assert_eq!(keys[0], (-1, 999_999));
+    }
+
+    #[test]
+    fn a_zero_ttl_never_expires() {
+        assert_eq!(Expiry::new(Duration::ZERO).cutoff(1_000), i64::MIN);
+        assert_eq!(Expiry::new(Duration::from_secs(1)).cutoff(5_000), 4_000);
+    }
+}

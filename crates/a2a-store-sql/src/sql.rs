@@ -1,0 +1,70 @@
+//! Statements both backends run as they are. SQLite reads `$N` as "the N-th bound value",
+//! like PostgreSQL, so one text serves both. A task is visible while it is not terminal or
+//! became terminal after the expiry cut-off (`rows::Expiry`).
+
+/// `$1` task id, `$2…$4` scope, `$5` expiry cut-off → body, version, last sequence.
+pub(crate) const LOAD_TASK: &str = "SELECT body, version, last_sequence FROM tasks \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 \
+     AND (terminal_at IS NULL OR terminal_at > $5)";
+
+/// `$1` task id, `$2…$4` scope, `$5` after, `$6` expiry cut-off, `$7` limit → (sequence,
+/// body) rows, in order; one row of NULLs when the task is there without such events, no
+/// row when it is not there.
+pub(crate) const LOAD_EVENTS: &str = "SELECT e.sequence, e.body FROM tasks t \
+     LEFT JOIN task_events e ON e.task_id = t.task_id AND e.sequence > $5 \
+     WHERE t.task_id = $1 AND t.tenant = $2 AND t.has_owner = $3 AND t.owner = $4 \
+     AND (t.terminal_at IS NULL OR t.terminal_at > $6) \
+     ORDER BY e.sequence LIMIT $7";
+
+/// `$1` task id → tenant, has_owner, owner, terminal_at, version of the row under that id,
+/// to tell why a save was refused.
+pub(crate) const FIND_TASK: &str =
+    "SELECT tenant, has_owner, owner, terminal_at, version FROM tasks WHERE task_id = $1";
+
+/// `$1` task id: deletes its push configs (before the task itself, whose events go with it).
+pub(crate) const DELETE_TASK_PUSH_CONFIGS: &str = "DELETE FROM push_configs WHERE task_id = $1";
+
+/// `$1` task id.
+pub(crate) const DELETE_TASK: &str = "DELETE FROM tasks WHERE task_id = $1";
+
+/// `$1` task id, `$2…$4` scope, `$5` config id → how many configs the task holds, and
+/// whether one has that id (0 or 1).
+pub(crate) const COUNT_PUSH_CONFIGS: &str = "SELECT COUNT(*), \
+     COUNT(*) FILTER (WHERE config_id = $5) FROM push_configs \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4";
+
+/// `$1` task id, `$2…$4` scope, `$5` config id, `$6` body.
+pub(crate) const UPSERT_PUSH_CONFIG: &str = "INSERT INTO push_configs \
+     (task_id, tenant, has_owner, owner, config_id, body) VALUES ($1, $2, $3, $4, $5, $6) \
+     ON CONFLICT (task_id, tenant, has_owner, owner, config_id) \
+     DO UPDATE SET body = excluded.body";
+
+/// `$1` task id, `$2…$4` scope, `$5` config id → body.
+pub(crate) const GET_PUSH_CONFIG: &str = "SELECT body FROM push_configs \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 AND config_id = $5";
+
+/// `$1` task id, `$2…$4` scope → bodies, by config id.
+pub(crate) const LIST_PUSH_CONFIGS: &str = "SELECT body FROM push_configs \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 \
+     ORDER BY config_id";
+
+/// `$1` task id, `$2…$4` scope, `$5` config id.
+pub(crate) const DELETE_PUSH_CONFIG: &str = "DELETE FROM push_configs \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 AND config_id = $5";
+
+/// `$1` task id, `$2…$4` scope, `$5` holder, `$6` expires at, `$7` now: takes a free or
+/// expired lease, or renews the holder's own; changes no row when another holder's lease
+/// is live (or the task is not there).
+pub(crate) const ACQUIRE_LEASE: &str = "UPDATE tasks SET lease_holder = $5, lease_expires_at = $6 \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 \
+     AND (lease_holder IS NULL OR lease_holder = $5 OR lease_expires_at <= $7)";
+
+/// `$1` task id, `$2…$4` scope, `$5` holder, `$6` now → a row when another holder's lease on
+/// the task is live.
+pub(crate) const LEASED_TO_ANOTHER: &str = "SELECT 1 FROM tasks \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 \
+     AND lease_holder IS NOT NULL AND lease_holder <> $5 AND lease_expires_at > $6";
+
+/// `$1` task id, `$2` holder.
+pub(crate) const RELEASE_LEASE: &str = "UPDATE tasks SET lease_holder = NULL, \
+     lease_expires_at = NULL WHERE task_id = $1 AND lease_holder = $2";

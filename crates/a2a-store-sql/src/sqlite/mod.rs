@@ -1,0 +1,718 @@
+//! The SQLite backend: one writer task with group commit ([`writer`]) and a pool of
+//! readers, over a WAL-mode file.
+
+mod writer;
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_server::TaskEvent;
+use a2a_server::cluster::ExpiredLease;
+use a2a_server::store::{Expected, Saved, StoreError, StoredTask, TaskPage, TaskQuery, Version};
+use a2a_types::{TaskId, TaskPushNotificationConfig};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+};
+use sqlx::{ConnectOptions, Row, SqliteConnection, SqlitePool};
+
+use self::writer::Writer;
+use crate::error::{SqlStoreError, backend, json};
+use crate::list::{ListSql, Param};
+use crate::options::SqlStoreOptions;
+use crate::rows::{
+    Expiry, ScopeKey, TaskRow, decode_stored, millis_after, now_millis, to_i64, to_u64,
+    version_refusal,
+};
+use crate::schema;
+use crate::sql;
+
+/// How long a connection waits for a lock another connection holds (the readers, when a
+/// checkpoint runs; the writer, when another process holds the file).
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Events per `INSERT` statement, well below SQLite's limit of bound values.
+const EVENTS_PER_INSERT: usize = 100;
+
+/// Expired tasks deleted per cleanup transaction, so that a large pass does not hold the
+/// write lock long.
+const CLEANUP_BATCH: i64 = 500;
+
+/// A SQLite database: a writer task and a reader pool.
+#[derive(Debug, Clone)]
+pub(crate) struct Sqlite {
+    reads: SqlitePool,
+    writes: SqlitePool,
+    writer: Writer,
+    expiry: Expiry,
+    /// The lease holder this instance writes.
+    instance_id: Arc<str>,
+    lease_ttl: Duration,
+}
+
+/// What a save needs, shared by the runs of its writer job.
+#[derive(Debug)]
+struct SaveJob {
+    scope: ScopeKey,
+    row: TaskRow,
+    expected: Expected,
+    events: Vec<String>,
+    instance_id: Arc<str>,
+    lease_ttl: Duration,
+}
+
+impl Sqlite {
+    /// Opens (creating when missing) the database and brings its schema up to date.
+    pub(crate) async fn open(
+        options: SqliteConnectOptions,
+        in_memory: bool,
+        settings: &SqlStoreOptions,
+        url: &str,
+        instance_id: &str,
+    ) -> Result<Self, SqlStoreError> {
+        let connect_failed = |source| SqlStoreError::Connect {
+            url: url.to_owned(),
+            source,
+        };
+        let base = options
+            .foreign_keys(true)
+            .busy_timeout(BUSY_TIMEOUT)
+            .synchronous(SqliteSynchronous::Normal)
+            .disable_statement_logging();
+        // WAL lets readers run beside the writer; an in-memory database has no journal file.
+        let write_options = if in_memory {
+            base.clone()
+        } else {
+            base.clone().journal_mode(SqliteJournalMode::Wal)
+        };
+        // One connection, kept open: SQLite has one writer, and an in-memory database lives
+        // only as long as a connection to it.
+        let writes = SqlitePoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .test_before_acquire(false)
+            .acquire_timeout(settings.acquire_timeout)
+            .connect_with(write_options)
+            .await
+            .map_err(connect_failed)?;
+        let migrated = match writes.acquire().await {
+            Ok(mut conn) => schema::migrate_sqlite(&mut conn, url).await,
+            Err(error) => Err(connect_failed(error)),
+        };
+        if let Err(error) = migrated {
+            writes.close().await;
+            return Err(error);
+        }
+        // The readers of an in-memory database must share the writer's connection: each
+        // connection would otherwise have a database of its own.
+        let reads = if in_memory {
+            writes.clone()
+        } else {
+            SqlitePoolOptions::new()
+                .max_connections(settings.max_connections.max(1))
+                .min_connections(settings.min_connections)
+                .test_before_acquire(false)
+                .acquire_timeout(settings.acquire_timeout)
+                .connect_with(base)
+                .await
+                .map_err(connect_failed)?
+        };
+        Ok(Self {
+            writer: Writer::spawn(writes.clone()),
+            reads,
+            writes,
+            expiry: Expiry::new(settings.completed_task_ttl),
+            instance_id: instance_id.into(),
+            lease_ttl: settings.lease_ttl,
+        })
+    }
+
+    /// Closes both pools; later calls fail.
+    pub(crate) async fn close(&self) {
+        self.reads.close().await;
+        self.writes.close().await;
+    }
+
+    pub(crate) async fn load(
+        &self,
+        scope: &ScopeKey,
+        id: &TaskId,
+    ) -> Result<Option<StoredTask>, StoreError> {
+        let row: Option<(String, i64, i64)> = sqlx::query_as(sql::LOAD_TASK)
+            .bind(id.as_str())
+            .bind(&scope.tenant)
+            .bind(scope.has_owner)
+            .bind(&scope.owner)
+            .bind(self.expiry.cutoff(now_millis()))
+            .fetch_optional(&self.reads)
+            .await
+            .map_err(backend)?;
+        row.map(|(body, version, last_sequence)| decode_stored(&body, version, last_sequence))
+            .transpose()
+    }
+
+    pub(crate) async fn save(
+        &self,
+        scope: ScopeKey,
+        row: TaskRow,
+        expected: Expected,
+        events: Vec<String>,
+    ) -> Result<Saved, StoreError> {
+        let job = Arc::new(SaveJob {
+            scope,
+            row,
+            expected,
+            events,
+            instance_id: Arc::clone(&self.instance_id),
+            lease_ttl: self.lease_ttl,
+        });
+        let expiry = self.expiry;
+        self.writer
+            .write(move |conn| {
+                let job = Arc::clone(&job);
+                Box::pin(async move { save(conn, &job, expiry).await })
+            })
+            .await?
+    }
+
+    pub(crate) async fn list(
+        &self,
+        scope: &ScopeKey,
+        query: &TaskQuery,
+    ) -> Result<TaskPage, StoreError> {
+        let list = ListSql::new(scope, query, self.expiry.cutoff(now_millis()));
+        let mut count = sqlx::query_scalar::<_, i64>(&list.count);
+        for param in &list.count_params {
+            count = match param {
+                Param::Text(text) => count.bind(text.as_str()),
+                Param::Int(int) => count.bind(*int),
+                Param::Bool(flag) => count.bind(*flag),
+            };
+        }
+        let mut page = sqlx::query_as::<_, (String, i64, String)>(&list.page);
+        for param in &list.page_params {
+            page = match param {
+                Param::Text(text) => page.bind(text.as_str()),
+                Param::Int(int) => page.bind(*int),
+                Param::Bool(flag) => page.bind(*flag),
+            };
+        }
+        // One read transaction, so that the count and the page see the same tasks.
+        let mut tx = self.reads.begin().await.map_err(backend)?;
+        let total = count.fetch_one(&mut *tx).await.map_err(backend)?;
+        let rows = page.fetch_all(&mut *tx).await.map_err(backend)?;
+        tx.commit().await.map_err(backend)?;
+        list.into_page(total, rows)
+    }
+
+    pub(crate) async fn events(
+        &self,
+        scope: &ScopeKey,
+        id: &TaskId,
+        after: u64,
+        limit: usize,
+    ) -> Result<Option<Vec<TaskEvent>>, StoreError> {
+        let rows: Vec<(Option<i64>, Option<String>)> = sqlx::query_as(sql::LOAD_EVENTS)
+            .bind(id.as_str())
+            .bind(&scope.tenant)
+            .bind(scope.has_owner)
+            .bind(&scope.owner)
+            .bind(to_i64(after))
+            .bind(self.expiry.cutoff(now_millis()))
+            .bind(to_i64(limit.max(1)))
+            .fetch_all(&self.reads)
+            .await
+            .map_err(backend)?;
+        crate::rows::events_from_rows(rows, limit)
+    }
+
+    pub(crate) async fn save_push_config(
+        &self,
+        scope: ScopeKey,
+        task_id: &TaskId,
+        config: &TaskPushNotificationConfig,
+        max_per_task: usize,
+    ) -> Result<(), StoreError> {
+        let body = serde_json::to_string(config).map_err(json)?;
+        let job = Arc::new((
+            scope,
+            task_id.as_str().to_owned(),
+            crate::rows::config_key(config),
+            body,
+        ));
+        self.writer
+            .write(move |conn| {
+                let job = Arc::clone(&job);
+                Box::pin(async move {
+                    let (scope, task_id, config_id, body) = &*job;
+                    let (held, same_id): (i64, i64) = sqlx::query_as(sql::COUNT_PUSH_CONFIGS)
+                        .bind(task_id)
+                        .bind(&scope.tenant)
+                        .bind(scope.has_owner)
+                        .bind(&scope.owner)
+                        .bind(config_id)
+                        .fetch_one(&mut *conn)
+                        .await?;
+                    if same_id == 0 && usize::try_from(held).unwrap_or(usize::MAX) >= max_per_task {
+                        return Ok(Err(crate::rows::push_limit(task_id, max_per_task)));
+                    }
+                    sqlx::query(sql::UPSERT_PUSH_CONFIG)
+                        .bind(task_id)
+                        .bind(&scope.tenant)
+                        .bind(scope.has_owner)
+                        .bind(&scope.owner)
+                        .bind(config_id)
+                        .bind(body)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(Ok(()))
+                })
+            })
+            .await?
+    }
+
+    pub(crate) async fn get_push_config(
+        &self,
+        scope: &ScopeKey,
+        task_id: &TaskId,
+        config_id: &str,
+    ) -> Result<Option<TaskPushNotificationConfig>, StoreError> {
+        let body: Option<String> = sqlx::query_scalar(sql::GET_PUSH_CONFIG)
+            .bind(task_id.as_str())
+            .bind(&scope.tenant)
+            .bind(scope.has_owner)
+            .bind(&scope.owner)
+            .bind(config_id)
+            .fetch_optional(&self.reads)
+            .await
+            .map_err(backend)?;
+        body.map(|body| serde_json::from_str(&body).map_err(json))
+            .transpose()
+    }
+
+    pub(crate) async fn list_push_configs(
+        &self,
+        scope: &ScopeKey,
+        task_id: &TaskId,
+    ) -> Result<Vec<TaskPushNotificationConfig>, StoreError> {
+        let bodies: Vec<String> = sqlx::query_scalar(sql::LIST_PUSH_CONFIGS)
+            .bind(task_id.as_str())
+            .bind(&scope.tenant)
+            .bind(scope.has_owner)
+            .bind(&scope.owner)
+            .fetch_all(&self.reads)
+            .await
+            .map_err(backend)?;
+        bodies
+            .iter()
+            .map(|body| serde_json::from_str(body).map_err(json))
+            .collect()
+    }
+
+    pub(crate) async fn delete_push_config(
+        &self,
+        scope: ScopeKey,
+        task_id: &TaskId,
+        config_id: &str,
+    ) -> Result<bool, StoreError> {
+        let job = Arc::new((scope, task_id.as_str().to_owned(), config_id.to_owned()));
+        self.writer
+            .write(move |conn| {
+                let job = Arc::clone(&job);
+                Box::pin(async move {
+                    let (scope, task_id, config_id) = &*job;
+                    let done = sqlx::query(sql::DELETE_PUSH_CONFIG)
+                        .bind(task_id)
+                        .bind(&scope.tenant)
+                        .bind(scope.has_owner)
+                        .bind(&scope.owner)
+                        .bind(config_id)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(done.rows_affected() > 0)
+                })
+            })
+            .await
+    }
+
+    /// Deletes up to [`CLEANUP_BATCH`] expired tasks per transaction, with their events
+    /// and push configs, until none is left; returns how many.
+    pub(crate) async fn delete_expired(&self) -> Result<u64, StoreError> {
+        if !self.expiry.is_on() {
+            return Ok(0);
+        }
+        let mut deleted = 0;
+        loop {
+            let cutoff = self.expiry.cutoff(now_millis());
+            let batch = self
+                .writer
+                .write(move |conn| Box::pin(delete_expired(conn, cutoff)))
+                .await?;
+            deleted += batch;
+            if batch < to_u64(CLEANUP_BATCH) {
+                return Ok(deleted);
+            }
+        }
+    }
+
+    pub(crate) async fn acquire_lease(
+        &self,
+        scope: ScopeKey,
+        task_id: &TaskId,
+    ) -> Result<bool, StoreError> {
+        let job = Arc::new((scope, task_id.as_str().to_owned()));
+        let (holder, ttl) = (Arc::clone(&self.instance_id), self.lease_ttl);
+        self.writer
+            .write(move |conn| {
+                let (job, holder) = (Arc::clone(&job), Arc::clone(&holder));
+                Box::pin(async move {
+                    let (scope, task_id) = &*job;
+                    let now = now_millis();
+                    let taken = sqlx::query(sql::ACQUIRE_LEASE)
+                        .bind(task_id)
+                        .bind(&scope.tenant)
+                        .bind(scope.has_owner)
+                        .bind(&scope.owner)
+                        .bind(&*holder)
+                        .bind(millis_after(now, ttl))
+                        .bind(now)
+                        .execute(&mut *conn)
+                        .await?;
+                    if taken.rows_affected() > 0 {
+                        return Ok(true);
+                    }
+                    // Nothing changed: another instance's live lease, or no such task (for
+                    // which there is nothing to hold).
+                    let leased = sqlx::query(sql::LEASED_TO_ANOTHER)
+                        .bind(task_id)
+                        .bind(&scope.tenant)
+                        .bind(scope.has_owner)
+                        .bind(&scope.owner)
+                        .bind(&*holder)
+                        .bind(now)
+                        .fetch_optional(&mut *conn)
+                        .await?;
+                    Ok(leased.is_none())
+                })
+            })
+            .await
+    }
+
+    pub(crate) async fn renew_leases(&self, task_ids: &[TaskId]) -> Result<(), StoreError> {
+        if task_ids.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<&str> = task_ids.iter().map(TaskId::as_str).collect();
+        let ids: Arc<str> = serde_json::to_string(&ids).map_err(json)?.into();
+        let (holder, ttl) = (Arc::clone(&self.instance_id), self.lease_ttl);
+        self.writer
+            .write(move |conn| {
+                let (ids, holder) = (Arc::clone(&ids), Arc::clone(&holder));
+                Box::pin(async move {
+                    sqlx::query(
+                        "UPDATE tasks SET lease_expires_at = $1 \
+                         WHERE lease_holder = $2 AND task_id IN (SELECT value FROM json_each($3))",
+                    )
+                    .bind(millis_after(now_millis(), ttl))
+                    .bind(&*holder)
+                    .bind(&*ids)
+                    .execute(&mut *conn)
+                    .await?;
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    pub(crate) async fn release_lease(&self, task_id: &TaskId) -> Result<(), StoreError> {
+        let task_id: Arc<str> = task_id.as_str().into();
+        let holder = Arc::clone(&self.instance_id);
+        self.writer
+            .write(move |conn| {
+                let (task_id, holder) = (Arc::clone(&task_id), Arc::clone(&holder));
+                Box::pin(async move {
+                    sqlx::query(sql::RELEASE_LEASE)
+                        .bind(&*task_id)
+                        .bind(&*holder)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    pub(crate) async fn claim_expired_leases(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<ExpiredLease>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let (holder, ttl) = (Arc::clone(&self.instance_id), self.lease_ttl);
+        self.writer
+            .write(move |conn| {
+                let holder = Arc::clone(&holder);
+                Box::pin(async move { claim_expired(conn, &holder, ttl, limit).await })
+            })
+            .await
+    }
+}
+
+/// One save, inside the writer's transaction.
+async fn save(
+    conn: &mut SqliteConnection,
+    job: &SaveJob,
+    expiry: Expiry,
+) -> Result<Result<Saved, StoreError>, sqlx::Error> {
+    let now = now_millis();
+    let cutoff = expiry.cutoff(now);
+    let (scope, row) = (&job.scope, &job.row);
+    let count = to_i64(job.events.len());
+    let lease = lease_of(job, now);
+    let saved: Option<(i64, i64)> = match job.expected {
+        Expected::Version(Version(version)) => {
+            let saved = sqlx::query_as(UPDATE_TASK)
+                .bind(&row.task_id)
+                .bind(&scope.tenant)
+                .bind(scope.has_owner)
+                .bind(&scope.owner)
+                .bind(to_i64(version))
+                .bind(&row.context_id)
+                .bind(row.state)
+                .bind(row.sort_millis)
+                .bind(row.sub_millis_nanos)
+                .bind(&row.body)
+                .bind(count)
+                .bind(row.terminal)
+                .bind(now)
+                .bind(cutoff)
+                .bind(lease.0)
+                .bind(lease.1)
+                .fetch_optional(&mut *conn)
+                .await?;
+            if saved.is_none() {
+                let found = find(conn, &row.task_id).await?;
+                return Ok(Err(version_refusal(
+                    &row.task_id,
+                    found.map(|(stored, terminal_at, _)| (stored, terminal_at)),
+                    scope,
+                    cutoff,
+                )));
+            }
+            saved
+        }
+        Expected::Absent => {
+            let mut saved = insert(conn, job, 1, now).await?;
+            if saved.is_none() {
+                match find(conn, &row.task_id).await? {
+                    // An expired task gives its id up: it goes, with its events and push
+                    // configs, and the new one takes a greater version than it had.
+                    Some((_, Some(terminal_at), version)) if terminal_at <= cutoff => {
+                        sqlx::query(sql::DELETE_TASK_PUSH_CONFIGS)
+                            .bind(&row.task_id)
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query(sql::DELETE_TASK)
+                            .bind(&row.task_id)
+                            .execute(&mut *conn)
+                            .await?;
+                        saved = insert(conn, job, version.saturating_add(1), now).await?;
+                    }
+                    _ => {}
+                }
+            }
+            if saved.is_none() {
+                // Task ids are global: any scope's live task conflicts.
+                return Ok(Err(StoreError::Conflict {
+                    task_id: TaskId::new(row.task_id.clone()),
+                }));
+            }
+            saved
+        }
+    };
+    let Some((version, last_sequence)) = saved else {
+        return Ok(Err(StoreError::Conflict {
+            task_id: TaskId::new(row.task_id.clone()),
+        }));
+    };
+    append_events(conn, &row.task_id, last_sequence - count + 1, &job.events).await?;
+    Ok(Ok(Saved {
+        version: Version(to_u64(version)),
+        last_sequence: to_u64(last_sequence),
+    }))
+}
+
+/// The lease columns a save writes: this instance until a lease TTL from now while a turn
+/// runs, nobody otherwise.
+fn lease_of(job: &SaveJob, now: i64) -> (Option<&str>, Option<i64>) {
+    if job.row.running {
+        (
+            Some(&*job.instance_id),
+            Some(millis_after(now, job.lease_ttl)),
+        )
+    } else {
+        (None, None)
+    }
+}
+
+/// `$1` task id, `$2…$4` scope, `$5` expected version, `$6…$10` columns, `$11` number of
+/// events, `$12` terminal, `$13` now, `$14` expiry cut-off, `$15` lease holder, `$16` lease
+/// expiry → new version, last sequence.
+const UPDATE_TASK: &str = "UPDATE tasks SET context_id = $6, state = $7, sort_millis = $8, \
+     sub_millis_nanos = $9, body = $10, version = version + 1, \
+     last_sequence = last_sequence + $11, \
+     terminal_at = CASE WHEN $12 THEN COALESCE(terminal_at, $13) ELSE NULL END, \
+     lease_holder = $15, lease_expires_at = $16 \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 AND version = $5 \
+     AND (terminal_at IS NULL OR terminal_at > $14) \
+     RETURNING version, last_sequence";
+
+/// `$1` task id, `$2…$4` scope, `$5` version, `$6…$10` columns, `$11` number of events,
+/// `$12` terminal at, `$13` lease holder, `$14` lease expiry → version, last sequence; no
+/// row when the id is taken.
+const INSERT_TASK: &str = "INSERT INTO tasks (task_id, tenant, has_owner, owner, version, \
+     context_id, state, sort_millis, sub_millis_nanos, body, last_sequence, terminal_at, \
+     lease_holder, lease_expires_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+     ON CONFLICT (task_id) DO NOTHING RETURNING version, last_sequence";
+
+async fn insert(
+    conn: &mut SqliteConnection,
+    job: &SaveJob,
+    version: i64,
+    now: i64,
+) -> Result<Option<(i64, i64)>, sqlx::Error> {
+    let (scope, row) = (&job.scope, &job.row);
+    let lease = lease_of(job, now);
+    sqlx::query_as(INSERT_TASK)
+        .bind(&row.task_id)
+        .bind(&scope.tenant)
+        .bind(scope.has_owner)
+        .bind(&scope.owner)
+        .bind(version)
+        .bind(&row.context_id)
+        .bind(row.state)
+        .bind(row.sort_millis)
+        .bind(row.sub_millis_nanos)
+        .bind(&row.body)
+        .bind(to_i64(job.events.len()))
+        .bind(row.terminal.then_some(now))
+        .bind(lease.0)
+        .bind(lease.1)
+        .fetch_optional(&mut *conn)
+        .await
+}
+
+/// The row stored under `task_id`: scope, terminal time, version.
+async fn find(
+    conn: &mut SqliteConnection,
+    task_id: &str,
+) -> Result<Option<(ScopeKey, Option<i64>, i64)>, sqlx::Error> {
+    let row: Option<SqliteRow> = sqlx::query(sql::FIND_TASK)
+        .bind(task_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    row.map(|row| {
+        Ok((
+            ScopeKey {
+                tenant: row.try_get(0)?,
+                has_owner: row.try_get(1)?,
+                owner: row.try_get(2)?,
+            },
+            row.try_get(3)?,
+            row.try_get(4)?,
+        ))
+    })
+    .transpose()
+}
+
+async fn append_events(
+    conn: &mut SqliteConnection,
+    task_id: &str,
+    first: i64,
+    events: &[String],
+) -> Result<(), sqlx::Error> {
+    let mut sequence = first;
+    for chunk in events.chunks(EVENTS_PER_INSERT) {
+        let mut statement =
+            String::from("INSERT INTO task_events (task_id, sequence, body) VALUES ");
+        for index in 0..chunk.len() {
+            let separator = if index == 0 { "" } else { ", " };
+            let _ = write!(
+                statement,
+                "{separator}($1, ${}, ${})",
+                2 * index + 2,
+                2 * index + 3
+            );
+        }
+        let mut query = sqlx::query(&statement).bind(task_id);
+        for body in chunk {
+            query = query.bind(sequence).bind(body.as_str());
+            sequence += 1;
+        }
+        query.execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+async fn delete_expired(conn: &mut SqliteConnection, cutoff: i64) -> Result<u64, sqlx::Error> {
+    sqlx::query(
+        "DELETE FROM push_configs WHERE task_id IN \
+         (SELECT task_id FROM tasks WHERE terminal_at <= $1 LIMIT $2)",
+    )
+    .bind(cutoff)
+    .bind(CLEANUP_BATCH)
+    .execute(&mut *conn)
+    .await?;
+    // The events go with their task (ON DELETE CASCADE).
+    let done = sqlx::query(
+        "DELETE FROM tasks WHERE task_id IN \
+         (SELECT task_id FROM tasks WHERE terminal_at <= $1 LIMIT $2)",
+    )
+    .bind(cutoff)
+    .bind(CLEANUP_BATCH)
+    .execute(&mut *conn)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+async fn claim_expired(
+    conn: &mut SqliteConnection,
+    holder: &str,
+    ttl: Duration,
+    limit: usize,
+) -> Result<Vec<ExpiredLease>, sqlx::Error> {
+    let now = now_millis();
+    let rows: Vec<(String, String, bool, String, String)> = sqlx::query_as(
+        "SELECT task_id, tenant, has_owner, owner, lease_holder FROM tasks \
+         WHERE lease_expires_at <= $1 AND terminal_at IS NULL \
+         ORDER BY lease_expires_at, task_id LIMIT $2",
+    )
+    .bind(now)
+    .bind(to_i64(limit))
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut claimed = Vec::with_capacity(rows.len());
+    for (task_id, tenant, has_owner, owner, previous) in rows {
+        sqlx::query("UPDATE tasks SET lease_holder = $1, lease_expires_at = $2 WHERE task_id = $3")
+            .bind(holder)
+            .bind(millis_after(now, ttl))
+            .bind(&task_id)
+            .execute(&mut *conn)
+            .await?;
+        claimed.push(ExpiredLease {
+            scope: ScopeKey {
+                tenant,
+                has_owner,
+                owner,
+            }
+            .into_scope(),
+            task_id: TaskId::new(task_id),
+            holder: previous,
+        });
+    }
+    Ok(claimed)
+}

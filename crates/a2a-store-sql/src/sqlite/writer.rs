@@ -1,0 +1,173 @@
+//! The one writer of a SQLite database, with group commit.
+//!
+//! SQLite lets one connection write at a time, and a commit costs far more than the few
+//! statements of a save. So every write of the store (task saves, push configs, leases,
+//! cleanup) is a job sent to one tokio task that owns the write connection. The task takes
+//! every job waiting when it gets to them, runs them in one `BEGIN IMMEDIATE … COMMIT`, and
+//! answers each job after the commit. Under load one commit carries many saves; alone, a
+//! save waits for no one.
+//!
+//! A job that fails with a database error (not a refusal such as a version conflict, which
+//! writes nothing and is an answer like any other) rolls back the whole batch; the batch is
+//! then run again one job per transaction, so that one bad job costs the others nothing.
+//! Jobs are therefore closures that can run more than once.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use futures::future::BoxFuture;
+use sqlx::{Connection, SqliteConnection, SqlitePool};
+use tokio::sync::{mpsc, oneshot};
+
+use a2a_server::store::StoreError;
+
+/// The most jobs one transaction carries.
+const MAX_BATCH: usize = 256;
+
+/// How many jobs may wait for the writer before senders wait too.
+const QUEUE: usize = 4096;
+
+/// A handle to the writer task; cheap to clone. The task ends when the last handle is
+/// dropped, after finishing the jobs already sent.
+#[derive(Debug, Clone)]
+pub(crate) struct Writer {
+    jobs: mpsc::Sender<Box<dyn Job>>,
+}
+
+impl Writer {
+    /// Starts the writer task over `pool`, whose connections it takes one batch at a time.
+    pub(crate) fn spawn(pool: SqlitePool) -> Self {
+        let (jobs, receiver) = mpsc::channel(QUEUE);
+        tokio::spawn(run(pool, receiver));
+        Self { jobs }
+    }
+
+    /// Runs `op` in the writer's next transaction and returns its result once that
+    /// transaction committed. `op` may run more than once (see the module docs), and the
+    /// effects of all but its last run are rolled back.
+    pub(crate) async fn write<T, F>(&self, op: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: for<'c> Fn(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, sqlx::Error>>
+            + Send
+            + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        let job = Box::new(Pending {
+            op,
+            outcome: None,
+            reply,
+        });
+        self.jobs
+            .send(job)
+            .await
+            .map_err(|_| StoreError::Backend(Box::new(WriterStopped)))?;
+        answer
+            .await
+            .map_err(|_| StoreError::Backend(Box::new(WriterStopped)))?
+    }
+}
+
+/// The SQLite writer task is gone: the store was closed, or the runtime is shutting down.
+#[derive(Debug, thiserror::Error)]
+#[error("the SQLite writer stopped")]
+pub(crate) struct WriterStopped;
+
+/// A write waiting for the writer, with its result type erased.
+#[async_trait]
+trait Job: Send {
+    /// Runs the write in the open transaction.
+    async fn run(&mut self, conn: &mut SqliteConnection) -> Result<(), sqlx::Error>;
+
+    /// Answers the caller: with the last run's result when its transaction committed,
+    /// with `failure` otherwise.
+    fn answer(self: Box<Self>, failure: Option<Arc<sqlx::Error>>);
+}
+
+struct Pending<T, F> {
+    op: F,
+    outcome: Option<T>,
+    reply: oneshot::Sender<Result<T, StoreError>>,
+}
+
+#[async_trait]
+impl<T, F> Job for Pending<T, F>
+where
+    T: Send + 'static,
+    F: for<'c> Fn(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, sqlx::Error>>
+        + Send
+        + 'static,
+{
+    async fn run(&mut self, conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+        self.outcome = None;
+        self.outcome = Some((self.op)(conn).await?);
+        Ok(())
+    }
+
+    fn answer(self: Box<Self>, failure: Option<Arc<sqlx::Error>>) {
+        let result = match (failure, self.outcome) {
+            (None, Some(outcome)) => Ok(outcome),
+            (Some(error), _) => Err(StoreError::Backend(Box::new(error))),
+            // A job is answered without a failure only after it ran.
+            (None, None) => Err(StoreError::Backend(Box::new(WriterStopped))),
+        };
+        // The caller may have given up waiting; the write stands either way.
+        let _ = self.reply.send(result);
+    }
+}
+
+async fn run(pool: SqlitePool, mut receiver: mpsc::Receiver<Box<dyn Job>>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while receiver.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        write_batch(&pool, &mut batch).await;
+    }
+}
+
+async fn write_batch(pool: &SqlitePool, batch: &mut Vec<Box<dyn Job>>) {
+    let mut conn = match pool.acquire().await {
+        Ok(conn) => conn,
+        Err(error) => {
+            let error = Arc::new(error);
+            for job in batch.drain(..) {
+                job.answer(Some(Arc::clone(&error)));
+            }
+            return;
+        }
+    };
+    match transaction(&mut conn, batch.iter_mut()).await {
+        Ok(()) => {
+            for job in batch.drain(..) {
+                job.answer(None);
+            }
+        }
+        Err(error) if batch.len() == 1 => {
+            let error = Arc::new(error);
+            for job in batch.drain(..) {
+                job.answer(Some(Arc::clone(&error)));
+            }
+        }
+        Err(error) => {
+            tracing::debug!(%error, jobs = batch.len(), "SQLite batch failed; retrying its writes one by one");
+            for mut job in batch.drain(..) {
+                let failure = transaction(&mut conn, std::iter::once(&mut job))
+                    .await
+                    .err()
+                    .map(Arc::new);
+                job.answer(failure);
+            }
+        }
+    }
+}
+
+/// Runs `jobs` in one transaction; on the first failure rolls everything back.
+async fn transaction<'j>(
+    conn: &mut SqliteConnection,
+    jobs: impl Iterator<Item = &'j mut Box<dyn Job>>,
+) -> Result<(), sqlx::Error> {
+    // Dropping `tx` without committing rolls back.
+    let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+    for job in jobs {
+        job.run(&mut tx).await?;
+    }
+    tx.commit().await
+}

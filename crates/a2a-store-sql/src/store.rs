@@ -1,0 +1,416 @@
+//! [`SqlStore`]: one handle over either backend, implementing the server's store and
+//! cluster traits.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_server::TaskEvent;
+use a2a_server::cluster::{Cluster, ClusterSignal, ExpiredLease};
+use a2a_server::store::{
+    Expected, PushConfigStore, Saved, StoreError, StoredTask, TaskPage, TaskQuery, TaskScope,
+    TaskStore,
+};
+use a2a_types::{PushConfigId, StreamResponse, Task, TaskId, TaskPushNotificationConfig};
+use async_trait::async_trait;
+use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::SqlStoreError;
+use crate::location::{Location, redact};
+use crate::options::SqlStoreOptions;
+use crate::postgres::Postgres;
+use crate::rows::{ScopeKey, TaskRow, encode_events};
+use crate::signal;
+use crate::sqlite::Sqlite;
+
+/// A durable [`TaskStore`], [`PushConfigStore`] and [`Cluster`] on SQLite or PostgreSQL.
+///
+/// Cloning is cheap and shares the connections. Background work (the SQLite writer, the
+/// expiry cleanup, the PostgreSQL listener) stops when the last clone is dropped, or at
+/// [`SqlStore::close`].
+///
+/// Besides the [`TaskStore`] contract (it passes the conformance suite), it guarantees:
+///
+/// - **Expiry** (STO-06): a terminal task expires
+///   [`completed_task_ttl`](SqlStoreOptions::completed_task_ttl) after the save that made it
+///   terminal; saving it again while it stays terminal does not extend its life. An expired
+///   task is invisible at once to `load`, `list`, `events` and `save`, and a create may take
+///   its id; a periodic pass deletes expired tasks with their events and push configs.
+/// - **Versions** grow by one with each save of a task; a task created again under the id
+///   of an expired one continues from the expired one's version.
+/// - **Time** is the process's system clock in milliseconds, for task expiry and lease
+///   expiry alike; instances sharing a PostgreSQL database need synchronised clocks.
+///
+/// On SQLite, every write goes through one writer task that commits the writes waiting
+/// together in one transaction (group commit), and reads use a pool beside it (WAL). Use
+/// one process per file: signals reach only the instance that publishes them. On
+/// PostgreSQL, instances over one schema share tasks, leases and signals (LISTEN/NOTIFY).
+#[derive(Clone)]
+pub struct SqlStore {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    backend: Backend,
+    options: SqlStoreOptions,
+    instance_id: String,
+    url: String,
+    signals: broadcast::Sender<ClusterSignal>,
+    shutdown: CancellationToken,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Backend {
+    Sqlite(Sqlite),
+    Postgres(Postgres),
+}
+
+impl SqlStore {
+    /// Opens the database at `url`, creating a SQLite file (or a PostgreSQL schema) when
+    /// missing, and brings its schema up to date.
+    ///
+    /// `url` is `sqlite://PATH` or `sqlite:PATH` (a file, created when missing),
+    /// `sqlite::memory:` (a database of this store alone, gone when it is dropped), or
+    /// `postgres://…` / `postgresql://…`.
+    ///
+    /// # Errors
+    /// [`SqlStoreError::InvalidUrl`] and [`SqlStoreError::InvalidOption`] for what cannot
+    /// work, [`SqlStoreError::Connect`] when the database cannot be reached or opened,
+    /// [`SqlStoreError::SchemaTooNew`] when a newer version of this crate laid the
+    /// database out, [`SqlStoreError::Migration`] when updating the schema failed.
+    pub async fn connect(url: &str, options: SqlStoreOptions) -> Result<Self, SqlStoreError> {
+        validate(&options)?;
+        let location = Location::parse(url)?;
+        let url = redact(url);
+        let instance_id = options
+            .instance_id
+            .clone()
+            .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+        let signals = broadcast::channel(options.signal_capacity.max(1)).0;
+        let shutdown = CancellationToken::new();
+        let backend = match location {
+            Location::Sqlite {
+                options: connect,
+                in_memory,
+            } => Backend::Sqlite(
+                Sqlite::open(connect, in_memory, &options, &url, &instance_id).await?,
+            ),
+            Location::Postgres(connect) => Backend::Postgres(
+                Postgres::open(
+                    connect,
+                    &options,
+                    &url,
+                    &instance_id,
+                    signals.clone(),
+                    shutdown.clone(),
+                )
+                .await?,
+            ),
+        };
+        if !options.completed_task_ttl.is_zero() && !options.cleanup_interval.is_zero() {
+            tokio::spawn(clean_up_periodically(
+                backend.clone(),
+                options.cleanup_interval,
+                shutdown.clone(),
+            ));
+        }
+        Ok(Self {
+            inner: Arc::new(Inner {
+                backend,
+                options,
+                instance_id,
+                url,
+                signals,
+                shutdown,
+            }),
+        })
+    }
+
+    /// The database URL, password hidden: safe to log.
+    #[must_use]
+    pub fn url(&self) -> &str {
+        &self.inner.url
+    }
+
+    /// The settings this store was opened with.
+    pub fn options(&self) -> &SqlStoreOptions {
+        &self.inner.options
+    }
+
+    /// Deletes the expired tasks now, with their events and push configs, as the periodic
+    /// cleanup does; returns how many tasks went.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn delete_expired(&self) -> Result<u64, StoreError> {
+        self.inner.backend.delete_expired().await
+    }
+
+    /// Stops the background work and closes the connections, waiting for calls in flight.
+    /// Every clone is closed; later calls fail.
+    pub async fn close(&self) {
+        self.inner.shutdown.cancel();
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => sqlite.close().await,
+            Backend::Postgres(postgres) => postgres.close().await,
+        }
+    }
+}
+
+impl fmt::Debug for SqlStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SqlStore")
+            .field("url", &self.inner.url)
+            .field("instance_id", &self.inner.instance_id)
+            .field("options", &self.inner.options)
+            .finish_non_exhaustive()
+    }
+}
+
+fn validate(options: &SqlStoreOptions) -> Result<(), SqlStoreError> {
+    if let Some(schema) = &options.postgres_schema {
+        let mut chars = schema.chars();
+        let plain = chars
+            .next()
+            .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && schema.len() <= 63;
+        if !plain {
+            return Err(SqlStoreError::InvalidOption {
+                what: format!(
+                    "postgres schema {schema:?} must be 1 to 63 ASCII letters, digits or `_`, \
+                     not starting with a digit"
+                ),
+            });
+        }
+    }
+    if options.instance_id.as_deref() == Some("") {
+        return Err(SqlStoreError::InvalidOption {
+            what: "the instance id must not be empty".to_owned(),
+        });
+    }
+    if options.max_connections == 0 {
+        return Err(SqlStoreError::InvalidOption {
+            what: "max connections must be at least 1".to_owned(),
+        });
+    }
+    Ok(())
+}
+
+async fn clean_up_periodically(backend: Backend, every: Duration, shutdown: CancellationToken) {
+    let mut ticks = tokio::time::interval(every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The first tick is immediate; a fresh store has nothing to clean.
+    ticks.tick().await;
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            _ = ticks.tick() => {}
+        }
+        match backend.delete_expired().await {
+            Ok(0) => {}
+            Ok(deleted) => tracing::debug!(deleted, "deleted expired tasks"),
+            Err(error) => tracing::warn!(%error, "could not delete expired tasks"),
+        }
+    }
+}
+
+impl Backend {
+    async fn delete_expired(&self) -> Result<u64, StoreError> {
+        match self {
+            Self::Sqlite(sqlite) => sqlite.delete_expired().await,
+            Self::Postgres(postgres) => postgres.delete_expired().await,
+        }
+    }
+}
+
+#[async_trait]
+impl TaskStore for SqlStore {
+    async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError> {
+        let scope = ScopeKey::of(scope);
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => sqlite.load(&scope, id).await,
+            Backend::Postgres(postgres) => postgres.load(&scope, id).await,
+        }
+    }
+
+    async fn save(
+        &self,
+        scope: &TaskScope,
+        task: &Task,
+        expected: Expected,
+        events: &[StreamResponse],
+    ) -> Result<Saved, StoreError> {
+        let scope = ScopeKey::of(scope);
+        let row = TaskRow::of(task)?;
+        let events = encode_events(events)?;
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => sqlite.save(scope, row, expected, events).await,
+            Backend::Postgres(postgres) => postgres.save(scope, row, expected, events).await,
+        }
+    }
+
+    async fn list(&self, scope: &TaskScope, query: &TaskQuery) -> Result<TaskPage, StoreError> {
+        let scope = ScopeKey::of(scope);
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => sqlite.list(&scope, query).await,
+            Backend::Postgres(postgres) => postgres.list(&scope, query).await,
+        }
+    }
+
+    async fn events(
+        &self,
+        scope: &TaskScope,
+        id: &TaskId,
+        after: u64,
+        limit: usize,
+    ) -> Result<Option<Vec<TaskEvent>>, StoreError> {
+        let scope = ScopeKey::of(scope);
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => sqlite.events(&scope, id, after, limit).await,
+            Backend::Postgres(postgres) => postgres.events(&scope, id, after, limit).await,
+        }
+    }
+}
+
+#[async_trait]
+impl PushConfigStore for SqlStore {
+    async fn save_push_config(
+        &self,
+        scope: &TaskScope,
+        task_id: &TaskId,
+        config: &TaskPushNotificationConfig,
+        max_per_task: usize,
+    ) -> Result<(), StoreError> {
+        let scope = ScopeKey::of(scope);
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => {
+                sqlite
+                    .save_push_config(scope, task_id, config, max_per_task)
+                    .await
+            }
+            Backend::Postgres(postgres) => {
+                postgres
+                    .save_push_config(&scope, task_id, config, max_per_task)
+                    .await
+            }
+        }
+    }
+
+    async fn get_push_config(
+        &self,
+        scope: &TaskScope,
+        task_id: &TaskId,
+        config_id: &PushConfigId,
+    ) -> Result<Option<TaskPushNotificationConfig>, StoreError> {
+        let scope = ScopeKey::of(scope);
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => {
+                sqlite
+                    .get_push_config(&scope, task_id, config_id.as_str())
+                    .await
+            }
+            Backend::Postgres(postgres) => {
+                postgres
+                    .get_push_config(&scope, task_id, config_id.as_str())
+                    .await
+            }
+        }
+    }
+
+    async fn list_push_configs(
+        &self,
+        scope: &TaskScope,
+        task_id: &TaskId,
+    ) -> Result<Vec<TaskPushNotificationConfig>, StoreError> {
+        let scope = ScopeKey::of(scope);
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => sqlite.list_push_configs(&scope, task_id).await,
+            Backend::Postgres(postgres) => postgres.list_push_configs(&scope, task_id).await,
+        }
+    }
+
+    async fn delete_push_config(
+        &self,
+        scope: &TaskScope,
+        task_id: &TaskId,
+        config_id: &PushConfigId,
+    ) -> Result<bool, StoreError> {
+        let scope = ScopeKey::of(scope);
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => {
+                sqlite
+                    .delete_push_config(scope, task_id, config_id.as_str())
+                    .await
+            }
+            Backend::Postgres(postgres) => {
+                postgres
+                    .delete_push_config(&scope, task_id, config_id.as_str())
+                    .await
+            }
+        }
+    }
+}
+
+#[async_trait]
+impl Cluster for SqlStore {
+    fn instance_id(&self) -> &str {
+        &self.inner.instance_id
+    }
+
+    fn lease_ttl(&self) -> Duration {
+        self.inner.options.lease_ttl
+    }
+
+    async fn acquire_lease(&self, scope: &TaskScope, task_id: &TaskId) -> Result<bool, StoreError> {
+        let scope = ScopeKey::of(scope);
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => sqlite.acquire_lease(scope, task_id).await,
+            Backend::Postgres(postgres) => postgres.acquire_lease(&scope, task_id).await,
+        }
+    }
+
+    async fn renew_leases(&self, task_ids: &[TaskId]) -> Result<(), StoreError> {
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => sqlite.renew_leases(task_ids).await,
+            Backend::Postgres(postgres) => postgres.renew_leases(task_ids).await,
+        }
+    }
+
+    async fn release_lease(&self, task_id: &TaskId) -> Result<(), StoreError> {
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => sqlite.release_lease(task_id).await,
+            Backend::Postgres(postgres) => postgres.release_lease(task_id).await,
+        }
+    }
+
+    async fn claim_expired_leases(&self, limit: usize) -> Result<Vec<ExpiredLease>, StoreError> {
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => sqlite.claim_expired_leases(limit).await,
+            Backend::Postgres(postgres) => postgres.claim_expired_leases(limit).await,
+        }
+    }
+
+    async fn publish(&self, signal: &ClusterSignal) -> Result<(), StoreError> {
+        // Local receivers hear it at once, whatever happens to the notification.
+        let _ = self.inner.signals.send(signal.clone());
+        if let Backend::Postgres(postgres) = &self.inner.backend {
+            match signal::encode(&self.inner.instance_id, signal) {
+                Some(payload) => postgres.notify(&payload).await?,
+                None => tracing::debug!(?signal, "cluster signal delivered locally only"),
+            }
+        }
+        Ok(())
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<ClusterSignal> {
+        self.inner.signals.subscribe()
+    }
+}

@@ -1,0 +1,38 @@
+//! The shared task store conformance suite (STO-05), on every backend.
+
+use a2a_server::store::conformance;
+use a2a_store_sql::{SqlStore, SqlStoreOptions};
+
+use crate::support::Database;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_file_store_passes_the_conformance_suite() {
+    let database = Database::sqlite();
+    conformance::run(|| async {
+        // A file of its own for every store.
+        let url = database.sqlite_url_of(&uuid::Uuid::new_v4().simple().to_string());
+        SqlStore::connect(&url, SqlStoreOptions::new())
+            .await
+            .expect("a SQLite store")
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_in_memory_sqlite_store_passes_the_conformance_suite() {
+    conformance::run(|| async {
+        SqlStore::connect("sqlite::memory:", SqlStoreOptions::new())
+            .await
+            .expect("an in-memory SQLite store")
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_store_passes_the_conformance_suite() {
+    let Some(database) = Database::postgres().await else {
+        return;
+    };
+    conformance::run(|| database.store()).await;
+    database.finish().await;
+}

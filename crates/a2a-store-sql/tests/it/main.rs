@@ -1,0 +1,17 @@
+//! Integration tests of the SQL store, on SQLite files and (when reachable) PostgreSQL.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    missing_docs,
+    unreachable_pub
+)]
+
+mod cluster;
+mod conformance;
+mod connect;
+mod events;
+mod expiry;
+mod push;
+mod support;
+mod writer;

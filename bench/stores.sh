@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Store benchmark: completed SendMessage tasks/s of `a2a serve --agent echo` with each task
+# store (memory, a fresh SQLite file, a fresh PostgreSQL database); see bench/README.md.
+# One run builds in release, starts one server per store on a 127.0.0.1:0 port, runs
+# `sendload` against it, stops it, and prints one table.
+# Exit status: 2 when the setup failed (build, database, a server that does not start),
+# 1 when a store could not be measured (the client failed, or requests failed),
+# 0 otherwise, whether SQLite reaches the goal or not.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SECONDS_PER_STORE=${BENCH_SECONDS:-10}  # measured run, per store
+CONCURRENCY=${BENCH_CONCURRENCY:-64}    # requests in flight
+WARMUP=${BENCH_WARMUP:-1000}            # requests before each measured run
+STORES=${BENCH_STORES:-"memory sqlite postgres"}
+# A database the PostgreSQL user can connect to, to create and drop the benchmark's own.
+PG_ADMIN_URL=${BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}
+RESULTS=${BENCH_RESULTS:-target/bench-stores} # summaries and server logs, kept after the run
+SQLITE_GOAL=5000                              # completed tasks/s
+
+die() {
+    echo "stores: $*" >&2
+    exit 2
+}
+warn() { echo "stores: warning: $*" >&2; }
+step() { echo "stores: $*" >&2; }
+
+for store in $STORES; do
+    case $store in
+    memory | sqlite | postgres) ;;
+    *) die "unknown store in BENCH_STORES: $store (memory, sqlite, postgres)" ;;
+    esac
+done
+
+step "building a2a and the bench binaries (release)"
+cargo build --release --quiet -p a2a-cli -p a2a-bench || die "the build failed"
+BIN=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
+for binary in a2a sendload; do
+    [[ -x $BIN/$binary ]] || die "$BIN/$binary was not built"
+done
+"$BIN/a2a" serve --help | grep -q -- '--store' || die "this a2a serve has no --store flag"
+
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+RESULTS=$(cd "$RESULTS" && pwd)
+TMP=$(mktemp -d)
+PG_DATABASE=""
+PG_URL=""
+SERVER_PID=""
+
+cleanup() {
+    if [[ -n $SERVER_PID ]]; then
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    if [[ -n $PG_DATABASE ]]; then
+        psql "$PG_ADMIN_URL" -qAt -c "drop database if exists $PG_DATABASE with (force)" \
+            >/dev/null 2>&1 || warn "could not drop the database $PG_DATABASE"
+    fi
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# A fresh PostgreSQL database, dropped on exit: the admin URL with its database replaced.
+if [[ " $STORES " == *" postgres "* ]]; then
+    command -v psql >/dev/null || die "psql not found (needed to create the PostgreSQL database)"
+    PG_DATABASE="a2a_bench_$(date +%s)_$$"
+    psql "$PG_ADMIN_URL" -qAt -v ON_ERROR_STOP=1 -c "create database $PG_DATABASE" \
+        >/dev/null 2>"$RESULTS/psql.log" || {
+        cat "$RESULTS/psql.log" >&2
+        PG_DATABASE=""
+        die "cannot create a database through $PG_ADMIN_URL (set BENCH_POSTGRES_URL)"
+    }
+    base=${PG_ADMIN_URL%%\?*}
+    query=""
+    [[ $PG_ADMIN_URL == *\?* ]] && query="?${PG_ADMIN_URL#*\?}"
+    PG_URL="${base%/*}/$PG_DATABASE$query"
+fi
+
+store_url() {
+    case $1 in
+    memory) echo memory ;;
+    sqlite) echo "sqlite://$TMP/a2a.db" ;;
+    postgres) echo "$PG_URL" ;;
+    esac
+}
+
+# start NAME COMMAND...: starts the server in the background and waits for its
+# `listening on http://ADDR` line; sets SERVER_PID and URL.
+start() {
+    local name=$1
+    shift
+    "$@" >"$RESULTS/$name.out" 2>"$RESULTS/$name.log" &
+    SERVER_PID=$!
+    local _
+    for _ in $(seq 100); do
+        URL=$(sed -n 's|^listening on \(http://[^ ]*\)$|\1|p' "$RESULTS/$name.out")
+        [[ -n $URL ]] && return 0
+        if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+            cat "$RESULTS/$name.log" >&2
+            SERVER_PID=""
+            die "$name exited at start-up: $*"
+        fi
+        sleep 0.1
+    done
+    die "$name did not print its address within 10 s"
+}
+
+stop() {
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+}
+
+# field FILE KEY: a number from sendload's summary (one `"key": value` per line).
+field() {
+    sed -n "s/^ *\"$2\": *\\([-0-9.eE+]*\\),\\{0,1\\}$/\\1/p" "$1" | head -n 1
+}
+
+step "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+status=0
+for store in $STORES; do
+    start "server-$store" "$BIN/a2a" serve --bind 127.0.0.1:0 --agent echo \
+        --store "$(store_url "$store")" --log-level warn --shutdown-grace 1000
+    step "$store: $WARMUP warm-up requests, then ${SECONDS_PER_STORE}s at $CONCURRENCY in flight"
+    if ! "$BIN/sendload" --url "$URL/" --concurrency "$CONCURRENCY" \
+        --seconds "$SECONDS_PER_STORE" --warmup "$WARMUP" \
+        --out "$RESULTS/$store.json" 2>>"$RESULTS/sendload.log"; then
+        warn "sendload failed on $store (see $RESULTS/sendload.log)"
+        rm -f "$RESULTS/$store.json"
+        status=1
+    fi
+    stop
+done
+
+echo
+printf '%-9s %10s %9s %9s %9s %11s\n' store 'tasks/s' 'p50 ms' 'p99 ms' failures 'vs memory'
+memory_rate=""
+[[ -f $RESULTS/memory.json ]] && memory_rate=$(field "$RESULTS/memory.json" tasks_per_s)
+sqlite_rate=""
+for store in $STORES; do
+    summary=$RESULTS/$store.json
+    if [[ ! -f $summary ]]; then
+        printf '%-9s %10s %9s %9s %9s %11s\n' "$store" - - - - -
+        continue
+    fi
+    rate=$(field "$summary" tasks_per_s)
+    failed=$(field "$summary" failed)
+    [[ $failed == 0 ]] || status=1
+    [[ $store == sqlite ]] && sqlite_rate=$rate
+    ratio=-
+    [[ -n $memory_rate ]] && ratio=$(awk -v a="$rate" -v b="$memory_rate" \
+        'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+    printf '%-9s %10.0f %9.2f %9.2f %9s %11s\n' "$store" "$rate" \
+        "$(field "$summary" latency_ms_p50)" "$(field "$summary" latency_ms_p99)" \
+        "$failed" "$ratio"
+done
+echo
+if [[ -n $sqlite_rate ]]; then
+    if awk -v r="$sqlite_rate" -v g="$SQLITE_GOAL" 'BEGIN { exit !(r >= g) }'; then
+        printf 'SQLite goal (>= %d completed tasks/s): met (%.0f)\n' "$SQLITE_GOAL" "$sqlite_rate"
+    else
+        printf 'SQLite goal (>= %d completed tasks/s): NOT met (%.0f)\n' "$SQLITE_GOAL" "$sqlite_rate"
+    fi
+fi
+[[ $status == 0 ]] || echo "some requests failed or a store could not be measured; see $RESULTS"
+exit "$status"

@@ -1,18 +1,31 @@
 //! The task store conformance suite (STO-05): the behaviour every [`TaskStore`] must show,
 //! as checks that each backend runs from its own tests.
 //!
-//! [`run`] runs every check, each on a fresh store; each check is also a function of its
-//! own, so a backend can run one in isolation while it is being fixed. A failing check
-//! panics with a message that names it. Expiry (STO-06) is not part of the suite: backends
-//! implement it differently and test it themselves.
+//! [`run`] runs every check of a [`TaskStore`] (compare-and-swap, scopes, list order and
+//! paging, the event log), each on a fresh store; [`run_expiry`] checks the expiry of
+//! terminal tasks (STO-06) on stores built with a short TTL, in real time; [`run_push`]
+//! checks a [`PushConfigStore`] (STO-11). Each check is also a function of its own, so a
+//! backend can run one in isolation while it is being fixed. A failing check panics with a
+//! message that names it.
 //!
 //! ```
-//! use a2a_server::store::{InMemoryTaskStore, conformance};
+//! use std::time::Duration;
+//! use a2a_server::store::{
+//!     InMemoryPushConfigStore, InMemoryTaskStore, InMemoryTaskStoreConfig, conformance,
+//! };
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
 //! // In a backend's tests, under `#[tokio::test]`:
 //! conformance::run(|| async { InMemoryTaskStore::new() }).await;
+//! conformance::run_expiry(|ttl: Duration| async move {
+//!     InMemoryTaskStore::with_config(InMemoryTaskStoreConfig {
+//!         completed_task_ttl: ttl,
+//!         ..InMemoryTaskStoreConfig::default()
+//!     })
+//! })
+//! .await;
+//! conformance::run_push(|| async { InMemoryPushConfigStore::new() }).await;
 //! # }
 //! ```
 
@@ -20,17 +33,23 @@ use std::cmp::Ordering;
 use std::error::Error;
 use std::fmt::{self, Debug, Display};
 use std::sync::Arc;
+use std::time::Duration;
 
 use a2a_types::{
-    Artifact, ContextId, Message, Metadata, Part, Role, Task, TaskId, TaskState, TaskStatus,
-    Timestamp,
+    Artifact, ContextId, Message, Metadata, Part, PushConfigId, Role, StreamResponse, Task,
+    TaskArtifactUpdateEvent, TaskId, TaskPushNotificationConfig, TaskState, TaskStatus,
+    TaskStatusUpdateEvent, Timestamp,
 };
 use serde_json::json;
 use tokio::sync::Barrier;
 use tokio::task::JoinSet;
+use tokio::time::{Instant, sleep_until};
 
 use super::query::sort_millis;
-use super::{Expected, StoreError, StoredTask, TaskPage, TaskQuery, TaskScope, TaskStore, Version};
+use super::{
+    Expected, PushConfigStore, Saved, StoreError, StoredTask, TaskEvent, TaskPage, TaskQuery,
+    TaskScope, TaskStore, Version,
+};
 
 /// Runs every check of the suite, each on a store fresh from `make_store`.
 ///
@@ -66,6 +85,10 @@ where
     a_full_task_survives_a_round_trip_unchanged(&make_store().await).await;
     concurrent_saves_on_one_version_have_exactly_one_winner(Arc::new(make_store().await)).await;
     concurrent_creates_of_one_task_have_exactly_one_winner(Arc::new(make_store().await)).await;
+    saves_append_events_numbered_on_from_one(&make_store().await).await;
+    events_after_a_sequence_returns_the_tail_in_order(&make_store().await).await;
+    a_refused_save_appends_no_event(&make_store().await).await;
+    events_of_a_task_of_another_scope_or_none_is_none(&make_store().await).await;
 }
 
 /// `load` of an unknown id returns `None`; after `save` with [`Expected::Absent`], `load`
@@ -99,7 +122,10 @@ pub async fn creating_an_existing_task_conflicts_and_stores_nothing(store: &dyn 
     let version = check.create(store, &scope, &task).await;
 
     let again = revised(&task, 1);
-    let result = store.save(&scope, &again, Expected::Absent, &[]).await.map(|saved| saved.version);
+    let result = store
+        .save(&scope, &again, Expected::Absent, &[])
+        .await
+        .map(|saved| saved.version);
     check.expect_conflict(result, &task.id, "creating the task a second time");
     check
         .expect_stored(store, &scope, &task, version, "after the refused creation")
@@ -125,7 +151,8 @@ pub async fn creating_a_task_id_used_in_another_scope_conflicts(store: &dyn Task
     ] {
         let result = store
             .save(&other, &revised(&task, 1), Expected::Absent, &[])
-            .await.map(|saved| saved.version);
+            .await
+            .map(|saved| saved.version);
         check.expect_conflict(
             result,
             &task.id,
@@ -154,7 +181,10 @@ pub async fn saving_with_the_current_version_returns_a_greater_version(store: &d
     for revision in 1..=3 {
         let next = revised(&task, revision);
         let saved = check.ok(
-            store.save(&scope, &next, Expected::Version(version), &[]).await.map(|saved| saved.version),
+            store
+                .save(&scope, &next, Expected::Version(version), &[])
+                .await
+                .map(|saved| saved.version),
             format!("saving revision {revision} with the current version {version:?}"),
         );
         check.ensure(
@@ -186,13 +216,17 @@ pub async fn saving_with_a_stale_version_conflicts_and_stores_nothing(store: &dy
     let first = check.create(store, &scope, &task).await;
     let current = revised(&task, 1);
     let second = check.ok(
-        store.save(&scope, &current, Expected::Version(first), &[]).await.map(|saved| saved.version),
+        store
+            .save(&scope, &current, Expected::Version(first), &[])
+            .await
+            .map(|saved| saved.version),
         "saving revision 1 with the current version",
     );
 
     let result = store
         .save(&scope, &revised(&task, 2), Expected::Version(first), &[])
-        .await.map(|saved| saved.version);
+        .await
+        .map(|saved| saved.version);
     check.expect_conflict(result, &task.id, "saving revision 2 with the stale version");
     check
         .expect_stored(store, &scope, &current, second, "after the refused save")
@@ -217,7 +251,10 @@ pub async fn saving_a_task_that_was_never_stored_is_not_found(store: &dyn TaskSt
     let version = check.create(store, &scope, &other).await;
 
     let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
-    let result = store.save(&scope, &task, Expected::Version(version), &[]).await.map(|saved| saved.version);
+    let result = store
+        .save(&scope, &task, Expected::Version(version), &[])
+        .await
+        .map(|saved| saved.version);
     check.expect_not_found(result, &task.id, "saving a task that was never created");
     check
         .expect_absent(store, &scope, &task.id, "after the refused save")
@@ -242,7 +279,8 @@ pub async fn saving_a_task_of_another_scope_is_not_found(store: &dyn TaskStore) 
     ] {
         let result = store
             .save(&other, &revised(&task, 1), Expected::Version(version), &[])
-            .await.map(|saved| saved.version);
+            .await
+            .map(|saved| saved.version);
         check.expect_not_found(result, &task.id, format!("saving the task under {other:?}"));
         check
             .expect_absent(store, &other, &task.id, format!("under {other:?}"))
@@ -640,7 +678,8 @@ pub async fn a_full_task_survives_a_round_trip_unchanged(store: &dyn TaskStore) 
     let version = check.ok(
         store
             .save(&scope, &updated, Expected::Version(version), &[])
-            .await.map(|saved| saved.version),
+            .await
+            .map(|saved| saved.version),
         "saving the updated task",
     );
     check
@@ -734,6 +773,734 @@ pub async fn concurrent_creates_of_one_task_have_exactly_one_winner(store: Arc<d
     }
 }
 
+/// `save` appends its events to the task's log numbered on from the last one, the first
+/// event of a task being 1; it returns the last sequence number, which `load` reports too.
+/// A save without events leaves the log as it was.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn saves_append_events_numbered_on_from_one(store: &dyn TaskStore) {
+    let check = Check::new("saves_append_events_numbered_on_from_one");
+    let scope = check.scope("acme", Some("alice"));
+    let task = check.task("t", TaskState::Submitted, Some("2025-01-01T10:00:00.000Z"));
+    let mut logged = Check::events(&task, 0..2);
+
+    let saved = check
+        .save(
+            store,
+            &scope,
+            &task,
+            Expected::Absent,
+            &logged,
+            "creating with 2 events",
+        )
+        .await;
+    check.ensure_eq(
+        &saved.last_sequence,
+        &2,
+        "last sequence after creating with 2 events",
+    );
+    let stored = check.load(store, &scope, &task.id, "after creating").await;
+    check.ensure_eq(
+        &stored.last_sequence,
+        &2,
+        "last sequence loaded after creating",
+    );
+
+    let working = with_state(&task, TaskState::Working);
+    let more = Check::events(&working, 2..5);
+    let saved = check
+        .save(
+            store,
+            &scope,
+            &working,
+            Expected::Version(saved.version),
+            &more,
+            "saving 3 more",
+        )
+        .await;
+    check.ensure_eq(
+        &saved.last_sequence,
+        &5,
+        "last sequence after 3 more events",
+    );
+    logged.extend(more);
+
+    let saved = check
+        .save(
+            store,
+            &scope,
+            &working,
+            Expected::Version(saved.version),
+            &[],
+            "saving none",
+        )
+        .await;
+    check.ensure_eq(
+        &saved.last_sequence,
+        &5,
+        "last sequence after a save without events",
+    );
+    let stored = check
+        .load(store, &scope, &task.id, "after three saves")
+        .await;
+    check.ensure_eq(
+        &stored.last_sequence,
+        &5,
+        "last sequence loaded after three saves",
+    );
+
+    let expected: Vec<TaskEvent> = (1..)
+        .zip(logged)
+        .map(|(sequence, response)| TaskEvent { sequence, response })
+        .collect();
+    check
+        .expect_events(
+            store,
+            &scope,
+            &task.id,
+            (0, usize::MAX),
+            &expected,
+            "the whole log",
+        )
+        .await;
+}
+
+/// `events` returns the logged events after a sequence number, in order, at most `limit`
+/// of them; nothing after the last one.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn events_after_a_sequence_returns_the_tail_in_order(store: &dyn TaskStore) {
+    let check = Check::new("events_after_a_sequence_returns_the_tail_in_order");
+    let scope = check.scope("acme", None);
+    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let logged = Check::events(&task, 0..6);
+    check
+        .save(
+            store,
+            &scope,
+            &task,
+            Expected::Absent,
+            &logged,
+            "creating with 6 events",
+        )
+        .await;
+    let numbered: Vec<TaskEvent> = (1..)
+        .zip(logged)
+        .map(|(sequence, response)| TaskEvent { sequence, response })
+        .collect();
+
+    let cases: [(u64, usize, &[TaskEvent], &str); 6] = [
+        (3, usize::MAX, &numbered[3..], "after 3"),
+        (3, 2, &numbered[3..5], "2 after 3"),
+        (0, 1, &numbered[..1], "the first"),
+        (5, 10, &numbered[5..], "after 5"),
+        (6, 10, &[], "after the last"),
+        (2, 0, &[], "none after 2"),
+    ];
+    for (after, limit, expected, what) in cases {
+        check
+            .expect_events(store, &scope, &task.id, (after, limit), expected, what)
+            .await;
+    }
+}
+
+/// A save that fails (stale version, creation of an existing task, another scope's task)
+/// appends none of its events, and the task's last sequence number stays.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn a_refused_save_appends_no_event(store: &dyn TaskStore) {
+    let check = Check::new("a_refused_save_appends_no_event");
+    let scope = check.scope("acme", Some("alice"));
+    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let logged = Check::events(&task, 0..2);
+    let first = check
+        .save(
+            store,
+            &scope,
+            &task,
+            Expected::Absent,
+            &logged[..1],
+            "creating",
+        )
+        .await;
+    let second = check
+        .save(
+            store,
+            &scope,
+            &task,
+            Expected::Version(first.version),
+            &logged[1..],
+            "saving",
+        )
+        .await;
+
+    let refused = Check::events(&task, 10..13);
+    let result = store
+        .save(
+            &scope,
+            &revised(&task, 1),
+            Expected::Version(first.version),
+            &refused,
+        )
+        .await
+        .map(|saved| saved.version);
+    check.expect_conflict(result, &task.id, "saving with a stale version");
+    let result = store
+        .save(&scope, &revised(&task, 2), Expected::Absent, &refused)
+        .await
+        .map(|saved| saved.version);
+    check.expect_conflict(result, &task.id, "creating the task again");
+    let other = check.scope("acme", Some("bob"));
+    let result = store
+        .save(
+            &other,
+            &revised(&task, 3),
+            Expected::Version(second.version),
+            &refused,
+        )
+        .await
+        .map(|saved| saved.version);
+    check.expect_not_found(result, &task.id, "saving under another owner");
+
+    let expected: Vec<TaskEvent> = (1..)
+        .zip(logged)
+        .map(|(sequence, response)| TaskEvent { sequence, response })
+        .collect();
+    check
+        .expect_events(
+            store,
+            &scope,
+            &task.id,
+            (0, usize::MAX),
+            &expected,
+            "after the refusals",
+        )
+        .await;
+    let stored = check
+        .load(store, &scope, &task.id, "after the refusals")
+        .await;
+    check.ensure_eq(
+        &stored.last_sequence,
+        &2,
+        "last sequence after the refusals",
+    );
+    check.ensure_eq(
+        &stored.version,
+        &second.version,
+        "version after the refusals",
+    );
+}
+
+/// `events` returns `None` for a task that does not exist, and for a task of another
+/// scope, exactly as `load` does (D-07).
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn events_of_a_task_of_another_scope_or_none_is_none(store: &dyn TaskStore) {
+    let check = Check::new("events_of_a_task_of_another_scope_or_none_is_none");
+    let scope = check.scope("acme", Some("alice"));
+    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let logged = Check::events(&task, 0..2);
+    check
+        .save(store, &scope, &task, Expected::Absent, &logged, "creating")
+        .await;
+
+    for other in [
+        check.scope("acme", Some("bob")),
+        check.scope("acme", None),
+        check.scope("globex", Some("alice")),
+    ] {
+        let found = check.ok(
+            store.events(&other, &task.id, 0, 10).await,
+            format!("reading the events under {other:?}"),
+        );
+        check.ensure_eq(&found, &None, format!("the events under {other:?}"));
+    }
+    let missing = check.id("missing");
+    let found = check.ok(
+        store.events(&scope, &missing, 0, 10).await,
+        "reading the events of a task that was never saved",
+    );
+    check.ensure_eq(&found, &None, "the events of a task that was never saved");
+}
+
+/// The TTL of the stores [`run_expiry`] makes: long enough that a loaded machine does not
+/// blur "before" and "after", short enough to keep the checks near 2 s in all.
+pub const EXPIRY_TTL: Duration = Duration::from_millis(1000);
+
+/// How long past an expiry the expiry checks wait before they expect a task gone.
+const EXPIRY_MARGIN: Duration = Duration::from_millis(250);
+
+/// Runs the expiry checks (STO-06), each on a store fresh from `make_store`, which gets the
+/// completed-task TTL to build it with ([`EXPIRY_TTL`], or zero for "never"). The checks run
+/// together and wait in real time (about 2 s in all), so stores must use a real clock: no
+/// paused tokio time.
+///
+/// # Panics
+/// When the store fails a check; the message names the check.
+pub async fn run_expiry<S, F, Fut>(make_store: F)
+where
+    F: Fn(Duration) -> Fut,
+    Fut: Future<Output = S>,
+    S: TaskStore,
+{
+    let (vanish, no_extension, from_terminal, zero) = (
+        make_store(EXPIRY_TTL).await,
+        make_store(EXPIRY_TTL).await,
+        make_store(EXPIRY_TTL).await,
+        make_store(Duration::ZERO).await,
+    );
+    tokio::join!(
+        terminal_tasks_vanish_after_the_ttl_and_others_stay(&vanish),
+        saving_a_terminal_task_again_does_not_extend_its_life(&no_extension),
+        the_ttl_runs_from_the_save_that_made_the_task_terminal(&from_terminal),
+        a_zero_ttl_keeps_terminal_tasks(&zero),
+    );
+}
+
+/// One [`EXPIRY_TTL`] after they were saved, tasks in every terminal state are gone from
+/// `load`, `list`, `events` and versioned `save` (NotFound), while tasks in every other state
+/// stay; the id of an expired task can be created again, with a greater version and a new
+/// event log.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn terminal_tasks_vanish_after_the_ttl_and_others_stay(store: &dyn TaskStore) {
+    let check = Check::new("terminal_tasks_vanish_after_the_ttl_and_others_stay");
+    let scope = check.scope("acme", Some("alice"));
+    let terminal = [
+        TaskState::Completed,
+        TaskState::Failed,
+        TaskState::Canceled,
+        TaskState::Rejected,
+    ];
+    let running = [
+        TaskState::Submitted,
+        TaskState::Working,
+        TaskState::InputRequired,
+        TaskState::AuthRequired,
+    ];
+    let started = Instant::now();
+    let mut saved = Vec::new();
+    for state in terminal.into_iter().chain(running) {
+        let task = check.task(
+            &format!("{state:?}"),
+            state,
+            Some("2025-01-01T10:00:00.000Z"),
+        );
+        let events = Check::events(&task, 0..1);
+        let version = check
+            .save(
+                store,
+                &scope,
+                &task,
+                Expected::Absent,
+                &events,
+                format!("creating {state:?}"),
+            )
+            .await;
+        saved.push((task, version));
+    }
+    let page = check.list(store, &scope, &TaskQuery::default()).await;
+    check.ensure_eq(&page.total_size, &8, "tasks listed before the TTL");
+
+    sleep_until(started + EXPIRY_TTL + EXPIRY_MARGIN).await;
+    for (task, saved) in &saved {
+        let state = task.status.state;
+        if state.is_terminal() {
+            check
+                .expect_absent(store, &scope, &task.id, format!("{state:?} after the TTL"))
+                .await;
+            let events = check.ok(
+                store.events(&scope, &task.id, 0, 10).await,
+                format!("reading the events of {state:?} after the TTL"),
+            );
+            check.ensure_eq(
+                &events,
+                &None,
+                format!("the events of {state:?} after the TTL"),
+            );
+            let result = store
+                .save(&scope, task, Expected::Version(saved.version), &[])
+                .await
+                .map(|saved| saved.version);
+            check.expect_not_found(result, &task.id, format!("saving {state:?} after the TTL"));
+        } else {
+            check
+                .load(store, &scope, &task.id, format!("{state:?} after the TTL"))
+                .await;
+        }
+    }
+    let page = check.list(store, &scope, &TaskQuery::default()).await;
+    let mut expected: Vec<Task> = saved
+        .iter()
+        .map(|(task, _)| task.clone())
+        .filter(|task| !task.status.state.is_terminal())
+        .collect();
+    expected.sort_by(list_order);
+    let expected: Vec<TaskId> = expected.into_iter().map(|task| task.id).collect();
+    check.expect_ids(&page, &expected, "listing after the TTL");
+    check.ensure_eq(&page.total_size, &4, "tasks counted after the TTL");
+
+    let (old, old_saved) = &saved[0];
+    let again = with_state(old, TaskState::Working);
+    let events = Check::events(&again, 5..6);
+    let created = check
+        .save(
+            store,
+            &scope,
+            &again,
+            Expected::Absent,
+            &events,
+            "creating an expired id again",
+        )
+        .await;
+    check.ensure(
+        created.version > old_saved.version,
+        format!(
+            "the new task's version {:?} is not greater than the expired one's {:?}",
+            created.version, old_saved.version
+        ),
+    );
+    let expected = [TaskEvent {
+        sequence: 1,
+        response: events[0].clone(),
+    }];
+    check
+        .expect_events(
+            store,
+            &scope,
+            &again.id,
+            (0, 10),
+            &expected,
+            "the new task's log",
+        )
+        .await;
+}
+
+/// A terminal task saved again (still terminal) expires one TTL after the save that made it
+/// terminal, not after the latest save.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn saving_a_terminal_task_again_does_not_extend_its_life(store: &dyn TaskStore) {
+    let check = Check::new("saving_a_terminal_task_again_does_not_extend_its_life");
+    let scope = check.scope("acme", None);
+    let started = Instant::now();
+    let task = check.task("t", TaskState::Completed, Some("2025-01-01T10:00:00.000Z"));
+    let saved = check
+        .save(
+            store,
+            &scope,
+            &task,
+            Expected::Absent,
+            &[],
+            "creating it completed",
+        )
+        .await;
+    sleep_until(started + EXPIRY_TTL / 2).await;
+    let canceled = with_state(&task, TaskState::Canceled);
+    check
+        .save(
+            store,
+            &scope,
+            &canceled,
+            Expected::Version(saved.version),
+            &[],
+            "saving it again",
+        )
+        .await;
+    sleep_until(started + EXPIRY_TTL + EXPIRY_MARGIN).await;
+    check
+        .expect_absent(store, &scope, &task.id, "one TTL after it became terminal")
+        .await;
+}
+
+/// A task created running and made terminal later expires one TTL after it became
+/// terminal: it is still there one TTL after its creation.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn the_ttl_runs_from_the_save_that_made_the_task_terminal(store: &dyn TaskStore) {
+    let check = Check::new("the_ttl_runs_from_the_save_that_made_the_task_terminal");
+    let scope = check.scope("acme", Some("alice"));
+    let started = Instant::now();
+    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let saved = check
+        .save(
+            store,
+            &scope,
+            &task,
+            Expected::Absent,
+            &[],
+            "creating it working",
+        )
+        .await;
+    sleep_until(started + EXPIRY_TTL / 2).await;
+    let terminal_at = Instant::now();
+    let completed = with_state(&task, TaskState::Completed);
+    check
+        .save(
+            store,
+            &scope,
+            &completed,
+            Expected::Version(saved.version),
+            &[],
+            "completing it",
+        )
+        .await;
+    sleep_until(started + EXPIRY_TTL + EXPIRY_MARGIN).await;
+    if terminal_at.elapsed() + EXPIRY_MARGIN < EXPIRY_TTL {
+        check
+            .load(store, &scope, &task.id, "one TTL after its creation")
+            .await;
+    }
+    sleep_until(terminal_at + EXPIRY_TTL + EXPIRY_MARGIN).await;
+    check
+        .expect_absent(store, &scope, &task.id, "one TTL after it became terminal")
+        .await;
+}
+
+/// With a zero TTL, terminal tasks stay (expiry is off).
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn a_zero_ttl_keeps_terminal_tasks(store: &dyn TaskStore) {
+    let check = Check::new("a_zero_ttl_keeps_terminal_tasks");
+    let scope = check.scope("acme", None);
+    let started = Instant::now();
+    let task = check.task("t", TaskState::Completed, Some("2025-01-01T10:00:00.000Z"));
+    check
+        .save(
+            store,
+            &scope,
+            &task,
+            Expected::Absent,
+            &[],
+            "creating it completed",
+        )
+        .await;
+    sleep_until(started + EXPIRY_TTL + EXPIRY_MARGIN).await;
+    check
+        .load(store, &scope, &task.id, "well after it became terminal")
+        .await;
+}
+
+/// Runs every push-config check (STO-11), each on a store fresh from `make_store`.
+///
+/// # Panics
+/// When the store fails a check; the message names the check.
+pub async fn run_push<S, F, Fut>(make_store: F)
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = S>,
+    S: PushConfigStore,
+{
+    push_configs_are_created_read_replaced_and_deleted(&make_store().await).await;
+    push_configs_are_listed_by_id(&make_store().await).await;
+    a_task_holds_at_most_the_limit_and_replacing_does_not_count(&make_store().await).await;
+    push_configs_are_invisible_to_other_scopes_and_tasks(&make_store().await).await;
+}
+
+/// A saved config comes back from `get` and `list` as saved; saving its id again replaces
+/// it; `delete` removes it (true) and then finds nothing (false).
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn push_configs_are_created_read_replaced_and_deleted(store: &dyn PushConfigStore) {
+    let check = Check::new("push_configs_are_created_read_replaced_and_deleted");
+    let scope = check.scope("acme", Some("alice"));
+    let task_id = check.id("t");
+    let config = Check::push_config(&task_id, "hook", "https://example.com/a");
+    check
+        .save_config(store, &scope, &config, 10, "creating")
+        .await;
+    check
+        .expect_configs(store, &scope, &task_id, &[&config], "after creating")
+        .await;
+    check
+        .expect_config(
+            store,
+            &scope,
+            &task_id,
+            "hook",
+            Some(&config),
+            "after creating",
+        )
+        .await;
+
+    let mut replacement = Check::push_config(&task_id, "hook", "https://example.com/b");
+    replacement.token = Some("secret-token".to_owned());
+    check
+        .save_config(store, &scope, &replacement, 10, "replacing")
+        .await;
+    check
+        .expect_configs(store, &scope, &task_id, &[&replacement], "after replacing")
+        .await;
+    check
+        .expect_config(
+            store,
+            &scope,
+            &task_id,
+            "hook",
+            Some(&replacement),
+            "after replacing",
+        )
+        .await;
+
+    let id = PushConfigId::new("hook");
+    let deleted = check.ok(
+        store.delete_push_config(&scope, &task_id, &id).await,
+        "deleting the config",
+    );
+    check.ensure(deleted, "deleting a stored config returned false");
+    check
+        .expect_config(store, &scope, &task_id, "hook", None, "after deleting")
+        .await;
+    check
+        .expect_configs(store, &scope, &task_id, &[], "after deleting")
+        .await;
+    let deleted = check.ok(
+        store.delete_push_config(&scope, &task_id, &id).await,
+        "deleting the config again",
+    );
+    check.ensure(!deleted, "deleting a config that is gone returned true");
+}
+
+/// `list` returns a task's configs ordered by id (byte order), whatever the order they were
+/// saved in.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn push_configs_are_listed_by_id(store: &dyn PushConfigStore) {
+    let check = Check::new("push_configs_are_listed_by_id");
+    let scope = check.scope("acme", None);
+    let task_id = check.id("t");
+    let configs: Vec<TaskPushNotificationConfig> = ["b", "c", "a", "aa", "B", "a-1"]
+        .iter()
+        .map(|id| Check::push_config(&task_id, id, &format!("https://example.com/{id}")))
+        .collect();
+    for config in &configs {
+        check.save_config(store, &scope, config, 10, "saving").await;
+    }
+    let mut expected: Vec<&TaskPushNotificationConfig> = configs.iter().collect();
+    expected.sort_by(|a, b| a.id.cmp(&b.id));
+    check
+        .expect_configs(store, &scope, &task_id, &expected, "all six")
+        .await;
+}
+
+/// Saving a new config for a task that holds `max_per_task` fails with
+/// [`StoreError::Limit`] and stores nothing; replacing one of them is not a new one; after a
+/// delete there is room again.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn a_task_holds_at_most_the_limit_and_replacing_does_not_count(
+    store: &dyn PushConfigStore,
+) {
+    let check = Check::new("a_task_holds_at_most_the_limit_and_replacing_does_not_count");
+    let scope = check.scope("acme", Some("alice"));
+    let task_id = check.id("t");
+    let (a, b, c) = (
+        Check::push_config(&task_id, "a", "https://example.com/a"),
+        Check::push_config(&task_id, "b", "https://example.com/b"),
+        Check::push_config(&task_id, "c", "https://example.com/c"),
+    );
+    check
+        .save_config(store, &scope, &a, 2, "saving the first")
+        .await;
+    check
+        .save_config(store, &scope, &b, 2, "saving the second")
+        .await;
+    let a2 = Check::push_config(&task_id, "a", "https://example.com/a2");
+    check
+        .save_config(store, &scope, &a2, 2, "replacing one at the limit")
+        .await;
+
+    match store.save_push_config(&scope, &task_id, &c, 2).await {
+        Err(StoreError::Limit { .. }) => {}
+        Ok(()) => check.fail("a third config was stored with a limit of 2"),
+        Err(err) => check.fail(format!("a third config: {}, expected Limit", Chain(&err))),
+    }
+    check
+        .expect_configs(store, &scope, &task_id, &[&a2, &b], "after the refusal")
+        .await;
+
+    let deleted = check.ok(
+        store
+            .delete_push_config(&scope, &task_id, &PushConfigId::new("b"))
+            .await,
+        "deleting one",
+    );
+    check.ensure(deleted, "deleting a stored config returned false");
+    check
+        .save_config(store, &scope, &c, 2, "saving after a delete")
+        .await;
+    check
+        .expect_configs(store, &scope, &task_id, &[&a2, &c], "after the delete")
+        .await;
+}
+
+/// A config is only visible under the scope and task it was saved for: `get`, `list` and
+/// `delete` under another owner, tenant, no owner, or another task find nothing, and
+/// another scope's configs do not count toward the limit.
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn push_configs_are_invisible_to_other_scopes_and_tasks(store: &dyn PushConfigStore) {
+    let check = Check::new("push_configs_are_invisible_to_other_scopes_and_tasks");
+    let scope = check.scope("acme", Some("alice"));
+    let task_id = check.id("t");
+    let config = Check::push_config(&task_id, "hook", "https://example.com/a");
+    check.save_config(store, &scope, &config, 1, "saving").await;
+
+    let id = PushConfigId::new("hook");
+    for other in [
+        check.scope("acme", Some("bob")),
+        check.scope("acme", None),
+        check.scope("globex", Some("alice")),
+    ] {
+        check
+            .expect_config(store, &other, &task_id, "hook", None, format!("{other:?}"))
+            .await;
+        check
+            .expect_configs(store, &other, &task_id, &[], format!("{other:?}"))
+            .await;
+        let deleted = check.ok(
+            store.delete_push_config(&other, &task_id, &id).await,
+            format!("deleting under {other:?}"),
+        );
+        check.ensure(
+            !deleted,
+            format!("deleting under {other:?} found the config"),
+        );
+        let theirs = Check::push_config(&task_id, "theirs", "https://example.com/theirs");
+        check
+            .save_config(
+                store,
+                &other,
+                &theirs,
+                1,
+                format!("saving one under {other:?}"),
+            )
+            .await;
+    }
+    let other_task = check.id("other");
+    check
+        .expect_configs(store, &scope, &other_task, &[], "another task")
+        .await;
+    check
+        .expect_config(store, &scope, &other_task, "hook", None, "another task")
+        .await;
+    check
+        .expect_configs(store, &scope, &task_id, &[&config], "its own scope")
+        .await;
+}
+
 /// How many tokio tasks race in each round of the concurrency checks.
 pub const RACERS: usize = 16;
 
@@ -756,7 +1523,13 @@ async fn race(
         let task = revised(task, revision);
         racers.spawn(async move {
             start.wait().await;
-            (revision, store.save(&scope, &task, expected, &[]).await.map(|saved| saved.version))
+            (
+                revision,
+                store
+                    .save(&scope, &task, expected, &[])
+                    .await
+                    .map(|saved| saved.version),
+            )
         });
     }
     let mut results = Vec::new();
@@ -772,6 +1545,13 @@ async fn race(
 /// The list order, computed independently of any store.
 fn list_order(a: &Task, b: &Task) -> Ordering {
     (sort_millis(b), &b.id).cmp(&(sort_millis(a), &a.id))
+}
+
+/// `task` in `state`.
+fn with_state(task: &Task, state: TaskState) -> Task {
+    let mut task = task.clone();
+    task.status.state = state;
+    task
 }
 
 /// `task` with `metadata.revision` set, to tell saved copies apart.
@@ -980,9 +1760,175 @@ impl Check {
         }
     }
 
+    /// Saves and expects success.
+    async fn save(
+        &self,
+        store: &dyn TaskStore,
+        scope: &TaskScope,
+        task: &Task,
+        expected: Expected,
+        events: &[StreamResponse],
+        what: impl Display,
+    ) -> Saved {
+        self.ok(
+            store.save(scope, task, expected, events).await,
+            format_args!("{what} (task {})", task.id),
+        )
+    }
+
+    /// Loads and expects the task to be there.
+    async fn load(
+        &self,
+        store: &dyn TaskStore,
+        scope: &TaskScope,
+        id: &TaskId,
+        what: impl Display,
+    ) -> StoredTask {
+        let loaded = self.ok(
+            store.load(scope, id).await,
+            format_args!("loading task {id} {what}"),
+        );
+        match loaded {
+            Some(stored) => stored,
+            None => self.fail(format!("loading task {id} {what}: not found")),
+        }
+    }
+
+    /// Events of `task` numbered `range`: status and artifact updates alternating, told
+    /// apart by their text.
+    fn events(task: &Task, range: std::ops::Range<usize>) -> Vec<StreamResponse> {
+        range
+            .map(|n| {
+                if n % 2 == 0 {
+                    StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+                        task_id: task.id.clone(),
+                        context_id: task.context_id.clone(),
+                        status: TaskStatus {
+                            state: TaskState::Working,
+                            message: Some(Message::agent_text(format!("step {n}"))),
+                            timestamp: Some(timestamp("2025-01-01T10:00:00.123Z")),
+                        },
+                        metadata: None,
+                    })
+                } else {
+                    StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
+                        task_id: task.id.clone(),
+                        context_id: task.context_id.clone(),
+                        artifact: Artifact::from_text(format!("chunk {n}")).with_id("out"),
+                        append: n > 1,
+                        last_chunk: false,
+                        metadata: None,
+                    })
+                }
+            })
+            .collect()
+    }
+
+    /// Checks `events(after, limit)` for `window` = `(after, limit)`.
+    async fn expect_events(
+        &self,
+        store: &dyn TaskStore,
+        scope: &TaskScope,
+        id: &TaskId,
+        (after, limit): (u64, usize),
+        expected: &[TaskEvent],
+        what: impl Display,
+    ) {
+        let found = self.ok(
+            store.events(scope, id, after, limit).await,
+            format_args!("reading the events of task {id}: {what}"),
+        );
+        let Some(found) = found else {
+            self.fail(format!("reading the events of task {id}: {what}: no task"));
+        };
+        let sequences: Vec<u64> = found.iter().map(|event| event.sequence).collect();
+        let expected_sequences: Vec<u64> = expected.iter().map(|event| event.sequence).collect();
+        self.ensure_eq(
+            &sequences,
+            &expected_sequences,
+            format_args!("the sequence numbers of {what}"),
+        );
+        self.ensure_eq(
+            &found.as_slice(),
+            &expected,
+            format_args!("the events of {what}"),
+        );
+    }
+
+    fn push_config(task_id: &TaskId, id: &str, url: &str) -> TaskPushNotificationConfig {
+        let mut config = TaskPushNotificationConfig::new(url);
+        config.id = Some(PushConfigId::new(id));
+        config.task_id = Some(task_id.clone());
+        config
+    }
+
+    async fn save_config(
+        &self,
+        store: &dyn PushConfigStore,
+        scope: &TaskScope,
+        config: &TaskPushNotificationConfig,
+        max_per_task: usize,
+        what: impl Display,
+    ) {
+        let Some(task_id) = &config.task_id else {
+            self.fail("the suite made a push config without a task id");
+        };
+        self.ok(
+            store
+                .save_push_config(scope, task_id, config, max_per_task)
+                .await,
+            format_args!("{what}: saving push config {:?}", config.id),
+        );
+    }
+
+    async fn expect_config(
+        &self,
+        store: &dyn PushConfigStore,
+        scope: &TaskScope,
+        task_id: &TaskId,
+        id: &str,
+        expected: Option<&TaskPushNotificationConfig>,
+        what: impl Display,
+    ) {
+        let found = self.ok(
+            store
+                .get_push_config(scope, task_id, &PushConfigId::new(id))
+                .await,
+            format_args!("getting push config {id}: {what}"),
+        );
+        self.ensure_eq(
+            &found.as_ref(),
+            &expected,
+            format_args!("push config {id} of task {task_id}: {what}"),
+        );
+    }
+
+    async fn expect_configs(
+        &self,
+        store: &dyn PushConfigStore,
+        scope: &TaskScope,
+        task_id: &TaskId,
+        expected: &[&TaskPushNotificationConfig],
+        what: impl Display,
+    ) {
+        let found = self.ok(
+            store.list_push_configs(scope, task_id).await,
+            format_args!("listing the push configs of task {task_id}: {what}"),
+        );
+        let found: Vec<&TaskPushNotificationConfig> = found.iter().collect();
+        self.ensure_eq(
+            &found.as_slice(),
+            &expected,
+            format_args!("the push configs of task {task_id}: {what}"),
+        );
+    }
+
     async fn create(&self, store: &dyn TaskStore, scope: &TaskScope, task: &Task) -> Version {
         self.ok(
-            store.save(scope, task, Expected::Absent, &[]).await.map(|saved| saved.version),
+            store
+                .save(scope, task, Expected::Absent, &[])
+                .await
+                .map(|saved| saved.version),
             format!("creating task {}", task.id),
         )
     }
@@ -1110,10 +2056,28 @@ impl Display for Chain<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::InMemoryTaskStore;
+    use std::time::Duration;
+
+    use super::super::{InMemoryPushConfigStore, InMemoryTaskStore, InMemoryTaskStoreConfig};
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn in_memory_store_passes_the_conformance_suite() {
         super::run(|| async { InMemoryTaskStore::new() }).await;
+    }
+
+    #[tokio::test]
+    async fn in_memory_store_passes_the_expiry_checks() {
+        super::run_expiry(|ttl: Duration| async move {
+            InMemoryTaskStore::with_config(InMemoryTaskStoreConfig {
+                completed_task_ttl: ttl,
+                ..InMemoryTaskStoreConfig::default()
+            })
+        })
+        .await;
+    }
+
+    #[tokio::test]
+    async fn in_memory_push_config_store_passes_the_push_checks() {
+        super::run_push(|| async { InMemoryPushConfigStore::new() }).await;
     }
 }

@@ -33,16 +33,16 @@ pub(crate) struct ListSql {
 }
 
 impl ListSql {
-    pub(crate) fn new(scope: &ScopeKey, query: &TaskQuery, cutoff: i64) -> Self {
+    pub(crate) fn new(scope: &ScopeKey, query: &TaskQuery, now: i64) -> Self {
         let mut params = vec![
             Param::Text(scope.tenant.clone()),
             Param::Bool(scope.has_owner),
             Param::Text(scope.owner.clone()),
-            Param::Int(cutoff),
+            Param::Int(now),
         ];
         let mut filter = String::from(
             "tenant = $1 AND has_owner = $2 AND owner = $3 \
-             AND (terminal_at IS NULL OR terminal_at > $4)",
+             AND (expires_at IS NULL OR expires_at > $4)",
         );
         if let Some(context_id) = &query.context_id {
             params.push(Param::Text(context_id.as_str().to_owned()));

@@ -183,12 +183,27 @@ pub(crate) fn now_millis() -> i64 {
         .map_or(0, |since| to_i64(since.as_millis()))
 }
 
+/// The first version of a task created now: the time in Unix microseconds. Versions then
+/// grow by one per save, so a task created again under the id of an expired one (at least
+/// a TTL later) starts above every version the expired one had, unless that one was saved
+/// more than once per microsecond of its life. `previous` is the expired task's version,
+/// when it is known, to be safe even then.
+pub(crate) fn first_version(previous: Option<i64>) -> i64 {
+    let micros = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(1, |since| to_i64(since.as_micros()));
+    previous.map_or(micros, |previous| micros.max(previous.saturating_add(1)))
+}
+
 /// The instant `duration` after `now`, in Unix milliseconds.
 pub(crate) fn millis_after(now: i64, duration: Duration) -> i64 {
     now.saturating_add(to_i64(duration.as_millis()))
 }
 
-/// How terminal tasks expire: a task is visible while `terminal_at > cutoff(now)`.
+/// How terminal tasks expire. Each task carries its expiry (`expires_at`), set by the save
+/// that made it terminal from the TTL of the store that saved it; a task is visible while
+/// it has none or it is still ahead. So instances with different TTLs over one database
+/// never expire each other's tasks early.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Expiry {
     ttl_millis: i64,
@@ -205,29 +220,24 @@ impl Expiry {
         self.ttl_millis > 0
     }
 
-    /// Tasks that became terminal at or before this instant have expired (a zero TTL:
-    /// none has).
-    pub(crate) fn cutoff(self, now: i64) -> i64 {
-        if self.is_on() {
-            now.saturating_sub(self.ttl_millis)
-        } else {
-            i64::MIN
-        }
+    /// The expiry of a task that becomes terminal at `now`; `None` with a zero TTL.
+    pub(crate) fn expires_at(self, now: i64) -> Option<i64> {
+        self.is_on().then(|| now.saturating_add(self.ttl_millis))
     }
 }
 
 /// Why a save with `Expected::Version` was refused, given the row the database holds
-/// under its id (scope and terminal time), if any.
+/// under its id (scope and expiry), if any, at `now`.
 pub(crate) fn version_refusal(
     task_id: &str,
     found: Option<(ScopeKey, Option<i64>)>,
     scope: &ScopeKey,
-    cutoff: i64,
+    now: i64,
 ) -> StoreError {
     let task_id = TaskId::new(task_id);
     match found {
-        Some((stored, terminal_at))
-            if terminal_at.is_none_or(|at| at > cutoff)
+        Some((stored, expires_at))
+            if expires_at.is_none_or(|at| at > now)
                 && stored.tenant == scope.tenant
                 && stored.has_owner == scope.has_owner
                 && stored.owner == scope.owner =>
@@ -265,7 +275,10 @@ mod tests {
 
     #[test]
     fn a_zero_ttl_never_expires() {
-        assert_eq!(Expiry::new(Duration::ZERO).cutoff(1_000), i64::MIN);
-        assert_eq!(Expiry::new(Duration::from_secs(1)).cutoff(5_000), 4_000);
+        assert_eq!(Expiry::new(Duration::ZERO).expires_at(1_000), None);
+        assert_eq!(
+            Expiry::new(Duration::from_secs(1)).expires_at(5_000),
+            Some(6_000)
+        );
     }
 }

@@ -2,27 +2,30 @@
 //! like PostgreSQL, so one text serves both. A task is visible while it is not terminal or
 //! became terminal after the expiry cut-off (`rows::Expiry`).
 
-/// `$1` task id, `$2…$4` scope, `$5` expiry cut-off → body, version, last sequence.
+/// `$1` task id, `$2…$4` scope, `$5` now → body, version, last sequence.
 pub(crate) const LOAD_TASK: &str = "SELECT body, version, last_sequence FROM tasks \
      WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 \
-     AND (terminal_at IS NULL OR terminal_at > $5)";
+     AND (expires_at IS NULL OR expires_at > $5)";
 
-/// `$1` task id, `$2…$4` scope, `$5` after, `$6` expiry cut-off, `$7` limit → (sequence,
+/// `$1` task id, `$2…$4` scope, `$5` after, `$6` now, `$7` limit → (sequence,
 /// body) rows, in order; one row of NULLs when the task is there without such events, no
 /// row when it is not there.
 pub(crate) const LOAD_EVENTS: &str = "SELECT e.sequence, e.body FROM tasks t \
      LEFT JOIN task_events e ON e.task_id = t.task_id AND e.sequence > $5 \
      WHERE t.task_id = $1 AND t.tenant = $2 AND t.has_owner = $3 AND t.owner = $4 \
-     AND (t.terminal_at IS NULL OR t.terminal_at > $6) \
+     AND (t.expires_at IS NULL OR t.expires_at > $6) \
      ORDER BY e.sequence LIMIT $7";
 
-/// `$1` task id → tenant, has_owner, owner, terminal_at, version of the row under that id,
+/// `$1` task id → tenant, has_owner, owner, expires_at, version of the row under that id,
 /// to tell why a save was refused.
 pub(crate) const FIND_TASK: &str =
-    "SELECT tenant, has_owner, owner, terminal_at, version FROM tasks WHERE task_id = $1";
+    "SELECT tenant, has_owner, owner, expires_at, version FROM tasks WHERE task_id = $1";
 
 /// `$1` task id: deletes its push configs (before the task itself, whose events go with it).
 pub(crate) const DELETE_TASK_PUSH_CONFIGS: &str = "DELETE FROM push_configs WHERE task_id = $1";
+
+/// `$1` task id: deletes its event log (SQLite; PostgreSQL's cascades from the task).
+pub(crate) const DELETE_TASK_EVENTS: &str = "DELETE FROM task_events WHERE task_id = $1";
 
 /// `$1` task id.
 pub(crate) const DELETE_TASK: &str = "DELETE FROM tasks WHERE task_id = $1";

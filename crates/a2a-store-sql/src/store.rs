@@ -34,11 +34,14 @@ use crate::sqlite::Sqlite;
 ///
 /// - **Expiry** (STO-06): a terminal task expires
 ///   [`completed_task_ttl`](SqlStoreOptions::completed_task_ttl) after the save that made it
-///   terminal; saving it again while it stays terminal does not extend its life. An expired
-///   task is invisible at once to `load`, `list`, `events` and `save`, and a create may take
-///   its id; a periodic pass deletes expired tasks with their events and push configs.
-/// - **Versions** grow by one with each save of a task; a task created again under the id
-///   of an expired one continues from the expired one's version.
+///   terminal; saving it again while it stays terminal does not extend its life. The expiry
+///   is written with that save, from the saving instance's TTL, so instances with different
+///   TTLs over one database never cut each other's tasks short. An expired task is
+///   invisible at once to `load`, `list`, `events` and `save`, and a create may take its id;
+///   a periodic pass deletes expired tasks with their events and push configs.
+/// - **Versions** start from the creation time in microseconds and grow by one with each
+///   save, so a task created again under the id of an expired one gets versions greater than
+///   the expired one had, even after the cleanup deleted it.
 /// - **Time** is the process's system clock in milliseconds, for task expiry and lease
 ///   expiry alike; instances sharing a PostgreSQL database need synchronised clocks.
 ///

@@ -20,6 +20,9 @@ CREATE TABLE tasks (
     last_sequence BIGINT NOT NULL,
     -- When the save that made the task terminal ran; NULL while it is not terminal.
     terminal_at BIGINT,
+    -- When the task expires: one TTL (of the store that made it terminal) after it became
+    -- terminal; NULL while it is not terminal, or when that store kept terminal tasks.
+    expires_at BIGINT,
     -- The turn lease: the instance running the task's turn, and until when. Saves that
     -- leave the task SUBMITTED, WORKING or AUTH_REQUIRED take it; other saves drop it.
     lease_holder TEXT,
@@ -30,7 +33,7 @@ CREATE TABLE tasks (
 CREATE INDEX tasks_list ON tasks (tenant, has_owner, owner, sort_millis DESC, task_id DESC);
 CREATE INDEX tasks_context ON tasks
     (tenant, has_owner, owner, context_id, sort_millis DESC, task_id DESC);
-CREATE INDEX tasks_terminal_at ON tasks (terminal_at) WHERE terminal_at IS NOT NULL;
+CREATE INDEX tasks_expires_at ON tasks (expires_at) WHERE expires_at IS NOT NULL;
 CREATE INDEX tasks_lease_expires_at ON tasks (lease_expires_at)
     WHERE lease_expires_at IS NOT NULL;
 

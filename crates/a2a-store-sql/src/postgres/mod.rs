@@ -19,8 +19,8 @@ use crate::error::{SqlStoreError, backend, json};
 use crate::list::{ListSql, Param};
 use crate::options::SqlStoreOptions;
 use crate::rows::{
-    Expiry, ScopeKey, TaskRow, decode_stored, events_from_rows, millis_after, now_millis,
-    push_limit, to_i64, to_u64, version_refusal,
+    Expiry, ScopeKey, TaskRow, decode_stored, events_from_rows, first_version, millis_after,
+    now_millis, push_limit, to_i64, to_u64, version_refusal,
 };
 use crate::{schema, sql};
 
@@ -121,7 +121,7 @@ impl Postgres {
             .bind(&scope.tenant)
             .bind(scope.has_owner)
             .bind(&scope.owner)
-            .bind(self.expiry.cutoff(now_millis()))
+            .bind(now_millis())
             .fetch_optional(&self.pool)
             .await
             .map_err(backend)?;
@@ -137,7 +137,7 @@ impl Postgres {
         events: Vec<String>,
     ) -> Result<Saved, StoreError> {
         let now = now_millis();
-        let cutoff = self.expiry.cutoff(now);
+        let expires_at = self.expiry.expires_at(now);
         let task_id = || TaskId::new(row.task_id.clone());
         let lease = self.lease_of(&row, now);
         match expected {
@@ -156,7 +156,7 @@ impl Postgres {
                     .bind(to_i64(events.len()))
                     .bind(row.terminal)
                     .bind(now)
-                    .bind(cutoff)
+                    .bind(expires_at)
                     .bind(lease.0)
                     .bind(lease.1)
                     .bind(&events)
@@ -169,9 +169,9 @@ impl Postgres {
                         let found = find(&self.pool, &row.task_id).await?;
                         Err(version_refusal(
                             &row.task_id,
-                            found.map(|(stored, terminal_at, _)| (stored, terminal_at)),
+                            found.map(|(stored, expires_at, _)| (stored, expires_at)),
                             &scope,
-                            cutoff,
+                            now,
                         ))
                     }
                 }
@@ -183,8 +183,9 @@ impl Postgres {
                         scope: &scope,
                         row: &row,
                         events: &events,
-                        version: 1,
+                        version: first_version(None),
                         now,
+                        expires_at: expires_at.filter(|_| row.terminal),
                         lease,
                     };
                     if let Some(saved) = insert(&mut conn, &create).await? {
@@ -193,12 +194,12 @@ impl Postgres {
                     match find(&mut *conn, &row.task_id).await? {
                         // An expired task gives its id up: it goes, with its events and
                         // push configs, and the new one takes a greater version.
-                        Some((_, Some(terminal_at), version)) if terminal_at <= cutoff => {
+                        Some((_, Some(expired_at), version)) if expired_at <= now => {
                             let create = Create {
-                                version: version.saturating_add(1),
+                                version: first_version(Some(version)),
                                 ..create
                             };
-                            let replaced = replace_expired(&mut conn, &create, cutoff).await?;
+                            let replaced = replace_expired(&mut conn, &create).await?;
                             if let Some(saved) = replaced {
                                 return Ok(to_saved(saved));
                             }
@@ -219,7 +220,7 @@ impl Postgres {
         scope: &ScopeKey,
         query: &TaskQuery,
     ) -> Result<TaskPage, StoreError> {
-        let list = ListSql::new(scope, query, self.expiry.cutoff(now_millis()));
+        let list = ListSql::new(scope, query, now_millis());
         let mut count = sqlx::query_scalar::<_, i64>(&list.count);
         for param in &list.count_params {
             count = match param {
@@ -261,7 +262,7 @@ impl Postgres {
             .bind(scope.has_owner)
             .bind(&scope.owner)
             .bind(to_i64(after))
-            .bind(self.expiry.cutoff(now_millis()))
+            .bind(now_millis())
             .bind(to_i64(limit.max(1)))
             .fetch_all(&self.pool)
             .await
@@ -370,19 +371,16 @@ impl Postgres {
     /// Deletes expired tasks, [`CLEANUP_BATCH`] per statement, with their events and push
     /// configs; returns how many. Rows another instance is deleting are skipped.
     pub(crate) async fn delete_expired(&self) -> Result<u64, StoreError> {
-        if !self.expiry.is_on() {
-            return Ok(0);
-        }
         let mut deleted = 0;
         loop {
             let done = sqlx::query(
-                "WITH doomed AS (SELECT task_id FROM tasks WHERE terminal_at <= $1 \
-                 ORDER BY terminal_at LIMIT $2 FOR UPDATE SKIP LOCKED), \
+                "WITH doomed AS (SELECT task_id FROM tasks WHERE expires_at <= $1 \
+                 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED), \
                  configs AS (DELETE FROM push_configs \
                  WHERE task_id IN (SELECT task_id FROM doomed)) \
                  DELETE FROM tasks WHERE task_id IN (SELECT task_id FROM doomed)",
             )
-            .bind(self.expiry.cutoff(now_millis()))
+            .bind(now_millis())
             .bind(CLEANUP_BATCH)
             .execute(&self.pool)
             .await
@@ -553,15 +551,17 @@ fn to_saved((version, last_sequence): (i64, i64)) -> Saved {
 
 /// The update and the appended events in one statement, so one round trip: `$1` task id,
 /// `$2…$4` scope, `$5` expected version, `$6…$10` columns, `$11` number of events, `$12`
-/// terminal, `$13` now, `$14` expiry cut-off, `$15` lease holder, `$16` lease expiry, `$17`
-/// event bodies → new version, last sequence; no row when refused.
+/// terminal, `$13` now, `$14` expiry if it becomes terminal now, `$15` lease holder, `$16`
+/// lease expiry, `$17` event bodies → new version, last sequence; no row when refused.
 const UPDATE_TASK: &str = "WITH saved AS (UPDATE tasks SET context_id = $6, state = $7, \
      sort_millis = $8, sub_millis_nanos = $9, body = $10, version = version + 1, \
      last_sequence = last_sequence + $11, \
      terminal_at = CASE WHEN $12 THEN COALESCE(terminal_at, $13) ELSE NULL END, \
+     expires_at = CASE WHEN $12 THEN \
+     (CASE WHEN terminal_at IS NULL THEN $14 ELSE expires_at END) ELSE NULL END, \
      lease_holder = $15, lease_expires_at = $16 \
      WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 AND version = $5 \
-     AND (terminal_at IS NULL OR terminal_at > $14) \
+     AND (expires_at IS NULL OR expires_at > $13) \
      RETURNING version, last_sequence), \
      appended AS (INSERT INTO task_events (task_id, sequence, body) \
      SELECT $1, saved.last_sequence - $11 + event.position, event.body \
@@ -570,15 +570,16 @@ const UPDATE_TASK: &str = "WITH saved AS (UPDATE tasks SET context_id = $6, stat
 
 /// A create and its events in one statement: `$1` task id, `$2…$4` scope, `$5` version,
 /// `$6…$10` columns, `$11` number of events, `$12` terminal at, `$13` lease holder, `$14`
-/// lease expiry, `$15` event bodies → version, last sequence; no row when the id is taken.
+/// lease expiry, `$15` expiry, `$16` event bodies → version, last sequence; no row when the
+/// id is taken.
 const INSERT_TASK: &str = "WITH saved AS (INSERT INTO tasks (task_id, tenant, has_owner, \
      owner, version, context_id, state, sort_millis, sub_millis_nanos, body, last_sequence, \
-     terminal_at, lease_holder, lease_expires_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+     terminal_at, lease_holder, lease_expires_at, expires_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
      ON CONFLICT (task_id) DO NOTHING RETURNING version, last_sequence), \
      appended AS (INSERT INTO task_events (task_id, sequence, body) \
      SELECT $1, event.position, event.body \
-     FROM saved, unnest($15::text[]) WITH ORDINALITY AS event (body, position)) \
+     FROM saved, unnest($16::text[]) WITH ORDINALITY AS event (body, position)) \
      SELECT version, last_sequence FROM saved";
 
 /// A task to create.
@@ -588,6 +589,7 @@ struct Create<'a> {
     events: &'a [String],
     version: i64,
     now: i64,
+    expires_at: Option<i64>,
     lease: (Option<&'a str>, Option<i64>),
 }
 
@@ -611,6 +613,7 @@ async fn insert(
         .bind(row.terminal.then_some(create.now))
         .bind(create.lease.0)
         .bind(create.lease.1)
+        .bind(create.expires_at)
         .bind(create.events)
         .fetch_optional(&mut *conn)
         .await
@@ -622,13 +625,12 @@ async fn insert(
 async fn replace_expired(
     conn: &mut PgConnection,
     create: &Create<'_>,
-    cutoff: i64,
 ) -> Result<Option<(i64, i64)>, StoreError> {
     let task_id = create.row.task_id.as_str();
     let mut tx = conn.begin().await.map_err(backend)?;
-    let gone = sqlx::query("DELETE FROM tasks WHERE task_id = $1 AND terminal_at <= $2")
+    let gone = sqlx::query("DELETE FROM tasks WHERE task_id = $1 AND expires_at <= $2")
         .bind(task_id)
-        .bind(cutoff)
+        .bind(create.now)
         .execute(&mut *tx)
         .await
         .map_err(backend)?;
@@ -645,7 +647,7 @@ async fn replace_expired(
     Ok(saved)
 }
 
-/// The row stored under `task_id`: scope, terminal time, version.
+/// The row stored under `task_id`: scope, expiry, version.
 async fn find<'e, E>(
     executor: E,
     task_id: &str,

@@ -21,8 +21,8 @@ use crate::error::{SqlStoreError, backend, json};
 use crate::list::{ListSql, Param};
 use crate::options::SqlStoreOptions;
 use crate::rows::{
-    Expiry, ScopeKey, TaskRow, decode_stored, millis_after, now_millis, to_i64, to_u64,
-    version_refusal,
+    Expiry, ScopeKey, TaskRow, decode_stored, first_version, millis_after, now_millis, to_i64,
+    to_u64, version_refusal,
 };
 use crate::schema;
 use crate::sql;
@@ -145,7 +145,7 @@ impl Sqlite {
             .bind(&scope.tenant)
             .bind(scope.has_owner)
             .bind(&scope.owner)
-            .bind(self.expiry.cutoff(now_millis()))
+            .bind(now_millis())
             .fetch_optional(&self.reads)
             .await
             .map_err(backend)?;
@@ -182,7 +182,7 @@ impl Sqlite {
         scope: &ScopeKey,
         query: &TaskQuery,
     ) -> Result<TaskPage, StoreError> {
-        let list = ListSql::new(scope, query, self.expiry.cutoff(now_millis()));
+        let list = ListSql::new(scope, query, now_millis());
         let mut count = sqlx::query_scalar::<_, i64>(&list.count);
         for param in &list.count_params {
             count = match param {
@@ -220,7 +220,7 @@ impl Sqlite {
             .bind(scope.has_owner)
             .bind(&scope.owner)
             .bind(to_i64(after))
-            .bind(self.expiry.cutoff(now_millis()))
+            .bind(now_millis())
             .bind(to_i64(limit.max(1)))
             .fetch_all(&self.reads)
             .await
@@ -340,15 +340,12 @@ impl Sqlite {
     /// Deletes up to [`CLEANUP_BATCH`] expired tasks per transaction, with their events
     /// and push configs, until none is left; returns how many.
     pub(crate) async fn delete_expired(&self) -> Result<u64, StoreError> {
-        if !self.expiry.is_on() {
-            return Ok(0);
-        }
         let mut deleted = 0;
         loop {
-            let cutoff = self.expiry.cutoff(now_millis());
+            let now = now_millis();
             let batch = self
                 .writer
-                .write(move |conn| Box::pin(delete_expired(conn, cutoff)))
+                .write(move |conn| Box::pin(delete_expired(conn, now)))
                 .await?;
             deleted += batch;
             if batch < to_u64(CLEANUP_BATCH) {
@@ -468,13 +465,17 @@ async fn save(
     expiry: Expiry,
 ) -> Result<Result<Saved, StoreError>, sqlx::Error> {
     let now = now_millis();
-    let cutoff = expiry.cutoff(now);
+    let expires_at = expiry.expires_at(now);
     let (scope, row) = (&job.scope, &job.row);
     let count = to_i64(job.events.len());
     let lease = lease_of(job, now);
+    // Up to a point, the events go in the statement of the save itself: one round trip to
+    // SQLite's thread instead of two.
+    let inline = job.events.len() <= EVENTS_PER_INSERT;
     let saved: Option<(i64, i64)> = match job.expected {
         Expected::Version(Version(version)) => {
-            let saved = sqlx::query_as(UPDATE_TASK)
+            let statement = with_events(UPDATE_TASK, 17, if inline { &job.events } else { &[] });
+            let mut query = sqlx::query_as(&statement)
                 .bind(&row.task_id)
                 .bind(&scope.tenant)
                 .bind(scope.has_owner)
@@ -488,30 +489,39 @@ async fn save(
                 .bind(count)
                 .bind(row.terminal)
                 .bind(now)
-                .bind(cutoff)
+                .bind(expires_at)
                 .bind(lease.0)
-                .bind(lease.1)
-                .fetch_optional(&mut *conn)
-                .await?;
+                .bind(lease.1);
+            if inline {
+                for body in &job.events {
+                    query = query.bind(body.as_str());
+                }
+            }
+            // All rows, not the first: stopping at the first row would skip the events.
+            let saved = query.fetch_all(&mut *conn).await?.into_iter().next();
             if saved.is_none() {
                 let found = find(conn, &row.task_id).await?;
                 return Ok(Err(version_refusal(
                     &row.task_id,
-                    found.map(|(stored, terminal_at, _)| (stored, terminal_at)),
+                    found.map(|(stored, expires_at, _)| (stored, expires_at)),
                     scope,
-                    cutoff,
+                    now,
                 )));
             }
             saved
         }
         Expected::Absent => {
-            let mut saved = insert(conn, job, 1, now).await?;
+            let mut saved = insert(conn, job, first_version(None), now, expires_at, inline).await?;
             if saved.is_none() {
                 match find(conn, &row.task_id).await? {
                     // An expired task gives its id up: it goes, with its events and push
                     // configs, and the new one takes a greater version than it had.
-                    Some((_, Some(terminal_at), version)) if terminal_at <= cutoff => {
+                    Some((_, Some(expired_at), version)) if expired_at <= now => {
                         sqlx::query(sql::DELETE_TASK_PUSH_CONFIGS)
+                            .bind(&row.task_id)
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query(sql::DELETE_TASK_EVENTS)
                             .bind(&row.task_id)
                             .execute(&mut *conn)
                             .await?;
@@ -519,7 +529,8 @@ async fn save(
                             .bind(&row.task_id)
                             .execute(&mut *conn)
                             .await?;
-                        saved = insert(conn, job, version.saturating_add(1), now).await?;
+                        let version = first_version(Some(version));
+                        saved = insert(conn, job, version, now, expires_at, inline).await?;
                     }
                     _ => {}
                 }
@@ -538,7 +549,9 @@ async fn save(
             task_id: TaskId::new(row.task_id.clone()),
         }));
     };
-    append_events(conn, &row.task_id, last_sequence - count + 1, &job.events).await?;
+    if !inline {
+        append_events(conn, &row.task_id, last_sequence - count + 1, &job.events).await?;
+    }
     Ok(Ok(Saved {
         version: Version(to_u64(version)),
         last_sequence: to_u64(last_sequence),
@@ -559,35 +572,41 @@ fn lease_of(job: &SaveJob, now: i64) -> (Option<&str>, Option<i64>) {
 }
 
 /// `$1` task id, `$2…$4` scope, `$5` expected version, `$6…$10` columns, `$11` number of
-/// events, `$12` terminal, `$13` now, `$14` expiry cut-off, `$15` lease holder, `$16` lease
+/// events, `$12` terminal, `$13` now, `$14` expiry if it becomes terminal now, `$15` lease holder, `$16` lease
 /// expiry → new version, last sequence.
 const UPDATE_TASK: &str = "UPDATE tasks SET context_id = $6, state = $7, sort_millis = $8, \
      sub_millis_nanos = $9, body = $10, version = version + 1, \
      last_sequence = last_sequence + $11, \
      terminal_at = CASE WHEN $12 THEN COALESCE(terminal_at, $13) ELSE NULL END, \
+     expires_at = CASE WHEN $12 THEN \
+     (CASE WHEN terminal_at IS NULL THEN $14 ELSE expires_at END) ELSE NULL END, \
      lease_holder = $15, lease_expires_at = $16 \
      WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 AND version = $5 \
-     AND (terminal_at IS NULL OR terminal_at > $14) \
+     AND (expires_at IS NULL OR expires_at > $13) \
      RETURNING version, last_sequence";
 
 /// `$1` task id, `$2…$4` scope, `$5` version, `$6…$10` columns, `$11` number of events,
-/// `$12` terminal at, `$13` lease holder, `$14` lease expiry → version, last sequence; no
-/// row when the id is taken.
+/// `$12` terminal at, `$13` lease holder, `$14` lease expiry, `$15` expiry → version, last
+/// sequence; no row when the id is taken.
 const INSERT_TASK: &str = "INSERT INTO tasks (task_id, tenant, has_owner, owner, version, \
      context_id, state, sort_millis, sub_millis_nanos, body, last_sequence, terminal_at, \
-     lease_holder, lease_expires_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+     lease_holder, lease_expires_at, expires_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
      ON CONFLICT (task_id) DO NOTHING RETURNING version, last_sequence";
 
+/// Creates the task, with its events when `inline`; `None` when the id is taken.
 async fn insert(
     conn: &mut SqliteConnection,
     job: &SaveJob,
     version: i64,
     now: i64,
+    expires_at: Option<i64>,
+    inline: bool,
 ) -> Result<Option<(i64, i64)>, sqlx::Error> {
     let (scope, row) = (&job.scope, &job.row);
     let lease = lease_of(job, now);
-    sqlx::query_as(INSERT_TASK)
+    let statement = with_events(INSERT_TASK, 16, if inline { &job.events } else { &[] });
+    let mut query = sqlx::query_as(&statement)
         .bind(&row.task_id)
         .bind(&scope.tenant)
         .bind(scope.has_owner)
@@ -602,11 +621,37 @@ async fn insert(
         .bind(row.terminal.then_some(now))
         .bind(lease.0)
         .bind(lease.1)
-        .fetch_optional(&mut *conn)
-        .await
+        .bind(expires_at.filter(|_| row.terminal));
+    if inline {
+        for body in &job.events {
+            query = query.bind(body.as_str());
+        }
+    }
+    Ok(query.fetch_all(&mut *conn).await?.into_iter().next())
 }
 
-/// The row stored under `task_id`: scope, terminal time, version.
+/// `statement` (an `UPDATE` or `INSERT` of the task, `$1` its id and `$11` its number of
+/// events, returning its last sequence number) followed by the `INSERT` of `events` as
+/// `$first…`, numbered up to that last sequence number. The events go in only when the
+/// task statement changed a row (`changes()`), so a refused save appends nothing.
+fn with_events(statement: &str, first: usize, events: &[String]) -> String {
+    if events.is_empty() {
+        return statement.to_owned();
+    }
+    let mut sql = format!(
+        "{statement}; INSERT INTO task_events (task_id, sequence, body) \
+         SELECT $1, task.last_sequence - $11 + event.column1, event.column2 \
+         FROM tasks AS task, (VALUES "
+    );
+    for index in 0..events.len() {
+        let separator = if index == 0 { "" } else { ", " };
+        let _ = write!(sql, "{separator}({}, ${})", index + 1, first + index);
+    }
+    sql.push_str(") AS event WHERE task.task_id = $1 AND changes() = 1");
+    sql
+}
+
+/// The row stored under `task_id`: scope, expiry, version.
 async fn find(
     conn: &mut SqliteConnection,
     task_id: &str,
@@ -658,25 +703,30 @@ async fn append_events(
     Ok(())
 }
 
-async fn delete_expired(conn: &mut SqliteConnection, cutoff: i64) -> Result<u64, sqlx::Error> {
-    sqlx::query(
-        "DELETE FROM push_configs WHERE task_id IN \
-         (SELECT task_id FROM tasks WHERE terminal_at <= $1 LIMIT $2)",
-    )
-    .bind(cutoff)
-    .bind(CLEANUP_BATCH)
-    .execute(&mut *conn)
-    .await?;
-    // The events go with their task (ON DELETE CASCADE).
-    let done = sqlx::query(
-        "DELETE FROM tasks WHERE task_id IN \
-         (SELECT task_id FROM tasks WHERE terminal_at <= $1 LIMIT $2)",
-    )
-    .bind(cutoff)
-    .bind(CLEANUP_BATCH)
-    .execute(&mut *conn)
-    .await?;
-    Ok(done.rows_affected())
+async fn delete_expired(conn: &mut SqliteConnection, now: i64) -> Result<u64, sqlx::Error> {
+    let doomed: Vec<String> =
+        sqlx::query_scalar("SELECT task_id FROM tasks WHERE expires_at <= $1 LIMIT $2")
+            .bind(now)
+            .bind(CLEANUP_BATCH)
+            .fetch_all(&mut *conn)
+            .await?;
+    if doomed.is_empty() {
+        return Ok(0);
+    }
+    let doomed =
+        serde_json::to_string(&doomed).map_err(|error| sqlx::Error::Encode(Box::new(error)))?;
+    let mut deleted = 0;
+    for table in ["push_configs", "task_events", "tasks"] {
+        let done = sqlx::query(&format!(
+            "DELETE FROM {table} WHERE task_id IN (SELECT value FROM json_each($1))"
+        ))
+        .bind(&doomed)
+        .execute(&mut *conn)
+        .await?;
+        deleted = done.rows_affected();
+    }
+    // The tasks, the last statement's.
+    Ok(deleted)
 }
 
 async fn claim_expired(

@@ -33,10 +33,7 @@ async fn save(store: &SqlStore, scope: &TaskScope, id: &str, state: TaskState) {
 #[tokio::test]
 async fn a_save_that_leaves_a_turn_running_takes_the_lease_and_other_saves_drop_it() {
     on_both(async |database: &Database| {
-        let (a, b) = (
-            instance(database, "a").await,
-            instance(database, "b").await,
-        );
+        let (a, b) = (instance(database, "a").await, instance(database, "b").await);
         let scope = TaskScope::tenant("acme");
         let id = unique("t");
         let task_id = TaskId::new(&id);
@@ -75,10 +72,7 @@ async fn a_save_that_leaves_a_turn_running_takes_the_lease_and_other_saves_drop_
 #[tokio::test]
 async fn one_holder_at_a_time_until_release() {
     on_both(async |database: &Database| {
-        let (a, b) = (
-            instance(database, "a").await,
-            instance(database, "b").await,
-        );
+        let (a, b) = (instance(database, "a").await, instance(database, "b").await);
         let scope = TaskScope::tenant("acme");
         let id = unique("t");
         let task_id = TaskId::new(&id);
@@ -106,10 +100,7 @@ async fn one_holder_at_a_time_until_release() {
 #[tokio::test]
 async fn a_lease_expires_unless_renewed() {
     on_both(async |database: &Database| {
-        let (a, b) = (
-            instance(database, "a").await,
-            instance(database, "b").await,
-        );
+        let (a, b) = (instance(database, "a").await, instance(database, "b").await);
         let scope = TaskScope::tenant("acme");
         let (renewed, dropped) = (unique("renewed"), unique("dropped"));
         save(&a, &scope, &renewed, TaskState::Working).await;
@@ -149,10 +140,7 @@ async fn a_lease_expires_unless_renewed() {
 async fn each_expired_lease_is_claimed_by_exactly_one_instance() {
     on_both(async |database: &Database| {
         let dead = instance(database, "dead").await;
-        let (b, c) = (
-            instance(database, "b").await,
-            instance(database, "c").await,
-        );
+        let (b, c) = (instance(database, "b").await, instance(database, "c").await);
         let scope = TaskScope::tenant("acme").with_owner("alice");
         let mut running = BTreeSet::new();
         for n in 0..12 {

@@ -1,9 +1,11 @@
 //! The shared task store conformance suite (STO-05), on every backend.
 
+use std::time::Duration;
+
 use a2a_server::store::conformance;
 use a2a_store_sql::{SqlStore, SqlStoreOptions};
 
-use crate::support::Database;
+use crate::support::{Database, on_both};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sqlite_file_store_passes_the_conformance_suite() {
@@ -35,4 +37,43 @@ async fn a_postgres_store_passes_the_conformance_suite() {
     };
     conformance::run(|| database.store()).await;
     database.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_backend_passes_the_expiry_checks() {
+    on_both(async |database: &Database| {
+        conformance::run_expiry(|ttl| {
+            // No background pass: the checks see what reads see.
+            database.store_with(
+                SqlStoreOptions::new()
+                    .completed_task_ttl(ttl)
+                    .cleanup_interval(Duration::ZERO),
+            )
+        })
+        .await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_backend_passes_the_push_config_checks() {
+    on_both(async |database: &Database| {
+        conformance::run_push(|| database.store()).await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expiry_checks_pass_with_the_cleanup_running_too() {
+    on_both(async |database: &Database| {
+        conformance::run_expiry(|ttl| {
+            database.store_with(
+                SqlStoreOptions::new()
+                    .completed_task_ttl(ttl)
+                    .cleanup_interval(Duration::from_millis(100)),
+            )
+        })
+        .await;
+    })
+    .await;
 }

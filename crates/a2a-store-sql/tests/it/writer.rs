@@ -77,3 +77,49 @@ async fn a_failing_write_fails_alone() {
     }
     assert_eq!(database.count("tasks").await, 50);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_saves_with_events_log_only_the_winners_events() {
+    let database = Database::sqlite();
+    let store = Arc::new(database.store().await);
+    let scope = TaskScope::tenant("acme");
+    let task = task("t", TaskState::Working);
+    let mut version = store
+        .save(&scope, &task, Expected::Absent, &[])
+        .await
+        .unwrap()
+        .version;
+    for round in 0..10 {
+        let mut racers = JoinSet::new();
+        for racer in 0..16 {
+            let (store, scope, mut task) = (Arc::clone(&store), scope.clone(), task.clone());
+            racers.spawn(async move {
+                task.artifacts = vec![a2a_types::Artifact::from_text(format!("{racer}"))];
+                let events = [
+                    StreamResponse::Task(task.clone()),
+                    StreamResponse::Task(task.clone()),
+                ];
+                store
+                    .save(&scope, &task, Expected::Version(version), &events)
+                    .await
+            });
+        }
+        let mut winners = Vec::new();
+        while let Some(result) = racers.join_next().await {
+            if let Ok(saved) = result.unwrap() {
+                winners.push(saved);
+            }
+        }
+        assert_eq!(winners.len(), 1, "round {round}");
+        version = winners[0].version;
+        assert_eq!(winners[0].last_sequence, 2 * (round + 1));
+    }
+    let log = store
+        .events(&scope, &task.id, 0, usize::MAX)
+        .await
+        .unwrap()
+        .unwrap();
+    let sequences: Vec<u64> = log.iter().map(|event| event.sequence).collect();
+    assert_eq!(sequences, (1..=20).collect::<Vec<u64>>());
+    assert_eq!(database.count("task_events").await, 20);
+}

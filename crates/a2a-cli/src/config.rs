@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args as _, FromArgMatches as _};
 
 pub(crate) use self::options::{LogFormat, ServeOptions};
-pub(crate) use self::settings::{AgentSetup, ExecCommand, Settings};
+pub(crate) use self::settings::{AgentSetup, ExecCommand, Settings, StoreSetting};
 
 /// Names the configuration file when `--config` does not.
 const CONFIG_VARIABLE: &str = "A2A_CONFIG";

@@ -56,6 +56,12 @@ fn reason(text: &str) -> String {
     }
 }
 
+/// The task store could not be opened: the database is unreachable, the URL is wrong, or
+/// its schema is newer than this build (exit code 3). The message never holds a password.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot open the task store: {0}")]
+pub(crate) struct StoreOpenError(pub(crate) a2a_store_sql::SqlStoreError);
+
 /// A failure that is the caller's to fix: an unknown flag, a bad value, an unreadable
 /// configuration or card.
 const USAGE: u8 = 2;
@@ -189,7 +195,10 @@ fn code_of(error: &anyhow::Error) -> u8 {
     });
     if usage {
         USAGE
-    } else if error.chain().any(|cause| cause.is::<BindError>()) {
+    } else if error
+        .chain()
+        .any(|cause| cause.is::<BindError>() || cause.is::<StoreOpenError>())
+    {
         UNREACHABLE
     } else {
         RUNTIME

@@ -2,10 +2,12 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_server::A2aServer;
 use a2a_server::store::InMemoryTaskStore;
+use a2a_store_sql::SqlStore;
 use a2a_types::AgentCard;
 use anyhow::Context as _;
 use axum::serve::ListenerExt as _;
@@ -14,8 +16,9 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 
 use crate::agents::Agent;
+use crate::config::StoreSetting;
 use crate::config::{self, ServeOptions, Settings};
-use crate::error::BindError;
+use crate::error::{BindError, StoreOpenError};
 use crate::{card, logging, output};
 
 /// How long, after the grace period, connections still open get before they are dropped.
@@ -59,7 +62,8 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
     for warning in settings.insecure_settings(address) {
         tracing::warn!("insecure setting: {warning}");
     }
-    let server = build_server(&settings, address, card, agent)?;
+    let store = open_store(&settings.store).await?;
+    let server = build_server(&settings, address, card, agent, store)?;
 
     // Watch the signals before announcing the address, so a caller that stops us as soon as
     // it sees the line gets a graceful shutdown.
@@ -102,11 +106,32 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The task store `a2a serve` was asked for, opened (and migrated) before the server starts.
+enum OpenStore {
+    Memory(InMemoryTaskStore),
+    Sql(Arc<SqlStore>),
+}
+
+async fn open_store(setting: &StoreSetting) -> anyhow::Result<OpenStore> {
+    match setting {
+        StoreSetting::Memory(config) => {
+            Ok(OpenStore::Memory(InMemoryTaskStore::with_config(*config)))
+        }
+        StoreSetting::Sql { url, options } => {
+            let store = SqlStore::connect(url, options.clone())
+                .await
+                .map_err(StoreOpenError)?;
+            Ok(OpenStore::Sql(Arc::new(store)))
+        }
+    }
+}
+
 fn build_server(
     settings: &Settings,
     address: SocketAddr,
     card: AgentCard,
     agent: Agent,
+    store: OpenStore,
 ) -> anyhow::Result<A2aServer> {
     let public_url = settings.public_url.clone().unwrap_or_else(|| {
         if address.ip().is_unspecified() {
@@ -118,10 +143,13 @@ fn build_server(
         format!("http://{address}")
     });
     let served = card::serve(card, settings, &public_url);
-    let store = InMemoryTaskStore::with_config(settings.store);
-    let builder = A2aServer::builder(served.card, agent)
-        .store(store)
-        .config(settings.server.clone());
+    let builder = A2aServer::builder(served.card, agent).config(settings.server.clone());
+    let builder = match store {
+        OpenStore::Memory(store) => builder.store(store),
+        // The SQL store is also the cluster: leases and signals shared with every instance
+        // over the same database.
+        OpenStore::Sql(store) => builder.shared_store(store.clone()).cluster(store),
+    };
     // Interfaces this command added already carry the base path in their URLs (the server
     // routes by URL path); a card file's interfaces are relative to it, as in the library.
     let builder = if served.interfaces_added {
@@ -153,7 +181,7 @@ fn log_summary(settings: &Settings, server: &A2aServer, address: SocketAddr) {
         agent,
         card = %card.name,
         endpoints = ?endpoints,
-        store = "memory",
+        store = settings.store.describe(),
         async_timeout_ms = settings.server.async_timeout.as_millis(),
         max_concurrent_tasks = settings.server.max_concurrent_tasks,
         "serving"

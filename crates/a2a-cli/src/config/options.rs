@@ -79,9 +79,21 @@ pub(crate) struct ServeOptions {
     #[arg(last = true, value_name = "COMMAND", help_heading = "Agent")]
     pub(crate) command: Vec<String>,
 
-    /// Where tasks are kept: `memory` (sqlite:// arrives with the durable-store issue) [default: memory]
+    /// Where tasks are kept: `sqlite://PATH`, `postgres://URL` or `memory` (D-22) [default: sqlite://a2a.db]
     #[arg(long, value_name = "STORE", help_heading = "Tasks")]
     pub(crate) store: Option<String>,
+    /// SQL stores: the most database connections the pool opens [default: 10]
+    #[arg(long, value_name = "N", help_heading = "Tasks")]
+    pub(crate) store_max_connections: Option<u32>,
+    /// SQL stores: how long to wait for the database or a free connection [default: 10000]
+    #[arg(long, value_name = "MS", help_heading = "Tasks")]
+    pub(crate) store_connect_timeout: Option<Millis>,
+    /// SQL stores: how long a running turn's lease lives unrenewed; a task whose instance died is failed after it (EXE-26) [default: 30000]
+    #[arg(long, value_name = "MS", help_heading = "Tasks")]
+    pub(crate) lease_ttl: Option<Millis>,
+    /// SQL stores: this instance's id among instances sharing the database [default: random]
+    #[arg(long, value_name = "ID", help_heading = "Tasks")]
+    pub(crate) instance_id: Option<String>,
     /// How long a finished task is kept, ms or with a unit; 0 keeps it (CFG-18) [default: 3600000]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) completed_task_ttl: Option<Millis>,
@@ -146,6 +158,10 @@ impl ServeOptions {
                 self.command
             },
             store: self.store.or(lower.store),
+            store_max_connections: self.store_max_connections.or(lower.store_max_connections),
+            store_connect_timeout: self.store_connect_timeout.or(lower.store_connect_timeout),
+            lease_ttl: self.lease_ttl.or(lower.lease_ttl),
+            instance_id: self.instance_id.or(lower.instance_id),
             completed_task_ttl: self.completed_task_ttl.or(lower.completed_task_ttl),
             max_stored_tasks: self.max_stored_tasks.or(lower.max_stored_tasks),
             return_immediately: self.return_immediately.or(lower.return_immediately),

@@ -8,6 +8,7 @@ use std::time::Duration;
 use a2a_server::ServerConfig;
 use a2a_server::cors::CorsConfig;
 use a2a_server::store::InMemoryTaskStoreConfig;
+use a2a_store_sql::SqlStoreOptions;
 use a2a_types::ProtocolBinding;
 use tracing_subscriber::filter::Targets;
 
@@ -35,8 +36,8 @@ pub(crate) struct Settings {
     pub(crate) card: CardSource,
     /// The agent.
     pub(crate) agent: AgentSetup,
-    /// The in-memory store's limits (the only store for now, D-22).
-    pub(crate) store: InMemoryTaskStoreConfig,
+    /// Where tasks are kept (D-22).
+    pub(crate) store: StoreSetting,
     /// The server library's switches and limits.
     pub(crate) server: ServerConfig,
     /// How long running work gets on shutdown.
@@ -108,14 +109,7 @@ impl Settings {
         if options.cors == Some(true) {
             server.cors = Some(CorsConfig::default());
         }
-        let mut store = InMemoryTaskStoreConfig::default();
-        if let Some(ttl) = options.completed_task_ttl {
-            store.completed_task_ttl = ttl.0;
-        }
-        if let Some(max) = options.max_stored_tasks {
-            store.max_stored_tasks = max;
-        }
-        check_store(options.store.as_deref())?;
+        let store = store(&options)?;
         Ok(Self {
             bind: options.bind.unwrap_or_else(|| DEFAULT_BIND.to_owned()),
             public_url: options.public_url.as_deref().map(public_url).transpose()?,
@@ -193,22 +187,90 @@ fn nonzero(option: &'static str, value: usize) -> Result<usize, ConfigError> {
     }
 }
 
-fn check_store(store: Option<&str>) -> Result<(), ConfigError> {
-    match store.map(str::trim) {
-        None | Some("memory") => Ok(()),
-        Some(other) if other.starts_with("sqlite:") || other.starts_with("postgres") => {
-            Err(invalid(
-                "store",
-                format!(
-                    "`{other}` is not available yet: only `memory` for now; sqlite:// arrives with the durable-store issue"
-                ),
-            ))
+/// Where `a2a serve` keeps tasks (D-22).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum StoreSetting {
+    /// In the process's memory: gone at exit.
+    Memory(InMemoryTaskStoreConfig),
+    /// In SQLite or PostgreSQL: durable, and shared by instances over one PostgreSQL.
+    Sql {
+        /// `sqlite://…` or `postgres://…`; may hold a password, so never print it whole.
+        url: String,
+        /// Pool, expiry and cluster settings.
+        options: SqlStoreOptions,
+    },
+}
+
+impl StoreSetting {
+    /// What the log may say of the store: its kind and, for SQLite, the file; never a
+    /// PostgreSQL URL, which may carry a password.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Self::Memory(_) => "memory".to_owned(),
+            Self::Sql { url, .. } if url.starts_with("sqlite:") => url.clone(),
+            Self::Sql { .. } => "postgres".to_owned(),
         }
-        Some(other) => Err(invalid(
-            "store",
-            format!("unknown store `{other}`; expected `memory`"),
-        )),
     }
+}
+
+/// The default store: a SQLite file in the working directory, so tasks survive a restart
+/// with nothing to install (D-22).
+pub(crate) const DEFAULT_STORE: &str = "sqlite://a2a.db";
+
+fn store(options: &ServeOptions) -> Result<StoreSetting, ConfigError> {
+    let url = options.store.as_deref().map_or(DEFAULT_STORE, str::trim);
+    if url == "memory" {
+        let mut store = InMemoryTaskStoreConfig::default();
+        if let Some(ttl) = options.completed_task_ttl {
+            store.completed_task_ttl = ttl.0;
+        }
+        if let Some(max) = options.max_stored_tasks {
+            store.max_stored_tasks = max;
+        }
+        return Ok(StoreSetting::Memory(store));
+    }
+    if !(url.starts_with("sqlite:")
+        || url.starts_with("postgres://")
+        || url.starts_with("postgresql://"))
+    {
+        let shown = url.split_once("://").map_or(url, |(scheme, _)| scheme);
+        return Err(invalid(
+            "store",
+            format!("unknown store `{shown}`; expected sqlite://PATH, postgres://URL or memory"),
+        ));
+    }
+    if options.max_stored_tasks.is_some() {
+        return Err(invalid(
+            "max-stored-tasks",
+            "applies to --store memory only; SQL stores expire finished tasks by --completed-task-ttl",
+        ));
+    }
+    let mut sql = SqlStoreOptions::new();
+    if let Some(ttl) = options.completed_task_ttl {
+        sql = sql.completed_task_ttl(ttl.0);
+    }
+    if let Some(max) = options.store_max_connections {
+        if max == 0 {
+            return Err(invalid("store-max-connections", "must be more than 0"));
+        }
+        sql = sql.max_connections(max);
+    }
+    if let Some(timeout) = options.store_connect_timeout {
+        sql = sql.acquire_timeout(positive("store-connect-timeout", timeout.0)?);
+    }
+    if let Some(ttl) = options.lease_ttl {
+        sql = sql.lease_ttl(positive("lease-ttl", ttl.0)?);
+    }
+    if let Some(id) = &options.instance_id {
+        if id.trim().is_empty() {
+            return Err(invalid("instance-id", "must not be empty"));
+        }
+        sql = sql.instance_id(id.trim());
+    }
+    Ok(StoreSetting::Sql {
+        url: url.to_owned(),
+        options: sql,
+    })
 }
 
 /// `http(s)://host[:port][/path]`, without a trailing `/`.

@@ -51,6 +51,56 @@ fn error_text(result: Result<Settings, ConfigError>) -> String {
     result.unwrap_err().to_string()
 }
 
+/// The in-memory store's settings, which the test chose.
+fn memory(settings: &Settings) -> a2a_server::store::InMemoryTaskStoreConfig {
+    match &settings.store {
+        StoreSetting::Memory(config) => *config,
+        StoreSetting::Sql { .. } => panic!("expected the memory store"),
+    }
+}
+
+#[test]
+fn stores_are_sqlite_postgres_or_memory_and_their_options_are_checked() {
+    let with = |store: &str, extra: ServeOptions| {
+        load(
+            ServeOptions {
+                store: Some(store.to_owned()),
+                ..extra
+            },
+            None,
+            env(&[]),
+        )
+    };
+    let settings = with("postgres://u:secret@db/agents", ServeOptions::default()).unwrap();
+    assert!(matches!(settings.store, StoreSetting::Sql { .. }));
+    assert_eq!(
+        settings.store.describe(),
+        "postgres",
+        "no URL, no password in logs"
+    );
+    let settings = with("sqlite:///var/lib/a2a/tasks.db", ServeOptions::default()).unwrap();
+    assert_eq!(settings.store.describe(), "sqlite:///var/lib/a2a/tasks.db");
+    let unknown = error_text(with("mysql://u:secret@db/x", ServeOptions::default()));
+    assert!(unknown.contains("unknown store `mysql`"), "{unknown}");
+    assert!(!unknown.contains("secret"), "{unknown}");
+    let capped = error_text(with(
+        "sqlite://a.db",
+        ServeOptions {
+            max_stored_tasks: Some(5),
+            ..ServeOptions::default()
+        },
+    ));
+    assert!(capped.contains("--store memory only"), "{capped}");
+    let no_pool = error_text(with(
+        "sqlite://a.db",
+        ServeOptions {
+            store_max_connections: Some(0),
+            ..ServeOptions::default()
+        },
+    ));
+    assert!(no_pool.contains("store-max-connections"), "{no_pool}");
+}
+
 #[test]
 fn nothing_given_means_the_documented_defaults() {
     let settings = load(ServeOptions::default(), None, env(&[])).unwrap();
@@ -60,8 +110,11 @@ fn nothing_given_means_the_documented_defaults() {
     assert_eq!(settings.card_path, "/.well-known/agent-card.json");
     assert_eq!(settings.protocol_binding, None);
     assert_eq!(settings.agent, AgentSetup::Echo);
-    assert_eq!(settings.store.completed_task_ttl, Duration::from_secs(3600));
-    assert_eq!(settings.store.max_stored_tasks, 10_000);
+    // D-22: a SQLite file in the working directory.
+    match &settings.store {
+        StoreSetting::Sql { url, .. } => assert_eq!(url, "sqlite://a2a.db"),
+        StoreSetting::Memory(_) => panic!("the default store is SQLite"),
+    }
     let server = &settings.server;
     assert!(!server.default_return_immediately);
     assert_eq!(server.async_timeout, Duration::from_millis(300_000));
@@ -154,8 +207,11 @@ log_level = "warn"
             args: vec!["a-z".into(), "A-Z".into()],
         })
     );
-    assert_eq!(settings.store.completed_task_ttl, Duration::from_secs(600));
-    assert_eq!(settings.store.max_stored_tasks, 5);
+    assert_eq!(
+        memory(&settings).completed_task_ttl,
+        Duration::from_secs(600)
+    );
+    assert_eq!(memory(&settings).max_stored_tasks, 5);
     assert!(settings.server.default_return_immediately);
     assert_eq!(settings.server.async_timeout, Duration::from_secs(1));
     assert_eq!(settings.server.max_concurrent_tasks, 4);
@@ -196,18 +252,24 @@ fn environment_variables_are_named_after_the_flags() {
 
 #[test]
 fn a2a_config_names_the_file_unless_the_flag_does() {
-    let from_env = TempFile::new("from-env.toml", "max_stored_tasks = 7\n");
-    let from_flag = TempFile::new("from-flag.toml", "max_stored_tasks = 8\n");
+    let from_env = TempFile::new(
+        "from-env.toml",
+        "store = \"memory\"\nmax_stored_tasks = 7\n",
+    );
+    let from_flag = TempFile::new(
+        "from-flag.toml",
+        "store = \"memory\"\nmax_stored_tasks = 8\n",
+    );
     let environment = || env(&[("A2A_CONFIG", from_env.0.to_str().unwrap())]);
     let settings = load(ServeOptions::default(), None, environment()).unwrap();
-    assert_eq!(settings.store.max_stored_tasks, 7);
+    assert_eq!(memory(&settings).max_stored_tasks, 7);
     let settings = load(
         ServeOptions::default(),
         Some(from_flag.0.clone()),
         environment(),
     )
     .unwrap();
-    assert_eq!(settings.store.max_stored_tasks, 8);
+    assert_eq!(memory(&settings).max_stored_tasks, 8);
 }
 
 #[test]
@@ -260,8 +322,8 @@ fn inconsistent_or_unavailable_choices_are_refused() {
             "--agent: a command (`tr` …) is only used by --agent exec",
         ),
         (
-            &["--store", "sqlite://tasks.db"],
-            "sqlite:// arrives with the durable-store issue",
+            &["--store", "sqlite://tasks.db", "--lease-ttl", "0"],
+            "--lease-ttl: must be more than 0",
         ),
         (&["--store", "redis"], "unknown store `redis`"),
         (

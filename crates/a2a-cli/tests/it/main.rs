@@ -17,6 +17,7 @@ mod client_send;
 mod client_tasks;
 mod client_terminal;
 mod conformance;
+mod crash;
 mod exec;
 mod serve;
 mod support;

@@ -56,6 +56,11 @@ impl Server {
         if !args.contains(&"--bind") {
             command.args(["--bind", "127.0.0.1:0"]);
         }
+        // Tests keep tasks in memory unless they test a store: the default SQLite file
+        // would land in the working directory (D-22).
+        if !args.iter().any(|arg| arg.starts_with("--store")) {
+            command.args(["--store", "memory"]);
+        }
         let mut child = command
             .args(args)
             .stdout(Stdio::piped())
@@ -191,6 +196,14 @@ impl Server {
             thread::sleep(Duration::from_millis(50));
         }
         None
+    }
+}
+
+impl Server {
+    /// Kills the server with SIGKILL, as a crash would, and reaps it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

@@ -43,6 +43,12 @@ pub struct InMemoryTaskStoreConfig {
     /// are not terminal are never evicted, so a store whose tasks are all still running
     /// grows past this number.
     pub max_stored_tasks: usize,
+    /// Whether a finished task keeps its whole event log. Default `false`: when a task becomes
+    /// terminal its log is compacted to its final status event (rebuilt from the task when
+    /// read), so a stream resumed after the end still gets the outcome, while a stored
+    /// finished task costs no more than the task itself. Running tasks always keep their
+    /// whole log, so a stream resumed mid-turn misses nothing.
+    pub keep_finished_event_logs: bool,
 }
 
 impl Default for InMemoryTaskStoreConfig {
@@ -50,6 +56,7 @@ impl Default for InMemoryTaskStoreConfig {
         Self {
             completed_task_ttl: Duration::from_secs(60 * 60),
             max_stored_tasks: 10_000,
+            keep_finished_event_logs: false,
         }
     }
 }
@@ -156,7 +163,7 @@ impl TaskStore for InMemoryTaskStore {
                     (
                         Arc::clone(&entry.body),
                         entry.version,
-                        entry.events.len() as u64,
+                        entry.log.last_sequence(),
                     )
                 })
         };
@@ -224,11 +231,17 @@ impl TaskStore for InMemoryTaskStore {
 
         let version = tasks.next_version();
         let (was_terminal_since, mut log) = match tasks.by_id.get_mut(&task.id) {
-            Some(entry) => (entry.terminal_since, std::mem::take(&mut entry.events)),
-            None => (None, Vec::new()),
+            Some(entry) => (entry.terminal_since, std::mem::take(&mut entry.log)),
+            None => (None, Log::default()),
         };
-        log.extend(encoded);
-        let last_sequence = log.len() as u64;
+        log.events.extend(encoded);
+        let last_sequence = log.last_sequence();
+        if task.status.state.is_terminal() && !self.config.keep_finished_event_logs {
+            log = Log {
+                compacted_to: last_sequence,
+                events: Vec::new(),
+            };
+        }
         let terminal_since = if task.status.state.is_terminal() {
             // The TTL runs from the save that made the task terminal (STO-06), not from
             // the latest save.
@@ -257,7 +270,7 @@ impl TaskStore for InMemoryTaskStore {
                 timestamp: task.status.timestamp,
                 version,
                 terminal_since,
-                events: log,
+                log,
             },
         );
 
@@ -279,7 +292,9 @@ impl TaskStore for InMemoryTaskStore {
         limit: usize,
     ) -> Result<Option<Vec<TaskEvent>>, StoreError> {
         let now = Instant::now();
-        let found: Option<Vec<(u64, Box<[u8]>)>> = {
+        // The compacted final event is rebuilt from the task: its body, and its sequence.
+        type Found = (Option<(Arc<[u8]>, u64)>, Vec<(u64, Box<[u8]>)>);
+        let found: Option<Found> = {
             let mut tasks = self.lock();
             tasks.drop_if_expired(id, now, self.config.completed_task_ttl);
             tasks
@@ -287,31 +302,46 @@ impl TaskStore for InMemoryTaskStore {
                 .get(id)
                 .filter(|entry| entry.scope == *scope)
                 .map(|entry| {
-                    let skip = usize::try_from(after).unwrap_or(usize::MAX);
-                    entry
+                    let start = entry.log.compacted_to;
+                    let compacted = (after < start && start > 0 && limit > 0)
+                        .then(|| (Arc::clone(&entry.body), start));
+                    let skip = usize::try_from(after.saturating_sub(start)).unwrap_or(usize::MAX);
+                    let kept = entry
+                        .log
                         .events
                         .iter()
-                        .enumerate()
+                        .zip(start + 1..)
                         .skip(skip)
-                        .take(limit)
-                        .map(|(index, body)| (index as u64 + 1, body.clone()))
-                        .collect()
+                        .take(limit.saturating_sub(usize::from(compacted.is_some())))
+                        .map(|(body, sequence)| (sequence, body.clone()))
+                        .collect();
+                    (compacted, kept)
                 })
         };
-        found
-            .map(|events| {
-                events
-                    .into_iter()
-                    .map(|(sequence, body)| {
-                        Ok(TaskEvent {
-                            sequence,
-                            response: serde_json::from_slice(&body)
-                                .map_err(|error| StoreError::Backend(Box::new(error)))?,
-                        })
-                    })
-                    .collect()
-            })
-            .transpose()
+        let Some((compacted, kept)) = found else {
+            return Ok(None);
+        };
+        let mut events = Vec::with_capacity(kept.len() + 1);
+        if let Some((body, sequence)) = compacted {
+            let task = decode(&body)?;
+            events.push(TaskEvent {
+                sequence,
+                response: StreamResponse::StatusUpdate(a2a_types::TaskStatusUpdateEvent {
+                    task_id: task.id,
+                    context_id: task.context_id,
+                    status: task.status,
+                    metadata: None,
+                }),
+            });
+        }
+        for (sequence, body) in kept {
+            events.push(TaskEvent {
+                sequence,
+                response: serde_json::from_slice(&body)
+                    .map_err(|error| StoreError::Backend(Box::new(error)))?,
+            });
+        }
+        Ok(Some(events))
     }
 
     async fn list(&self, scope: &TaskScope, query: &TaskQuery) -> Result<TaskPage, StoreError> {
@@ -415,8 +445,24 @@ struct Entry {
     version: Version,
     /// When the task became terminal; `None` while it is not terminal.
     terminal_since: Option<TerminalKey>,
-    /// The task's event log as compact JSON; the event at index `i` has sequence `i + 1`.
+    /// The task's event log.
+    log: Log,
+}
+
+/// A task's event log as compact JSON: the event at index `i` of `events` has sequence
+/// `compacted_to + i + 1`. Events up to `compacted_to` were dropped when the task finished
+/// (see [`InMemoryTaskStoreConfig::keep_finished_event_logs`]); the last of them is rebuilt
+/// from the task on demand.
+#[derive(Debug, Default)]
+struct Log {
+    compacted_to: u64,
     events: Vec<Box<[u8]>>,
+}
+
+impl Log {
+    fn last_sequence(&self) -> u64 {
+        self.compacted_to + self.events.len() as u64
+    }
 }
 
 /// When a task became terminal. The version of that save breaks ties between tasks that
@@ -506,7 +552,92 @@ mod tests {
         InMemoryTaskStore::with_config(InMemoryTaskStoreConfig {
             completed_task_ttl,
             max_stored_tasks,
+            ..InMemoryTaskStoreConfig::default()
         })
+    }
+
+    fn status(task: &Task) -> StreamResponse {
+        StreamResponse::StatusUpdate(a2a_types::TaskStatusUpdateEvent {
+            task_id: task.id.clone(),
+            context_id: task.context_id.clone(),
+            status: task.status.clone(),
+            metadata: None,
+        })
+    }
+
+    /// Saves a task through WORKING (two events) to COMPLETED (one event).
+    async fn finish_with_three_events(store: &InMemoryTaskStore) -> Task {
+        let working = task("t", TaskState::Working);
+        let saved = store
+            .save(
+                &scope(),
+                &working,
+                Expected::Absent,
+                &[StreamResponse::Task(working.clone()), status(&working)],
+            )
+            .await
+            .unwrap();
+        let done = task("t", TaskState::Completed);
+        let saved = store
+            .save(
+                &scope(),
+                &done,
+                Expected::Version(saved.version),
+                &[status(&done)],
+            )
+            .await
+            .unwrap();
+        assert_eq!(saved.last_sequence, 3);
+        done
+    }
+
+    #[tokio::test]
+    async fn a_finished_tasks_log_is_compacted_to_its_final_status() {
+        let store = InMemoryTaskStore::new();
+        let done = finish_with_three_events(&store).await;
+        let id = TaskId::new("t");
+        let stored = store.load(&scope(), &id).await.unwrap().unwrap();
+        assert_eq!(stored.last_sequence, 3);
+        let after_one = store.events(&scope(), &id, 1, 10).await.unwrap().unwrap();
+        assert_eq!(after_one.len(), 1, "only the final event is left");
+        assert_eq!(after_one[0].sequence, 3);
+        // Compared as JSON: the wire keeps timestamps to the millisecond.
+        assert_eq!(
+            serde_json::to_value(&after_one[0].response).unwrap(),
+            serde_json::to_value(status(&done)).unwrap()
+        );
+        assert!(
+            store
+                .events(&scope(), &id, 3, 10)
+                .await
+                .unwrap()
+                .unwrap()
+                .is_empty()
+        );
+        assert!(
+            store
+                .events(&scope(), &id, 0, 0)
+                .await
+                .unwrap()
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[tokio::test]
+    async fn finished_logs_are_kept_whole_when_configured() {
+        let store = InMemoryTaskStore::with_config(InMemoryTaskStoreConfig {
+            keep_finished_event_logs: true,
+            ..InMemoryTaskStoreConfig::default()
+        });
+        finish_with_three_events(&store).await;
+        let all = store
+            .events(&scope(), &TaskId::new("t"), 0, 10)
+            .await
+            .unwrap()
+            .unwrap();
+        let sequences: Vec<u64> = all.iter().map(|event| event.sequence).collect();
+        assert_eq!(sequences, [1, 2, 3]);
     }
 
     async fn create(store: &InMemoryTaskStore, id: &str, state: TaskState) {

@@ -9,7 +9,7 @@ pub(crate) const LOAD_TASK: &str = "SELECT body, version, last_sequence FROM tas
 
 /// `$1` task id, `$2…$4` scope, `$5` after, `$6` now, `$7` limit → (sequence,
 /// body) rows, in order; one row of NULLs when the task is there without such events, no
-/// row when it is not there.
+/// row when it is not there. PostgreSQL keys events by task id.
 pub(crate) const LOAD_EVENTS: &str = "SELECT e.sequence, e.body FROM tasks t \
      LEFT JOIN task_events e ON e.task_id = t.task_id AND e.sequence > $5 \
      WHERE t.task_id = $1 AND t.tenant = $2 AND t.has_owner = $3 AND t.owner = $4 \
@@ -23,9 +23,6 @@ pub(crate) const FIND_TASK: &str =
 
 /// `$1` task id: deletes its push configs (before the task itself, whose events go with it).
 pub(crate) const DELETE_TASK_PUSH_CONFIGS: &str = "DELETE FROM push_configs WHERE task_id = $1";
-
-/// `$1` task id: deletes its event log (SQLite; PostgreSQL's cascades from the task).
-pub(crate) const DELETE_TASK_EVENTS: &str = "DELETE FROM task_events WHERE task_id = $1";
 
 /// `$1` task id.
 pub(crate) const DELETE_TASK: &str = "DELETE FROM tasks WHERE task_id = $1";

@@ -2,7 +2,10 @@
 -- Times are Unix milliseconds from the store's clock; bodies are compact JSON.
 
 CREATE TABLE tasks (
-    task_id TEXT NOT NULL PRIMARY KEY,
+    -- The row's number (SQLite's rowid), for the event log: new tasks get growing keys, so
+    -- their events go at the end of task_events rather than all over it.
+    task_key INTEGER PRIMARY KEY,
+    task_id TEXT NOT NULL UNIQUE,
     tenant TEXT NOT NULL,
     -- The owner is a flag and a text ('' without one), so that equality needs no NULL rules.
     has_owner INTEGER NOT NULL,
@@ -28,19 +31,21 @@ CREATE TABLE tasks (
 );
 
 CREATE INDEX tasks_list ON tasks (tenant, has_owner, owner, sort_millis DESC, task_id DESC);
-CREATE INDEX tasks_context ON tasks
-    (tenant, has_owner, owner, context_id, sort_millis DESC, task_id DESC);
+-- Without the sort key, so that saves (which never change a task's scope or context) do
+-- not touch it; a context holds few tasks, sorted when listed.
+CREATE INDEX tasks_context ON tasks (tenant, has_owner, owner, context_id);
 CREATE INDEX tasks_expires_at ON tasks (expires_at) WHERE expires_at IS NOT NULL;
 CREATE INDEX tasks_lease_expires_at ON tasks (lease_expires_at)
     WHERE lease_expires_at IS NOT NULL;
 
--- No foreign key: the store deletes a task's events with it, and a key would cost a
--- lookup per appended event. WITHOUT ROWID: one B-tree, ordered by (task, sequence).
+-- Keyed by the task's task_key, and WITHOUT ROWID: one B-tree, ordered by (task, sequence),
+-- appended to at its end. No foreign key: the store deletes a task's events with it, and a
+-- key would cost a lookup per appended event.
 CREATE TABLE task_events (
-    task_id TEXT NOT NULL,
+    task_key INTEGER NOT NULL,
     sequence INTEGER NOT NULL,
     body TEXT NOT NULL,
-    PRIMARY KEY (task_id, sequence)
+    PRIMARY KEY (task_key, sequence)
 ) WITHOUT ROWID;
 
 CREATE TABLE push_configs (

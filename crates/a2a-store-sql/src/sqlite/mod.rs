@@ -214,7 +214,7 @@ impl Sqlite {
         after: u64,
         limit: usize,
     ) -> Result<Option<Vec<TaskEvent>>, StoreError> {
-        let rows: Vec<(Option<i64>, Option<String>)> = sqlx::query_as(sql::LOAD_EVENTS)
+        let rows: Vec<(Option<i64>, Option<String>)> = sqlx::query_as(LOAD_EVENTS)
             .bind(id.as_str())
             .bind(&scope.tenant)
             .bind(scope.has_owner)
@@ -521,7 +521,7 @@ async fn save(
                             .bind(&row.task_id)
                             .execute(&mut *conn)
                             .await?;
-                        sqlx::query(sql::DELETE_TASK_EVENTS)
+                        sqlx::query(DELETE_TASK_EVENTS)
                             .bind(&row.task_id)
                             .execute(&mut *conn)
                             .await?;
@@ -571,10 +571,16 @@ fn lease_of(job: &SaveJob, now: i64) -> (Option<&str>, Option<i64>) {
     }
 }
 
-/// `$1` task id, `$2…$4` scope, `$5` expected version, `$6…$10` columns, `$11` number of
-/// events, `$12` terminal, `$13` now, `$14` expiry if it becomes terminal now, `$15` lease holder, `$16` lease
-/// expiry → new version, last sequence.
-const UPDATE_TASK: &str = "UPDATE tasks SET context_id = $6, state = $7, sort_millis = $8, \
+/// `$1` task id: deletes its event log.
+const DELETE_TASK_EVENTS: &str =
+    "DELETE FROM task_events WHERE task_key = (SELECT task_key FROM tasks WHERE task_id = $1)";
+
+/// `$1` task id, `$2…$4` scope, `$5` expected version, `$6…$10` columns (`$6`, the
+/// context, unused: a task keeps its context for life, as A2A ties a task to one, and
+/// leaving it out keeps saves off the context index), `$11` number of events, `$12`
+/// terminal, `$13` now, `$14` expiry if it becomes terminal now, `$15` lease holder, `$16`
+/// lease expiry → new version, last sequence.
+const UPDATE_TASK: &str = "UPDATE tasks SET state = $7, sort_millis = $8, \
      sub_millis_nanos = $9, body = $10, version = version + 1, \
      last_sequence = last_sequence + $11, \
      terminal_at = CASE WHEN $12 THEN COALESCE(terminal_at, $13) ELSE NULL END, \
@@ -639,8 +645,8 @@ fn with_events(statement: &str, first: usize, events: &[String]) -> String {
         return statement.to_owned();
     }
     let mut sql = format!(
-        "{statement}; INSERT INTO task_events (task_id, sequence, body) \
-         SELECT $1, task.last_sequence - $11 + event.column1, event.column2 \
+        "{statement}; INSERT INTO task_events (task_key, sequence, body) \
+         SELECT task.task_key, task.last_sequence - $11 + event.column1, event.column2 \
          FROM tasks AS task, (VALUES "
     );
     for index in 0..events.len() {
@@ -682,17 +688,21 @@ async fn append_events(
 ) -> Result<(), sqlx::Error> {
     let mut sequence = first;
     for chunk in events.chunks(EVENTS_PER_INSERT) {
-        let mut statement =
-            String::from("INSERT INTO task_events (task_id, sequence, body) VALUES ");
+        let mut statement = String::from(
+            "INSERT INTO task_events (task_key, sequence, body) \
+             SELECT (SELECT task_key FROM tasks WHERE task_id = $1), column1, column2 \
+             FROM (VALUES ",
+        );
         for index in 0..chunk.len() {
             let separator = if index == 0 { "" } else { ", " };
             let _ = write!(
                 statement,
-                "{separator}($1, ${}, ${})",
+                "{separator}(${}, ${})",
                 2 * index + 2,
                 2 * index + 3
             );
         }
+        statement.push(')');
         let mut query = sqlx::query(&statement).bind(task_id);
         for body in chunk {
             query = query.bind(sequence).bind(body.as_str());
@@ -703,9 +713,16 @@ async fn append_events(
     Ok(())
 }
 
+/// [`sql::LOAD_EVENTS`] for SQLite, whose events are keyed by the task's `task_key`.
+const LOAD_EVENTS: &str = "SELECT e.sequence, e.body FROM tasks t \
+     LEFT JOIN task_events e ON e.task_key = t.task_key AND e.sequence > $5 \
+     WHERE t.task_id = $1 AND t.tenant = $2 AND t.has_owner = $3 AND t.owner = $4 \
+     AND (t.expires_at IS NULL OR t.expires_at > $6) \
+     ORDER BY e.sequence LIMIT $7";
+
 async fn delete_expired(conn: &mut SqliteConnection, now: i64) -> Result<u64, sqlx::Error> {
-    let doomed: Vec<String> =
-        sqlx::query_scalar("SELECT task_id FROM tasks WHERE expires_at <= $1 LIMIT $2")
+    let doomed: Vec<(i64, String)> =
+        sqlx::query_as("SELECT task_key, task_id FROM tasks WHERE expires_at <= $1 LIMIT $2")
             .bind(now)
             .bind(CLEANUP_BATCH)
             .fetch_all(&mut *conn)
@@ -713,17 +730,33 @@ async fn delete_expired(conn: &mut SqliteConnection, now: i64) -> Result<u64, sq
     if doomed.is_empty() {
         return Ok(0);
     }
-    let doomed =
-        serde_json::to_string(&doomed).map_err(|error| sqlx::Error::Encode(Box::new(error)))?;
+    let (keys, ids): (Vec<i64>, Vec<String>) = doomed.into_iter().unzip();
+    let encode = |error| sqlx::Error::Encode(Box::new(error));
+    let (keys, ids) = (
+        serde_json::to_string(&keys).map_err(encode)?,
+        serde_json::to_string(&ids).map_err(encode)?,
+    );
+    let statements = [
+        (
+            "DELETE FROM push_configs WHERE task_id IN (SELECT value FROM json_each($1))",
+            &ids,
+        ),
+        (
+            "DELETE FROM task_events WHERE task_key IN (SELECT value FROM json_each($1))",
+            &keys,
+        ),
+        (
+            "DELETE FROM tasks WHERE task_key IN (SELECT value FROM json_each($1))",
+            &keys,
+        ),
+    ];
     let mut deleted = 0;
-    for table in ["push_configs", "task_events", "tasks"] {
-        let done = sqlx::query(&format!(
-            "DELETE FROM {table} WHERE task_id IN (SELECT value FROM json_each($1))"
-        ))
-        .bind(&doomed)
-        .execute(&mut *conn)
-        .await?;
-        deleted = done.rows_affected();
+    for (statement, list) in statements {
+        deleted = sqlx::query(statement)
+            .bind(list)
+            .execute(&mut *conn)
+            .await?
+            .rows_affected();
     }
     // The tasks, the last statement's.
     Ok(deleted)

@@ -7,7 +7,9 @@
 //! `A2A_TEST_POSTGRES_URL` or the default local server answers) PostgreSQL, each with and
 //! without one logged event per save. Set `A2A_BENCH_TASKS` to change the number of tasks
 //! per run (default 20 000), `A2A_BENCH_STORES` to pick stores (default
-//! `memory,sqlite,postgres`) and `A2A_BENCH_EVENTS` to `none` or `1` for one variant.
+//! `memory,sqlite,postgres`), `A2A_BENCH_EVENTS` to `none` or `1` for one variant, and
+//! `A2A_BENCH_PG_CONNECTIONS` for the PostgreSQL pool size (default 16),
+//! `A2A_BENCH_PG_SYNC=off` for `synchronous_commit = off`.
 
 #![allow(
     clippy::unwrap_used,
@@ -92,8 +94,16 @@ async fn postgres(events: bool, tasks: usize) {
         let schema = format!("a2a_bench_{}", uuid::Uuid::new_v4().simple());
         let options = SqlStoreOptions::new()
             .postgres_schema(schema.clone())
-            .max_connections(16)
-            .acquire_timeout(Duration::from_secs(3));
+            .max_connections(
+                std::env::var("A2A_BENCH_PG_CONNECTIONS")
+                    .ok()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(16),
+            )
+            .acquire_timeout(Duration::from_secs(3))
+            .postgres_synchronous_commit(
+                std::env::var("A2A_BENCH_PG_SYNC").as_deref() != Ok("off"),
+            );
         match SqlStore::connect(&url, options).await {
             Ok(store) => {
                 measure("postgres", events, tasks, Arc::new(store.clone())).await;

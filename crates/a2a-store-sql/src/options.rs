@@ -24,6 +24,7 @@ pub struct SqlStoreOptions {
     pub(crate) completed_task_ttl: Duration,
     pub(crate) cleanup_interval: Duration,
     pub(crate) postgres_schema: Option<String>,
+    pub(crate) postgres_synchronous_commit: bool,
     pub(crate) instance_id: Option<String>,
     pub(crate) lease_ttl: Duration,
     pub(crate) signal_capacity: usize,
@@ -38,6 +39,7 @@ impl Default for SqlStoreOptions {
             completed_task_ttl: Duration::from_secs(60 * 60),
             cleanup_interval: Duration::from_secs(60),
             postgres_schema: None,
+            postgres_synchronous_commit: true,
             instance_id: None,
             lease_ttl: Duration::from_secs(30),
             signal_capacity: 1024,
@@ -95,6 +97,18 @@ impl SqlStoreOptions {
     /// fully separate. Ignored for SQLite.
     pub fn postgres_schema(mut self, schema: impl Into<String>) -> Self {
         self.postgres_schema = Some(schema.into());
+        self
+    }
+
+    /// PostgreSQL only: whether a save waits for its commit to reach the disk (default:
+    /// yes). `false` sets `synchronous_commit = off` on the store's connections: a save
+    /// answers before the server flushed it, so a crash of the database server (not of
+    /// this process) can lose the last fraction of a second of saves, never corrupting
+    /// anything. Commits are then no longer bound by the disk's flush rate, which on slow
+    /// disks is what limits the saves per second. (SQLite runs with `synchronous=NORMAL`
+    /// in WAL mode, the same trade for a power cut.)
+    pub fn postgres_synchronous_commit(mut self, on: bool) -> Self {
+        self.postgres_synchronous_commit = on;
         self
     }
 

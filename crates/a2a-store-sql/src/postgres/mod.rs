@@ -60,10 +60,13 @@ impl Postgres {
         };
         let schema = settings.postgres_schema.as_deref();
         let mut options = options.disable_statement_logging();
+        // Set at connection start-up, so every pooled connection (and the listener's) has
+        // them without a round trip of its own.
         if let Some(schema) = schema {
-            // Set at connection start-up, so every pooled connection (and the listener's)
-            // works in the schema without a round trip of its own.
             options = options.options([("search_path", format!("\"{schema}\""))]);
+        }
+        if !settings.postgres_synchronous_commit {
+            options = options.options([("synchronous_commit", "off")]);
         }
         let pool = PgPoolOptions::new()
             .max_connections(settings.max_connections.max(1))

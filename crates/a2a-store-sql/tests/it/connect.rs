@@ -153,3 +153,25 @@ async fn calls_after_close_fail() {
         .await;
     assert!(result.is_err(), "{result:?}");
 }
+
+#[tokio::test]
+async fn a_postgres_store_without_synchronous_commit_saves_and_loads() {
+    let Some(database) = Database::postgres().await else {
+        return;
+    };
+    let store = database
+        .store_with(SqlStoreOptions::new().postgres_synchronous_commit(false))
+        .await;
+    let scope = TaskScope::tenant("acme");
+    let task = task(&crate::support::unique("t"), TaskState::Working);
+    store
+        .save(&scope, &task, Expected::Absent, &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load(&scope, &task.id).await.unwrap().unwrap().task,
+        task
+    );
+    drop(store);
+    database.finish().await;
+}

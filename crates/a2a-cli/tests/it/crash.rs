@@ -222,3 +222,25 @@ async fn the_default_store_is_a_sqlite_file_in_the_working_directory() {
     let again = server.call("GetTask", json!({"id": id})).await;
     assert_eq!(again["status"]["state"], "TASK_STATE_COMPLETED");
 }
+
+#[test]
+fn an_unreachable_database_exits_3_with_one_line_and_no_password() {
+    let output = a2a()
+        .args([
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--store",
+            "postgres://agent:hunter2@127.0.0.1:1/tasks",
+            "--store-connect-timeout",
+            "2s",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(errors[0].contains("cannot open the task store"), "{stderr}");
+    assert!(!stderr.contains("hunter2"), "{stderr}");
+}

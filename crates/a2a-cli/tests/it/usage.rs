@@ -26,7 +26,7 @@ fn a_bad_value_prints_one_line_and_exits_2() {
     for args in [
         &["serve", "--max-stored-tasks", "many"][..],
         &["serve", "--agent", "clever"],
-        &["serve", "--store", "sqlite://tasks.db"],
+        &["serve", "--store", "mysql://tasks"],
         &["serve", "--agent", "exec"],
         &["serve", "--agent", "exec", "--", "no-such-program-for-a2a"],
         &["serve", "--card", "/nonexistent/card.json"],

@@ -15,10 +15,10 @@ impl AgentExecutor for Echo {
         context: RequestContext,
         updater: TaskUpdater,
     ) -> Result<(), ExecutorError> {
+        // One update, so a durable store writes the task once.
         updater
-            .add_artifact(Artifact::from_text(context.text()).with_name("echo"))
+            .complete_with_artifacts([Artifact::from_text(context.text()).with_name("echo")], ())
             .await?;
-        updater.complete(()).await?;
         Ok(())
     }
 }

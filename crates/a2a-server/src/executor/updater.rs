@@ -194,6 +194,35 @@ impl TaskUpdater {
         self.status(TaskState::Completed, update).await
     }
 
+    /// Adds `artifacts` and completes the task in one update: one save, so the task is
+    /// never seen with the artifacts but not completed, and a durable store writes once
+    /// instead of once per artifact. Ends the turn.
+    ///
+    /// # Errors
+    /// As [`TaskUpdater::working`]; nothing is applied when any artifact has no part.
+    pub async fn complete_with_artifacts(
+        self,
+        artifacts: impl IntoIterator<Item = Artifact>,
+        update: impl Into<Update>,
+    ) -> Result<(), UpdateError> {
+        let mut changes = Vec::new();
+        for artifact in artifacts {
+            if artifact.parts.is_empty() {
+                return Err(UpdateError::Invalid("an artifact needs at least one part"));
+            }
+            changes.push(Change::Artifact {
+                artifact,
+                append: false,
+                last_chunk: true,
+            });
+        }
+        changes.push(Change::Status {
+            state: TaskState::Completed,
+            update: update.into(),
+        });
+        self.turn.apply_all(changes).await
+    }
+
     /// Asks the client for input; ends the turn. The client's next message for the task
     /// starts the next turn.
     ///

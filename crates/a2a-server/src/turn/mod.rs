@@ -413,6 +413,12 @@ impl Turn {
 
     /// Applies one change under the task's lock (the heart of every update).
     pub(crate) async fn apply(&self, change: Change) -> Result<(), UpdateError> {
+        self.apply_all(vec![change]).await
+    }
+
+    /// Applies `changes` in order as one update: one save, their events logged together, so
+    /// either all of them happen or none does.
+    pub(crate) async fn apply_all(&self, changes: Vec<Change>) -> Result<(), UpdateError> {
         if self.is_ended() {
             return Err(UpdateError::TurnEnded);
         }
@@ -421,11 +427,13 @@ impl Turn {
             return Err(UpdateError::TurnEnded);
         }
         let (mut task, expected, mut events) = self.current().await?;
-        let status_set = match &change {
-            Change::Status { state, .. } => Some(*state),
-            Change::Artifact { .. } | Change::Message { .. } => None,
-        };
-        events.push(apply_change(&mut task, change)?);
+        let mut status_set = None;
+        for change in changes {
+            if let Change::Status { state, .. } = &change {
+                status_set = Some(*state);
+            }
+            events.push(apply_change(&mut task, change)?);
+        }
         self.commit(task, expected, events, status_set).await
     }
 

@@ -803,3 +803,50 @@ async fn status_metadata_is_merged_into_the_task() {
         json!({"step": 2, "keep": "yes"})
     );
 }
+
+#[tokio::test]
+async fn complete_with_artifacts_is_one_update_with_every_event() {
+    let server = serve(|context: RequestContext, updater: TaskUpdater| async move {
+        let artifacts = [
+            Artifact::from_text(context.text()),
+            Artifact::from_text("second"),
+        ];
+        updater.complete_with_artifacts(artifacts, ()).await?;
+        Ok(())
+    })
+    .await;
+    let task = server
+        .call("SendMessage", send_params("first", json!({})))
+        .await;
+    assert_eq!(state(&task["task"]), "TASK_STATE_COMPLETED");
+    assert_eq!(task["task"]["artifacts"].as_array().map(Vec::len), Some(2));
+    let id = task["task"]["id"].as_str().unwrap();
+    let fetched = server.call("GetTask", json!({"id": id})).await;
+    assert_eq!(fetched["artifacts"][1]["parts"][0]["text"], "second");
+}
+
+#[tokio::test]
+async fn complete_with_an_empty_artifact_applies_nothing() {
+    let server = serve(
+        |_context: RequestContext, updater: TaskUpdater| async move {
+            updater.working(()).await?;
+            let empty = Artifact::new(Vec::new());
+            updater
+                .clone()
+                .complete_with_artifacts([Artifact::from_text("fine"), empty], ())
+                .await?;
+            Ok(())
+        },
+    )
+    .await;
+    let task = server
+        .call("SendMessage", send_params("go", json!({})))
+        .await;
+    assert_eq!(state(&task["task"]), "TASK_STATE_FAILED", "{task}");
+    assert!(
+        task["task"]["artifacts"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "{task}"
+    );
+}

@@ -40,6 +40,7 @@ mod events;
 pub mod executor;
 pub mod handler;
 pub mod store;
+pub mod tls;
 mod turn;
 
 pub use self::binding::{BindingKind, Endpoint, WELL_KNOWN_CARD_PATH};

@@ -17,4 +17,5 @@ mod list_tasks;
 mod shutdown;
 mod streaming;
 mod support;
+mod tls;
 mod turn_rules;

@@ -103,7 +103,7 @@ load() {
 
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 
-A2A=("$BIN/a2a" serve --bind 127.0.0.1:0 --store memory --shutdown-grace 1000)
+A2A=("$BIN/a2a" serve --bind 127.0.0.1:0 --no-auth --store memory --shutdown-grace 1000)
 printf '%s' '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}}' \
     >"$RESULTS/body-jsonrpc.json"
 printf '%s' '{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}' \

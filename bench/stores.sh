@@ -120,7 +120,7 @@ field() {
 step "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 status=0
 for store in $STORES; do
-    start "server-$store" "$BIN/a2a" serve --bind 127.0.0.1:0 --agent echo \
+    start "server-$store" "$BIN/a2a" serve --bind 127.0.0.1:0 --no-auth --agent echo \
         --store "$(store_url "$store")" --log-level warn --shutdown-grace 1000
     step "$store: $WARMUP warm-up requests, then ${SECONDS_PER_STORE}s at $CONCURRENCY in flight"
     if ! "$BIN/sendload" --url "$URL/" --concurrency "$CONCURRENCY" \

@@ -26,7 +26,9 @@
 //! let mut card = AgentCard::new("Echo", "Repeats what it is told.", "1.0.0")
 //!     .with_interface(AgentInterface::new("http://localhost/a2a", ProtocolBinding::JsonRpc));
 //! card.capabilities.streaming = Some(true);
-//! let server = A2aServer::builder(card.clone(), Echo).build()?;
+//! let server = A2aServer::builder(card.clone(), Echo)
+//!     .authentication(a2a_server::auth::Authentication::disabled())
+//!     .build()?;
 //!
 //! // No socket: the client calls the server's router in this process. Over the network it
 //! // would be `A2aClient::discover("https://agent.example.com").await?`.

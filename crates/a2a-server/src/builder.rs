@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use a2a_types::{AgentCard, ProtocolBinding};
 
+use crate::auth::{AuthConfigError, Authentication, Authenticator};
 use crate::binding::{self, Endpoint};
 use crate::cluster::{Cluster, SingleInstance};
 use crate::config::ServerConfig;
@@ -35,6 +36,7 @@ impl A2aServer {
             store: None,
             cluster: None,
             config: ServerConfig::default(),
+            authentication: Authentication::required(),
             extended_card: None,
             base_path: String::new(),
             card_path: binding::WELL_KNOWN_CARD_PATH.to_owned(),
@@ -84,6 +86,7 @@ pub struct A2aServerBuilder {
     store: Option<Arc<dyn TaskStore>>,
     cluster: Option<Arc<dyn Cluster>>,
     config: ServerConfig,
+    authentication: Authentication,
     extended_card: Option<AgentCard>,
     base_path: String,
     card_path: String,
@@ -94,6 +97,7 @@ impl std::fmt::Debug for A2aServerBuilder {
         f.debug_struct("A2aServerBuilder")
             .field("card", &self.card.name)
             .field("config", &self.config)
+            .field("authentication", &self.authentication)
             .field("base_path", &self.base_path)
             .finish_non_exhaustive()
     }
@@ -126,6 +130,15 @@ impl A2aServerBuilder {
         self
     }
 
+    /// Checks callers with `authentication` against the card's `securitySchemes` and
+    /// `securityRequirements` (AUTH-01…AUTH-10). The default is
+    /// [`Authentication::required`] with nothing configured, which refuses every operation
+    /// with 401 (fail closed, AUTH-03); [`Authentication::disabled`] serves everyone.
+    pub fn authentication(mut self, authentication: Authentication) -> Self {
+        self.authentication = authentication;
+        self
+    }
+
     /// Serves `card` to GetExtendedAgentCard (the public card must declare
     /// `capabilities.extendedAgentCard`).
     pub fn extended_card(mut self, card: AgentCard) -> Self {
@@ -149,7 +162,8 @@ impl A2aServerBuilder {
     ///
     /// # Errors
     /// [`ConfigError`] when the card has no servable interface, names an interface URL that
-    /// is not a URL, declares a capability this server cannot provide, or paths collide.
+    /// is not a URL, declares a capability this server cannot provide, paths collide, or a
+    /// declared security scheme has nothing to check it.
     pub fn build(self) -> Result<A2aServer, ConfigError> {
         if self.card.capabilities.supports_push_notifications() {
             return Err(ConfigError::PushNotificationsUnavailable);
@@ -199,6 +213,7 @@ impl A2aServerBuilder {
             .cors
             .as_ref()
             .map(|cors| Arc::new(CorsPolicy::new(cors)));
+        let authenticator = Authenticator::new(&self.card, &self.authentication)?;
         let cluster = self
             .cluster
             .unwrap_or_else(|| Arc::new(SingleInstance::default()));
@@ -209,6 +224,7 @@ impl A2aServerBuilder {
             self.executor,
             card,
             self.extended_card.map(Arc::new),
+            authenticator,
         );
         Ok(A2aServer {
             handler,
@@ -243,6 +259,9 @@ pub enum ConfigError {
     /// The card declares push notifications, which this server does not deliver yet.
     #[error("the agent card declares pushNotifications, which this server cannot deliver yet")]
     PushNotificationsUnavailable,
+    /// The card's security schemes and the configured authentication do not fit.
+    #[error(transparent)]
+    Authentication(#[from] AuthConfigError),
     /// An extended card was given but the public card does not declare one.
     #[error(
         "an extended card was configured but the public card does not declare capabilities.extendedAgentCard"

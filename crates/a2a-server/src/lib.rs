@@ -25,12 +25,16 @@
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let card = AgentCard::new("Echo", "Repeats what it is told.", "1.0.0")
 //!     .with_interface(AgentInterface::new("http://localhost:8080/a2a", ProtocolBinding::JsonRpc));
-//! let server = A2aServer::builder(card, Echo).build()?;
+//! // Anyone may call: fine on a laptop. See `auth` for API keys, tokens and certificates.
+//! let server = A2aServer::builder(card, Echo)
+//!     .authentication(a2a_server::auth::Authentication::disabled())
+//!     .build()?;
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 //! axum::serve(listener, server.router()).await?;
 //! # Ok(()) }
 //! ```
 
+pub mod auth;
 mod binding;
 mod builder;
 pub mod cluster;

@@ -205,6 +205,7 @@ impl Instance {
                     .shared_store(store.clone())
                     .cluster(store)
                     .config(ServerConfig::default())
+                    .authentication(a2a_server::auth::Authentication::disabled())
                     .build()
                     .unwrap();
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

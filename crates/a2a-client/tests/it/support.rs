@@ -61,7 +61,11 @@ impl Agent {
         let addr = listener.local_addr().unwrap();
         let mut agent_card = card_at(&format!("http://{addr}"));
         card(&mut agent_card);
-        let built = server(A2aServer::builder(agent_card.clone(), ScriptAgent))
+        // Authentication off unless `server` configures it: these tests are about the
+        // client, not about who may call.
+        let builder = A2aServer::builder(agent_card.clone(), ScriptAgent)
+            .authentication(a2a_server::auth::Authentication::disabled());
+        let built = server(builder)
             .build()
             .expect("the server builds");
         let router = built.router();

@@ -1,9 +1,13 @@
 //! The [`CallContext`] of an HTTP request: service parameters from the headers, or the query
 //! string for the version (spec §6, D-05, VER-03, VER-05, EXT-02), and the tenant.
 
+use std::sync::Arc;
+
 use http::HeaderMap;
 use http::header::HeaderValue;
+use http::request::Parts;
 
+use crate::auth::CallerProfile;
 use crate::handler::{CallContext, parse_extension_list};
 
 /// The version parameter's name, as a header and as a query parameter.
@@ -13,9 +17,23 @@ const X_VERSION: &str = "x-a2a-version";
 const EXTENSIONS: &str = "a2a-extensions";
 const X_EXTENSIONS: &str = "x-a2a-extensions";
 
-/// The call as the headers and query describe it; the tenant is left for the binding, which
-/// knows where it comes from. Authentication is not built yet, so there is no owner.
-pub(super) fn call_context(headers: &HeaderMap, query: &[(String, String)]) -> CallContext {
+/// The caller authentication found, kept in the request's extensions on its way from the
+/// router to the binding.
+#[derive(Debug, Clone)]
+pub(super) struct Authenticated(pub(super) Arc<CallerProfile>);
+
+/// The call as the request describes it; the tenant is left for the binding, which knows
+/// where it comes from.
+pub(super) fn call_context(parts: &Parts, query: &[(String, String)]) -> CallContext {
+    let call = headers_context(&parts.headers, query);
+    match parts.extensions.get::<Authenticated>() {
+        Some(Authenticated(caller)) => call.with_caller(Arc::clone(caller)),
+        None => call,
+    }
+}
+
+/// The call as the headers and query describe it.
+fn headers_context(headers: &HeaderMap, query: &[(String, String)]) -> CallContext {
     CallContext {
         version: version(headers, query),
         requested_extensions: parse_extension_list(
@@ -26,6 +44,7 @@ pub(super) fn call_context(headers: &HeaderMap, query: &[(String, String)]) -> C
         ),
         tenant: String::new(),
         owner: None,
+        caller: None,
         last_event_id: last_event_id(headers),
     }
 }
@@ -114,7 +133,7 @@ mod tests {
             (headers(&[]), query(&[("version", "1.0")]), None),
         ];
         for (headers, query, expected) in cases {
-            let call = call_context(&headers, &query);
+            let call = headers_context(&headers, &query);
             assert_eq!(call.version.as_deref(), expected, "{headers:?} {query:?}");
         }
     }
@@ -126,7 +145,7 @@ mod tests {
             ("a2a-extensions", "urn:b,urn:c"),
             ("X-A2A-Extensions", "urn:d"),
         ]);
-        let call = call_context(&map, &[]);
+        let call = headers_context(&map, &[]);
         assert_eq!(
             call.requested_extensions,
             ["urn:a", "urn:b", "urn:c", "urn:d"]

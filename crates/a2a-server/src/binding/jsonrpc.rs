@@ -49,7 +49,7 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
         }
     };
     let query = percent::query_pairs(parts.uri.query().unwrap_or_default());
-    let mut call = call::call_context(&parts.headers, &query);
+    let mut call = call::call_context(&parts, &query);
     let JsonRpcRequest {
         id, method, params, ..
     } = request;

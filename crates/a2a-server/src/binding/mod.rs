@@ -16,6 +16,7 @@ mod sse;
 
 use a2a_types::error::RestStatusProfile;
 
+pub(crate) use self::percent::query_pairs;
 use crate::handler::RequestHandler;
 
 /// Where the public agent card is served by default (RFC 8615, spec §2.12).

@@ -35,7 +35,7 @@ pub(super) fn decode(text: &str, plus_as_space: bool) -> String {
 }
 
 /// The `name=value` pairs of a query string, decoded, in order; empty pieces are skipped.
-pub(super) fn query_pairs(query: &str) -> Vec<(String, String)> {
+pub(crate) fn query_pairs(query: &str) -> Vec<(String, String)> {
     query
         .split('&')
         .filter(|piece| !piece.is_empty())

@@ -59,7 +59,7 @@ pub(super) async fn serve(
         }
     };
     let query = percent::query_pairs(parts.uri.query().unwrap_or_default());
-    let mut call = call::call_context(&parts.headers, &query);
+    let mut call = call::call_context(&parts, &query);
     let request = RestRequest {
         bindings,
         parts: &parts,

@@ -12,9 +12,14 @@ use axum::response::Response;
 use axum::routing::any;
 use http::StatusCode;
 
+use a2a_types::jsonrpc::RequestId;
+use http::request::Parts;
+
+use super::call::Authenticated;
 use super::card::CardRoute;
-use super::response::RestErrors;
+use super::response::{self, RestErrors};
 use super::{BindingKind, Endpoint, RouterOptions, jsonrpc, media, rest};
+use crate::auth::AuthFailure;
 use crate::handler::RequestHandler;
 
 /// What every route shares.
@@ -86,19 +91,18 @@ pub(super) fn build(
 }
 
 /// Sends a request to its route. The card wins for reads of its path; then JSON-RPC
-/// endpoints, which own exactly their path; then HTTP+JSON endpoints, by prefix.
+/// endpoints, which own exactly their path; then HTTP+JSON endpoints, by prefix. The card is
+/// public; every endpoint request is authenticated first, before its body is read.
 async fn dispatch(bindings: &Bindings, request: Request) -> Response {
     let path = request.uri().path().to_owned();
     let is_card = path == bindings.card_path;
     if is_card && super::card::is_read(request.method()) {
         return bindings.card.serve(&request);
     }
-    for endpoint in &bindings.endpoints {
-        if endpoint.binding == BindingKind::JsonRpc && owns_exactly(&endpoint.path, &path) {
-            return jsonrpc::serve(bindings, endpoint, request).await;
-        }
-    }
-    if is_card {
+    let jsonrpc_endpoint = bindings.endpoints.iter().find(|endpoint| {
+        endpoint.binding == BindingKind::JsonRpc && owns_exactly(&endpoint.path, &path)
+    });
+    if jsonrpc_endpoint.is_none() && is_card {
         return bindings.card.serve(&request);
     }
     // The most specific endpoint wins: `/rest/v2/tasks` belongs to `/rest/v2`, not to
@@ -109,20 +113,55 @@ async fn dispatch(bindings: &Bindings, request: Request) -> Response {
         .filter(|endpoint| endpoint.binding == BindingKind::HttpJson)
         .filter_map(|endpoint| Some((endpoint, remainder(&endpoint.path, &path)?)))
         .max_by_key(|(endpoint, _)| endpoint.path.len());
-    if let Some((endpoint, rest)) = rest_endpoint {
-        return rest::serve(bindings, endpoint, rest, request).await;
+    if jsonrpc_endpoint.is_none() && rest_endpoint.is_none() {
+        // Only reachable through a pattern no endpoint owns, which `build` does not make;
+        // still an A2A-shaped answer rather than a panic.
+        let errors = RestErrors {
+            negotiated: media::negotiate(request.headers()),
+            profile: bindings.profile,
+            instance: &path,
+        };
+        return errors.response_with_status(
+            &A2aError::method_not_found(&path),
+            StatusCode::NOT_FOUND.as_u16(),
+        );
     }
-    // Only reachable through a pattern no endpoint owns, which `build` does not make; still
-    // an A2A-shaped answer rather than a panic.
-    let errors = RestErrors {
-        negotiated: media::negotiate(request.headers()),
-        profile: bindings.profile,
-        instance: &path,
+    let (mut parts, body) = request.into_parts();
+    match bindings.handler.authenticator().authenticate(&parts).await {
+        Ok(Some(caller)) => {
+            parts.extensions.insert(Authenticated(caller));
+        }
+        Ok(None) => {}
+        Err(failure) => return refuse(bindings, &parts, jsonrpc_endpoint.is_some(), failure),
+    }
+    let request = Request::from_parts(parts, body);
+    match (jsonrpc_endpoint, rest_endpoint) {
+        (Some(endpoint), _) => jsonrpc::serve(bindings, endpoint, request).await,
+        (None, Some((endpoint, rest))) => rest::serve(bindings, endpoint, rest, request).await,
+        (None, None) => response::empty(StatusCode::NOT_FOUND),
+    }
+}
+
+/// The answer to a request authentication refused (D-24): 401 (or 403 for a missing
+/// scope) with `WWW-Authenticate`, the body in the binding's error shape. The request's
+/// id is not known, as its body is never read.
+fn refuse(bindings: &Bindings, parts: &Parts, jsonrpc: bool, failure: AuthFailure) -> Response {
+    let mut response = if jsonrpc {
+        response::jsonrpc_error_with_status(RequestId::Null, &failure.error, failure.status)
+    } else {
+        let errors = RestErrors {
+            negotiated: media::negotiate(&parts.headers),
+            profile: bindings.profile,
+            instance: parts.uri.path(),
+        };
+        errors.response_with_status(&failure.error, failure.status.as_u16())
     };
-    errors.response_with_status(
-        &A2aError::method_not_found(&path),
-        StatusCode::NOT_FOUND.as_u16(),
-    )
+    for challenge in failure.challenges {
+        response
+            .headers_mut()
+            .append(http::header::WWW_AUTHENTICATE, challenge);
+    }
+    response
 }
 
 /// `path` is the endpoint's path, or that path with a trailing `/` (D-15).

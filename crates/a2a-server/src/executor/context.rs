@@ -18,8 +18,12 @@ pub struct RequestContext {
     pub context_id: ContextId,
     /// The tenant of the request; empty when none.
     pub tenant: String,
-    /// The authenticated caller, when authentication is on.
+    /// The identity owning the task, when authentication is on.
     pub owner: Option<String>,
+    /// The authenticated caller's profile (AUTH-08): scheme, subject, issuer, audience,
+    /// scopes and claims. `None` when authentication is off, and for turns the server runs
+    /// itself (a recovered turn).
+    pub caller: Option<std::sync::Arc<crate::auth::CallerProfile>>,
     /// Fires when the task is canceled or the turn times out.
     pub cancellation: CancellationToken,
     /// Extensions requested by the client and declared by the card (EXT-05).
@@ -43,6 +47,7 @@ impl RequestContext {
             context_id: ContextId::generate(),
             tenant: String::new(),
             owner: None,
+            caller: None,
             cancellation: CancellationToken::new(),
             extensions: Vec::new(),
             referenced_tasks: Vec::new(),

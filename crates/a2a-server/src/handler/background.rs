@@ -276,6 +276,7 @@ impl RequestHandler {
                 context_id,
                 tenant: scope.tenant,
                 owner: scope.owner,
+                caller: None,
                 cancellation,
                 extensions: Vec::new(),
                 referenced_tasks: Vec::new(),

@@ -1,5 +1,8 @@
 //! [`CallContext`]: what a binding learned about a request before the handler sees it.
 
+use std::sync::Arc;
+
+use crate::auth::CallerProfile;
 use crate::store::TaskScope;
 
 /// Service parameters and identity of one request, built once by the binding (D-05).
@@ -12,8 +15,12 @@ pub struct CallContext {
     pub requested_extensions: Vec<String>,
     /// The tenant from the REST path or the JSON-RPC `tenant` parameter; empty when none.
     pub tenant: String,
-    /// The authenticated caller, when authentication is on.
+    /// The identity owning the caller's tasks: the caller's
+    /// [`identity`](CallerProfile::identity) when authentication is on, `None` when it is
+    /// off (every caller of a tenant then shares its tasks).
     pub owner: Option<String>,
+    /// The authenticated caller, when authentication is on.
+    pub caller: Option<Arc<CallerProfile>>,
     /// The SSE `Last-Event-ID` of a reconnecting stream: SubscribeToTask then resumes after
     /// that event instead of starting with a snapshot.
     pub last_event_id: Option<u64>,
@@ -38,6 +45,14 @@ impl CallContext {
     #[must_use]
     pub fn with_tenant(mut self, tenant: impl Into<String>) -> Self {
         self.tenant = tenant.into();
+        self
+    }
+
+    /// Sets the authenticated caller, and the owner to its identity.
+    #[must_use]
+    pub fn with_caller(mut self, caller: Arc<CallerProfile>) -> Self {
+        self.owner = Some(caller.identity().to_owned());
+        self.caller = Some(caller);
         self
     }
 

@@ -20,6 +20,7 @@ use a2a_types::{A2aError, AgentCard, Task};
 
 pub use self::call::{CallContext, parse_extension_list};
 pub use self::stream::{EventStream, StreamEvent};
+use crate::auth::Authenticator;
 use crate::executor::AgentExecutor;
 use crate::turn::Engine;
 
@@ -39,6 +40,7 @@ struct Inner {
     card: Arc<AgentCard>,
     extended_card: Option<Arc<AgentCard>>,
     page_tokens: page_token::PageTokens,
+    authenticator: Authenticator,
 }
 
 impl std::fmt::Debug for dyn AgentExecutor {
@@ -53,6 +55,7 @@ impl RequestHandler {
         executor: Arc<dyn AgentExecutor>,
         card: Arc<AgentCard>,
         extended_card: Option<Arc<AgentCard>>,
+        authenticator: Authenticator,
     ) -> Self {
         let page_tokens = page_token::PageTokens::new(engine.config.page_token_key.clone());
         Self {
@@ -62,8 +65,14 @@ impl RequestHandler {
                 card,
                 extended_card,
                 page_tokens,
+                authenticator,
             }),
         }
+    }
+
+    /// Who may call: the card's requirements paired with the configured credentials.
+    pub(crate) fn authenticator(&self) -> &Authenticator {
+        &self.inner.authenticator
     }
 
     /// The public agent card this handler serves.

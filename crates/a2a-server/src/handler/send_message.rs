@@ -85,6 +85,7 @@ impl RequestHandler {
             owner: call.owner.clone(),
         };
         let referenced_tasks = self.referenced_tasks(&scope, &message).await?;
+        let caller = call.caller.clone();
         let executor = Arc::clone(&self.inner.executor);
         let context =
             |task_id: &TaskId, context_id: &ContextId, message: &Message, task: Option<&Task>| {
@@ -95,6 +96,7 @@ impl RequestHandler {
                     task.cloned(),
                 );
                 let scope = scope.clone();
+                let caller = caller.clone();
                 move |cancellation| RequestContext {
                     message,
                     task,
@@ -102,6 +104,7 @@ impl RequestHandler {
                     context_id,
                     tenant: scope.tenant,
                     owner: scope.owner,
+                    caller,
                     cancellation,
                     extensions,
                     referenced_tasks,

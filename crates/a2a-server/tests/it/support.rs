@@ -2,6 +2,7 @@
 
 use std::net::SocketAddr;
 
+use a2a_server::auth::Authentication;
 use a2a_server::{A2aServer, A2aServerBuilder, AgentExecutor};
 use a2a_types::{AgentCard, AgentInterface, AgentSkill, ProtocolBinding};
 use serde_json::{Value, json};
@@ -38,8 +39,14 @@ impl TestServer {
         Self::start_with(A2aServer::builder(standard_card(), executor)).await
     }
 
-    /// Serves whatever `builder` builds.
+    /// Serves whatever `builder` builds, with authentication off: these tests are about
+    /// everything else.
     pub async fn start_with(builder: A2aServerBuilder) -> Self {
+        Self::start_secured(builder.authentication(Authentication::disabled())).await
+    }
+
+    /// Serves whatever `builder` builds, with its authentication (on by default).
+    pub async fn start_secured(builder: A2aServerBuilder) -> Self {
         let server = builder.build().expect("server builds");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();

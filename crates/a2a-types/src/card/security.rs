@@ -37,6 +37,58 @@ impl SecurityRequirement {
             schemes: IndexMap::from([(name.into(), StringList { list })]),
         }
     }
+
+    /// This requirement and also the scheme `name` with `scopes` (all must pass).
+    #[must_use]
+    pub fn and<I, S>(mut self, name: impl Into<String>, scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let list = scopes.into_iter().map(Into::into).collect();
+        self.schemes.insert(name.into(), StringList { list });
+        self
+    }
+}
+
+impl SecurityScheme {
+    /// An API key in a header, query parameter or cookie called `name`.
+    pub fn api_key(location: ApiKeyLocation, name: impl Into<String>) -> Self {
+        SecuritySchemeKind::ApiKey(ApiKeySecurityScheme {
+            description: String::new(),
+            location,
+            name: name.into(),
+        })
+        .into()
+    }
+
+    /// HTTP bearer authentication; `bearer_format` hints at the token's kind (e.g. `JWT`),
+    /// empty when unknown.
+    pub fn bearer(bearer_format: impl Into<String>) -> Self {
+        SecuritySchemeKind::HttpAuth(HttpAuthSecurityScheme {
+            description: String::new(),
+            scheme: "Bearer".to_owned(),
+            bearer_format: bearer_format.into(),
+        })
+        .into()
+    }
+
+    /// OpenID Connect, discovered at `open_id_connect_url`.
+    pub fn open_id_connect(open_id_connect_url: impl Into<String>) -> Self {
+        SecuritySchemeKind::OpenIdConnect(OpenIdConnectSecurityScheme {
+            description: String::new(),
+            open_id_connect_url: open_id_connect_url.into(),
+        })
+        .into()
+    }
+
+    /// Mutual TLS: the client's certificate identifies it.
+    pub fn mutual_tls() -> Self {
+        SecuritySchemeKind::MutualTls(MutualTlsSecurityScheme {
+            description: String::new(),
+        })
+        .into()
+    }
 }
 
 /// A list of strings (proto `StringList`), written as `{"list": […]}`.

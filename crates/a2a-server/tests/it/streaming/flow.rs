@@ -43,6 +43,7 @@ async fn idle_streams_get_a_keep_alive_comment_every_fifteen_seconds_by_default(
     // In process, so the paused clock drives the server's timers (no socket involved).
     let gate = Gate::new();
     let server = A2aServer::builder(streaming_card(), FnExecutor(paused_worker(&gate)))
+        .authentication(a2a_server::auth::Authentication::disabled())
         .build()
         .unwrap();
     let body = json!({

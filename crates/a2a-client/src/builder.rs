@@ -1,5 +1,5 @@
 //! [`A2aClientBuilder`]: the card or URL, binding preference, address overrides, transport,
-//! headers, extensions, credentials, timeouts, size limit, retries and stream resumption.
+//! TLS, headers, extensions, credentials, timeouts, size limit, retries and stream resumption.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
@@ -18,7 +18,7 @@ use crate::discover::{
 };
 use crate::error::ClientError;
 use crate::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts};
-use crate::transport::{HttpTransport, Transport};
+use crate::transport::{HttpTransport, TlsOptions, Transport};
 
 /// The default limit on one SSE event or one response body: 10 MiB (CLT-16).
 pub const DEFAULT_MAX_PAYLOAD_SIZE: usize = 10 * 1024 * 1024;
@@ -54,6 +54,7 @@ pub struct A2aClientBuilder {
     port: Option<u16>,
     base_path: Option<String>,
     transport: Option<Arc<dyn Transport>>,
+    tls: TlsOptions,
     headers: HeaderMap,
     header_fn: Option<HeaderFn>,
     extensions: Vec<String>,
@@ -98,6 +99,7 @@ impl A2aClientBuilder {
             port: None,
             base_path: None,
             transport: None,
+            tls: TlsOptions::default(),
             headers: HeaderMap::new(),
             header_fn: None,
             extensions: Vec::new(),
@@ -165,7 +167,7 @@ impl A2aClientBuilder {
     }
 
     /// Sends requests through `transport` (default: an [`HttpTransport`] with the connect
-    /// timeout). Card discovery and the OAuth token endpoint use it too.
+    /// timeout and the TLS settings). Card discovery and the OAuth token endpoint use it too.
     pub fn transport(mut self, transport: impl Transport) -> Self {
         self.transport = Some(Arc::new(transport));
         self
@@ -174,6 +176,42 @@ impl A2aClientBuilder {
     /// Sends requests through a shared transport.
     pub fn shared_transport(mut self, transport: Arc<dyn Transport>) -> Self {
         self.transport = Some(transport);
+        self
+    }
+
+    /// Trusts the certificate authorities in `pem` (one or more PEM certificates) for HTTPS,
+    /// besides the built-in roots: for agents whose certificate a private CA issued. PEM
+    /// without a certificate fails [`build`](Self::build) with [`ClientError::Config`].
+    /// Applies to the transport the builder makes.
+    pub fn root_certificate_pem(self, pem: &[u8]) -> Self {
+        self.change_tls(|tls| tls.root_certificate_pem(pem))
+    }
+
+    /// Presents this client certificate to agents that ask for one (mutual TLS): `pem` holds
+    /// the certificate chain (leaf first) and its unencrypted private key (PKCS#8, PKCS#1 or
+    /// SEC1). PEM without both fails [`build`](Self::build) with [`ClientError::Config`],
+    /// whose message never quotes it. Applies to the transport the builder makes, and so
+    /// also to card discovery and the OAuth token endpoint.
+    pub fn client_identity_pem(self, pem: &[u8]) -> Self {
+        self.change_tls(|tls| tls.client_identity_pem(pem))
+    }
+
+    /// Replaces the TLS settings (extra CAs, client certificate) of the transport the builder
+    /// makes.
+    pub fn tls(mut self, tls: TlsOptions) -> Self {
+        self.tls = tls;
+        self
+    }
+
+    fn change_tls(
+        mut self,
+        change: impl FnOnce(TlsOptions) -> Result<TlsOptions, ClientError>,
+    ) -> Self {
+        match change(self.tls.clone()) {
+            Ok(tls) => self.tls = tls,
+            Err(ClientError::Config { reason }) => self.invalid = Some(reason),
+            Err(other) => self.invalid = Some(other.to_string()),
+        }
         self
     }
 
@@ -288,7 +326,11 @@ impl A2aClientBuilder {
     /// # Errors
     /// As [`fetch_agent_card`](crate::fetch_agent_card) and [`build`](Self::build).
     pub async fn discover(mut self, url: &str) -> Result<A2aClient, ClientError> {
+        self.check_valid()?;
         let transport = self.make_transport()?;
+        // The TLS settings are in the transport now; `build` must not see them as set on a
+        // transport given by the caller.
+        self.tls = TlsOptions::default();
         let mut options = self.card_fetch.clone();
         if options.transport.is_none() {
             options = options.shared_transport(Arc::clone(&transport));
@@ -302,10 +344,23 @@ impl A2aClientBuilder {
 
     fn make_transport(&self) -> Result<Arc<dyn Transport>, ClientError> {
         match &self.transport {
+            // Silently dropping a client certificate or a CA would be a surprise: say so.
+            Some(_) if !self.tls.is_empty() => Err(ClientError::config(
+                "TLS settings apply to the transport the builder makes, not to one given \
+                 with `transport`; configure that transport instead",
+            )),
             Some(transport) => Ok(Arc::clone(transport)),
-            None => Ok(Arc::new(HttpTransport::with_connect_timeout(
+            None => Ok(Arc::new(HttpTransport::with_tls(
                 self.timeouts.connect,
+                &self.tls,
             )?)),
+        }
+    }
+
+    fn check_valid(&self) -> Result<(), ClientError> {
+        match &self.invalid {
+            Some(invalid) => Err(ClientError::config(invalid.clone())),
+            None => Ok(()),
         }
     }
 
@@ -316,11 +371,10 @@ impl A2aClientBuilder {
     /// interface for protocol 1.x or the binding asked for is another one (CLT-04);
     /// [`ClientError::InvalidCard`] for a card without interfaces; [`ClientError::Config`]
     /// for neither card nor URL, an invalid URL or header, or credentials that cannot be
-    /// resolved (an OAuth grant with no token URL).
+    /// resolved (an OAuth grant with no token URL), a CA or client certificate PEM that
+    /// cannot be used, or TLS settings together with a [`transport`](Self::transport).
     pub fn build(self) -> Result<A2aClient, ClientError> {
-        if let Some(invalid) = &self.invalid {
-            return Err(ClientError::config(invalid.clone()));
-        }
+        self.check_valid()?;
         let transport = self.make_transport()?;
         let card_source = self
             .card_source

@@ -1,4 +1,5 @@
-//! [`HttpTransport`]: the network transport, on reqwest, with redirects off by default.
+//! [`HttpTransport`]: the network transport, on reqwest, with redirects off by default, and
+//! its [`TlsOptions`]: extra trusted CAs and a client certificate for mutual TLS.
 
 use std::time::Duration;
 
@@ -35,16 +36,34 @@ impl HttpTransport {
     /// # Errors
     /// [`ClientError::Config`] when the TLS backend cannot be initialised.
     pub fn with_connect_timeout(connect_timeout: Duration) -> Result<Self, ClientError> {
-        let client = reqwest::Client::builder()
+        Self::with_tls(connect_timeout, &TlsOptions::default())
+    }
+
+    /// A transport that gives up connecting after `connect_timeout` and uses `tls`: its CAs
+    /// are trusted besides the built-in roots, and its client certificate is presented to
+    /// servers that ask for one.
+    ///
+    /// # Errors
+    /// [`ClientError::Config`] when the TLS backend refuses the settings (a private key of an
+    /// unsupported kind, a CA that is not a valid certificate).
+    pub fn with_tls(connect_timeout: Duration, tls: &TlsOptions) -> Result<Self, ClientError> {
+        let mut builder = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(connect_timeout)
-            .build()
-            .map_err(|error| {
-                ClientError::config(format!(
-                    "cannot build the HTTP client: {}",
-                    error.without_url()
-                ))
-            })?;
+            .connect_timeout(connect_timeout);
+        for root in &tls.roots {
+            builder = builder.add_root_certificate(root.clone());
+        }
+        if let Some(identity) = &tls.identity {
+            builder = builder.identity(identity.clone());
+        }
+        let client = builder.build().map_err(|error| {
+            // The TLS stack's reason (e.g. an unsupported key) is the useful part; it never
+            // holds key material.
+            let reason = std::error::Error::source(&error)
+                .map(|source| format!(": {source}"))
+                .unwrap_or_default();
+            ClientError::config(format!("cannot build the HTTP client{reason}"))
+        })?;
         Ok(Self { client })
     }
 
@@ -54,6 +73,68 @@ impl HttpTransport {
     #[must_use]
     pub fn from_client(client: reqwest::Client) -> Self {
         Self { client }
+    }
+}
+
+/// TLS settings of an [`HttpTransport`] beyond the defaults: certificate authorities to trust
+/// besides the built-in roots (a private CA), and a client certificate for servers that ask
+/// for one (mutual TLS).
+///
+/// ```
+/// use a2a_client::transport::TlsOptions;
+///
+/// let error = TlsOptions::new().root_certificate_pem(b"not a certificate").unwrap_err();
+/// assert!(error.to_string().contains("CA"));
+/// ```
+///
+/// `Debug` shows neither certificates nor key.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct TlsOptions {
+    roots: Vec<reqwest::Certificate>,
+    identity: Option<reqwest::Identity>,
+}
+
+impl TlsOptions {
+    /// No extra CA and no client certificate.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Trusts the certificate authorities in `pem` (one or more PEM certificates) for HTTPS,
+    /// besides the built-in roots.
+    ///
+    /// # Errors
+    /// [`ClientError::Config`] when `pem` holds no certificate.
+    pub fn root_certificate_pem(mut self, pem: &[u8]) -> Result<Self, ClientError> {
+        let roots = reqwest::Certificate::from_pem_bundle(pem)
+            .ok()
+            .filter(|roots| !roots.is_empty())
+            .ok_or_else(|| ClientError::config("the CA PEM holds no certificate"))?;
+        self.roots.extend(roots);
+        Ok(self)
+    }
+
+    /// Presents the client certificate in `pem` to servers that ask for one: the certificate
+    /// chain (leaf first) and its private key (PKCS#8, PKCS#1 or SEC1), in one PEM text.
+    /// Replaces a certificate given before.
+    ///
+    /// # Errors
+    /// [`ClientError::Config`] when `pem` does not hold both; the message never quotes it.
+    pub fn client_identity_pem(mut self, pem: &[u8]) -> Result<Self, ClientError> {
+        // reqwest's error is dropped: the message is ours, so it cannot quote the key.
+        let identity = reqwest::Identity::from_pem(pem).map_err(|_| {
+            ClientError::config(
+                "the client certificate PEM must hold a certificate and its unencrypted private key",
+            )
+        })?;
+        self.identity = Some(identity);
+        Ok(self)
+    }
+
+    /// True when nothing is set.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.roots.is_empty() && self.identity.is_none()
     }
 }
 

@@ -16,7 +16,7 @@ use futures::Stream;
 
 use crate::ClientError;
 
-pub use self::http_transport::HttpTransport;
+pub use self::http_transport::{HttpTransport, TlsOptions};
 pub use self::in_process::InProcessTransport;
 
 /// Sends one HTTP request and returns the response as soon as its head has arrived; the body

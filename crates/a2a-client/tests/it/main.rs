@@ -9,6 +9,7 @@
 
 mod discovery;
 mod errors;
+mod mtls;
 mod oauth;
 mod operations;
 mod python_sdk;

@@ -10,6 +10,7 @@
 
 mod millis;
 mod options;
+mod security;
 mod settings;
 
 use std::ffi::OsString;
@@ -18,6 +19,9 @@ use std::path::{Path, PathBuf};
 use clap::{Args as _, FromArgMatches as _};
 
 pub(crate) use self::options::{LogFormat, ServeOptions};
+pub(crate) use self::security::{
+    AuthSetting, Credentials, IntrospectionSetting, JwtKeys, JwtSetting,
+};
 pub(crate) use self::settings::{AgentSetup, ExecCommand, Settings, StoreSetting};
 
 /// Names the configuration file when `--config` does not.

@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use clap::builder::BoolishValueParser;
 use serde::Deserialize;
 
+use a2a_server::auth::Secret;
+
 use super::millis::Millis;
 
 /// The built-in agent to serve.
@@ -58,6 +60,54 @@ pub(crate) struct ServeOptions {
           require_equals = true, default_missing_value = "true",
           value_parser = BoolishValueParser::new())]
     pub(crate) cors: Option<bool>,
+
+    /// Serve without authentication: anyone who reaches the server uses the agent (development only; logs a warning) [default: false]
+    #[arg(long, value_name = "BOOL", help_heading = "Security", num_args = 0..=1,
+          require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    pub(crate) no_auth: Option<bool>,
+    /// Accept this API key (secret; prefer A2A_API_KEY) (CFG-08)
+    #[arg(long, value_name = "KEY", help_heading = "Security")]
+    pub(crate) api_key: Option<Secret>,
+    /// Header that carries the API key, unless the card's scheme names one (AUTH-06) [default: X-API-Key]
+    #[arg(long, value_name = "NAME", help_heading = "Security")]
+    pub(crate) api_key_header: Option<String>,
+    /// Accept this static bearer token (secret; prefer A2A_BEARER_TOKEN) (CFG-09)
+    #[arg(long, value_name = "TOKEN", help_heading = "Security")]
+    pub(crate) bearer_token: Option<Secret>,
+    /// Accept JWTs signed by a key of this JWKS (needs --issuer and --audience)
+    #[arg(long, value_name = "URL", help_heading = "Security")]
+    pub(crate) jwks_url: Option<String>,
+    /// Accept JWTs from this OpenID Connect issuer; keys found by discovery (needs --audience)
+    #[arg(long, value_name = "URL", help_heading = "Security")]
+    pub(crate) oidc_issuer: Option<String>,
+    /// The `iss` accepted JWTs must carry (with --jwks-url)
+    #[arg(long, value_name = "ISSUER", help_heading = "Security")]
+    pub(crate) issuer: Option<String>,
+    /// The audience accepted tokens must name, e.g. this agent's URL
+    #[arg(long, value_name = "AUDIENCE", help_heading = "Security")]
+    pub(crate) audience: Option<String>,
+    /// Scopes every token must grant, comma-separated (AUTH-04) [default: none]
+    #[arg(long, value_name = "SCOPES", help_heading = "Security")]
+    pub(crate) required_scopes: Option<String>,
+    /// Check opaque tokens at this RFC 7662 introspection endpoint
+    #[arg(long, value_name = "URL", help_heading = "Security")]
+    pub(crate) introspection_url: Option<String>,
+    /// Client id for the introspection endpoint
+    #[arg(long, value_name = "ID", help_heading = "Security")]
+    pub(crate) introspection_client_id: Option<String>,
+    /// Client secret for the introspection endpoint (secret; prefer A2A_INTROSPECTION_CLIENT_SECRET)
+    #[arg(long, value_name = "SECRET", help_heading = "Security")]
+    pub(crate) introspection_client_secret: Option<Secret>,
+    /// Serve HTTPS with this certificate chain (PEM)
+    #[arg(long, value_name = "FILE", help_heading = "Security")]
+    pub(crate) tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM)
+    #[arg(long, value_name = "FILE", help_heading = "Security")]
+    pub(crate) tls_key: Option<PathBuf>,
+    /// Ask clients for certificates issued by these CAs (PEM) and accept them as callers (mutual TLS; needs --tls-cert)
+    #[arg(long, value_name = "FILE", help_heading = "Security")]
+    pub(crate) client_ca: Option<PathBuf>,
 
     /// Agent card file (JSON) to serve (CFG-01) [default: a card built from --name etc.]
     #[arg(long, value_name = "FILE", help_heading = "Card")]
@@ -147,6 +197,21 @@ impl ServeOptions {
             card_path: self.card_path.or(lower.card_path),
             protocol_binding: self.protocol_binding.or(lower.protocol_binding),
             cors: self.cors.or(lower.cors),
+            no_auth: self.no_auth.or(lower.no_auth),
+            api_key: self.api_key.or(lower.api_key),
+            api_key_header: self.api_key_header.or(lower.api_key_header),
+            bearer_token: self.bearer_token.or(lower.bearer_token),
+            jwks_url: self.jwks_url.or(lower.jwks_url),
+            oidc_issuer: self.oidc_issuer.or(lower.oidc_issuer),
+            issuer: self.issuer.or(lower.issuer),
+            audience: self.audience.or(lower.audience),
+            required_scopes: self.required_scopes.or(lower.required_scopes),
+            introspection_url: self.introspection_url.or(lower.introspection_url),
+            introspection_client_id: self.introspection_client_id.or(lower.introspection_client_id),
+            introspection_client_secret: self.introspection_client_secret.or(lower.introspection_client_secret),
+            tls_cert: self.tls_cert.or(lower.tls_cert),
+            tls_key: self.tls_key.or(lower.tls_key),
+            client_ca: self.client_ca.or(lower.client_ca),
             card: self.card.or(lower.card),
             name: self.name.or(lower.name),
             description: self.description.or(lower.description),

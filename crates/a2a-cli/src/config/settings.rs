@@ -14,6 +14,7 @@ use tracing_subscriber::filter::Targets;
 
 use super::ConfigError;
 use super::options::{AgentKind, LogFormat, ServeOptions};
+use super::security::{self, AuthSetting, TlsSetting};
 
 /// Where `a2a serve` listens unless told otherwise.
 pub(crate) const DEFAULT_BIND: &str = "127.0.0.1:8080";
@@ -40,6 +41,10 @@ pub(crate) struct Settings {
     pub(crate) store: StoreSetting,
     /// The server library's switches and limits.
     pub(crate) server: ServerConfig,
+    /// Who may call.
+    pub(crate) auth: AuthSetting,
+    /// HTTPS, when configured.
+    pub(crate) tls: Option<TlsSetting>,
     /// How long running work gets on shutdown.
     pub(crate) shutdown_grace: Duration,
     /// Log format.
@@ -110,6 +115,8 @@ impl Settings {
             server.cors = Some(CorsConfig::default());
         }
         let store = store(&options)?;
+        let auth = security::auth(&options)?;
+        let tls = security::tls(&options)?;
         Ok(Self {
             bind: options.bind.unwrap_or_else(|| DEFAULT_BIND.to_owned()),
             public_url: options.public_url.as_deref().map(public_url).transpose()?,
@@ -136,6 +143,8 @@ impl Settings {
             agent: agent(options.agent.unwrap_or(AgentKind::Echo), options.command)?,
             store,
             server,
+            auth,
+            tls,
             shutdown_grace: options
                 .shutdown_grace
                 .map_or(DEFAULT_SHUTDOWN_GRACE, |grace| grace.0),
@@ -145,11 +154,19 @@ impl Settings {
     }
 
     /// Insecure development settings in force, each as a sentence for a start-up warning
-    /// (CFG-39). Authentication does not exist yet, so a listener beyond loopback serves
-    /// anyone who can reach it.
+    /// (CFG-39): a listener beyond loopback without authentication serves anyone who can
+    /// reach it; one without TLS sends credentials in the clear.
     pub(crate) fn insecure_settings(&self, bound: SocketAddr) -> Vec<String> {
         let mut warnings = Vec::new();
-        if !bound.ip().is_loopback() {
+        if !bound.ip().is_loopback()
+            && self.tls.is_none()
+            && matches!(self.auth, AuthSetting::Required(_))
+        {
+            warnings.push(format!(
+                "listening on {bound} without TLS: credentials and messages cross the network in the clear"
+            ));
+        }
+        if !bound.ip().is_loopback() && self.auth == AuthSetting::Disabled {
             let what = match &self.agent {
                 AgentSetup::Exec(command) => {
                     format!("and runs `{}` with their input", command.program)

@@ -348,17 +348,17 @@ fn inconsistent_or_unavailable_choices_are_refused() {
 #[test]
 fn only_a_listener_beyond_loopback_is_insecure() {
     let settings = load(ServeOptions::default(), None, env(&[])).unwrap();
-    assert!(
-        settings
-            .insecure_settings("127.0.0.1:8080".parse().unwrap())
-            .is_empty()
-    );
-    assert!(
-        settings
-            .insecure_settings("[::1]:8080".parse().unwrap())
-            .is_empty()
-    );
+    for local in ["127.0.0.1:8080", "[::1]:8080"] {
+        assert!(settings.insecure_settings(local.parse().unwrap()).is_empty());
+    }
+    // Authentication is on by default; beyond loopback without TLS, credentials travel in
+    // the clear.
     let warnings = settings.insecure_settings("0.0.0.0:8080".parse().unwrap());
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].contains("without TLS"), "{warnings:?}");
+
+    let open = load(flags(&["--no-auth"]), None, env(&[])).unwrap();
+    let warnings = open.insecure_settings("0.0.0.0:8080".parse().unwrap());
     assert_eq!(warnings.len(), 1);
     assert!(
         warnings[0].contains("without authentication"),
@@ -366,7 +366,7 @@ fn only_a_listener_beyond_loopback_is_insecure() {
     );
 
     let exec = load(
-        flags(&["--agent", "exec", "--", "sh", "-c", "secret"]),
+        flags(&["--no-auth", "--agent", "exec", "--", "sh", "-c", "secret"]),
         None,
         env(&[]),
     )
@@ -375,4 +375,57 @@ fn only_a_listener_beyond_loopback_is_insecure() {
     assert!(warnings[0].contains("runs `sh`"), "{warnings:?}");
     // The arguments may hold credentials (CFG-38): only the program is named.
     assert!(!warnings[0].contains("secret"), "{warnings:?}");
+}
+
+#[test]
+fn security_options_are_checked_together() {
+    let cases: [(&[&str], &str); 10] = [
+        (&["--no-auth", "--api-key", "k"], "--no-auth: cannot be combined"),
+        (&["--api-key", ""], "--api-key: must not be empty"),
+        (&["--api-key-header", "X-Key"], "--api-key-header: needs --api-key"),
+        (&["--api-key", "k", "--api-key-header", "bad header"], "is not a header name"),
+        (&["--jwks-url", "https://id.test/jwks", "--audience", "a"], "needs --issuer"),
+        (&["--oidc-issuer", "https://id.test"], "--audience: is required"),
+        (&["--oidc-issuer", "ftp://id.test", "--audience", "a"], "is not an http"),
+        (&["--introspection-url", "https://id.test/i"], "needs --introspection-client-id"),
+        (&["--tls-key", "k.pem"], "--tls-key: needs --tls-cert"),
+        (&["--client-ca", "ca.pem"], "mutual TLS needs HTTPS"),
+    ];
+    for (args, expected) in cases {
+        let text = error_text(load(flags(args), None, env(&[])));
+        assert!(text.contains(expected), "{args:?}: {text}");
+    }
+    let scopes = error_text(load(flags(&["--api-key", "k", "--required-scopes", "a"]), None, env(&[])));
+    assert!(scopes.contains("applies to issued tokens"), "{scopes}");
+
+    let settings = load(
+        flags(&[
+            "--oidc-issuer",
+            "https://id.test/",
+            "--audience",
+            "https://agent.test",
+            "--required-scopes",
+            "a2a:call, a2a:admin",
+        ]),
+        None,
+        env(&[("A2A_API_KEY", "from-env")]),
+    )
+    .unwrap();
+    let super::AuthSetting::Required(credentials) = settings.auth else {
+        panic!("authentication is on");
+    };
+    assert_eq!(credentials.required_scopes, ["a2a:call", "a2a:admin"]);
+    assert_eq!(
+        credentials.api_key.as_ref().map(|(key, header)| (key.expose(), header.as_str())),
+        Some(("from-env", "X-API-Key"))
+    );
+    assert_eq!(
+        credentials.jwt.map(|jwt| jwt.keys),
+        Some(super::JwtKeys::Oidc {
+            issuer: "https://id.test".into()
+        })
+    );
+    // Secrets never print (CFG-38).
+    let printed = format!("{:?}", load(flags(&["--bearer-token", "tok-secret"]), None, env(&[])).unwrap());
+    assert!(!printed.contains("tok-secret"), "{printed}");
 }

@@ -61,6 +61,11 @@ impl Server {
         if !args.iter().any(|arg| arg.starts_with("--store")) {
             command.args(["--store", "memory"]);
         }
+        // Authentication is on by default and refuses everything until credentials are
+        // configured (AUTH-03); tests that are not about it run without.
+        if !configures_auth(&command, args) {
+            command.arg("--no-auth");
+        }
         let mut child = command
             .args(args)
             .stdout(Stdio::piped())
@@ -284,4 +289,33 @@ fn next_id() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
     NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// True when the arguments or the environment say who may call.
+fn configures_auth(command: &Command, args: &[&str]) -> bool {
+    const FLAGS: [&str; 7] = [
+        "--no-auth",
+        "--api-key",
+        "--bearer-token",
+        "--jwks-url",
+        "--oidc-issuer",
+        "--introspection-url",
+        "--client-ca",
+    ];
+    const VARIABLES: [&str; 7] = [
+        "A2A_NO_AUTH",
+        "A2A_API_KEY",
+        "A2A_BEARER_TOKEN",
+        "A2A_JWKS_URL",
+        "A2A_OIDC_ISSUER",
+        "A2A_INTROSPECTION_URL",
+        "A2A_CLIENT_CA",
+    ];
+    let before_command = args.iter().take_while(|arg| **arg != "--");
+    before_command
+        .clone()
+        .any(|arg| FLAGS.iter().any(|flag| arg.starts_with(flag)))
+        || command
+            .get_envs()
+            .any(|(name, _)| VARIABLES.iter().any(|variable| name == *variable))
 }

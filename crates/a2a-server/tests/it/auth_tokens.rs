@@ -219,6 +219,10 @@ async fn garbage_key_ids_cause_at_most_one_fetch_per_cooldown() {
     let signer = keys::ec("p256", Algorithm::ES256);
     let idp = Idp::start(jwks(&[&signer])).await;
     let verifier = verifier(&idp, quick_cooldown(Duration::from_secs(1)));
+    // Signed up front, so the timed part below only verifies.
+    let garbage: Vec<String> = (0..300)
+        .map(|n| signer.sign_as(&format!("garbage-{n}"), &claims(&idp.issuer())))
+        .collect();
     assert!(
         verifier
             .verify(&signer.sign(&claims(&idp.issuer())))
@@ -227,30 +231,23 @@ async fn garbage_key_ids_cause_at_most_one_fetch_per_cooldown() {
     );
     assert_eq!(idp.jwks_fetches(), 1);
 
-    let garbage = |n: usize| signer.sign_as(&format!("garbage-{n}"), &claims(&idp.issuer()));
-    for n in 0..100 {
-        assert_eq!(
-            verifier.verify(&garbage(n)).await,
-            Err(TokenError::UnknownKey)
-        );
+    for token in &garbage[..100] {
+        assert_eq!(verifier.verify(token).await, Err(TokenError::UnknownKey));
     }
     assert_eq!(idp.jwks_fetches(), 1, "the first fetch just happened");
 
     // After the cooldown, 100 concurrent garbage tokens share one fetch.
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    let tokens: Vec<_> = (100..200).map(garbage).collect();
     let results =
-        futures::future::join_all(tokens.iter().map(|token| verifier.verify(token))).await;
+        futures::future::join_all(garbage[100..200].iter().map(|token| verifier.verify(token)))
+            .await;
     assert!(
         results
             .iter()
             .all(|result| *result == Err(TokenError::UnknownKey))
     );
-    for n in 200..300 {
-        assert_eq!(
-            verifier.verify(&garbage(n)).await,
-            Err(TokenError::UnknownKey)
-        );
+    for token in &garbage[200..] {
+        assert_eq!(verifier.verify(token).await, Err(TokenError::UnknownKey));
     }
     assert_eq!(idp.jwks_fetches(), 2);
 }
@@ -262,16 +259,32 @@ async fn keys_expire_after_their_ttl_or_max_age() {
     let verifier = verifier(
         &idp,
         JwksOptions::default()
-            .with_cache_ttl(Duration::from_millis(150))
+            .with_cache_ttl(Duration::from_millis(500))
             .with_refresh_cooldown(Duration::from_millis(50)),
     );
     let token = signer.sign(&claims(&idp.issuer()));
     assert!(verifier.verify(&token).await.is_ok());
     assert!(verifier.verify(&token).await.is_ok());
     assert_eq!(idp.jwks_fetches(), 1);
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
     assert!(verifier.verify(&token).await.is_ok());
     assert_eq!(idp.jwks_fetches(), 2);
+
+    // `max-age=0` shortens the TTL, but not below the cooldown.
+    let short_lived = JwtVerifier::new(
+        JwtConfig::new(JwksSource::Url(idp.url("/short-lived-jwks")))
+            .with_issuer(idp.issuer())
+            .with_audience(AUDIENCE)
+            .with_jwks_options(quick_cooldown(Duration::from_millis(500))),
+    )
+    .unwrap();
+    let first = short_lived.verify(&token).await;
+    assert!(first.is_ok(), "{first:?}");
+    assert!(short_lived.verify(&token).await.is_ok());
+    assert_eq!(idp.jwks_fetches(), 3);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert!(short_lived.verify(&token).await.is_ok());
+    assert_eq!(idp.jwks_fetches(), 4);
 }
 
 #[tokio::test]
@@ -470,7 +483,7 @@ async fn an_unreachable_or_failing_jwks_endpoint_makes_tokens_uncheckable() {
 async fn a_failed_fetch_is_retried_after_the_cooldown() {
     let signer = keys::ec("p256", Algorithm::ES256);
     let idp = Idp::start(json!({ "keys": "not a list" })).await;
-    let verifier = verifier(&idp, quick_cooldown(Duration::from_millis(200)));
+    let verifier = verifier(&idp, quick_cooldown(Duration::from_millis(500)));
     let token = signer.sign(&claims(&idp.issuer()));
     assert!(matches!(
         verifier.verify(&token).await,
@@ -482,7 +495,7 @@ async fn a_failed_fetch_is_retried_after_the_cooldown() {
         Err(TokenError::Unavailable(_))
     ));
     assert_eq!(idp.jwks_fetches(), 1, "no retry within the cooldown");
-    tokio::time::sleep(Duration::from_millis(250)).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
     assert!(verifier.verify(&token).await.is_ok());
     assert_eq!(idp.jwks_fetches(), 2);
 }

@@ -47,6 +47,7 @@ impl Idp {
         });
         let router = Router::new()
             .route("/jwks", get(serve_jwks))
+            .route("/short-lived-jwks", get(serve_short_lived_jwks))
             .route(
                 "/failing-jwks",
                 get(|| async { StatusCode::INTERNAL_SERVER_ERROR }),
@@ -111,6 +112,15 @@ async fn serve_jwks(State(shared): State<Arc<Shared>>) -> Response {
     shared.jwks_fetches.fetch_add(1, Ordering::SeqCst);
     let jwks = shared.jwks.lock().unwrap().clone();
     axum::Json(jwks).into_response()
+}
+
+async fn serve_short_lived_jwks(state: State<Arc<Shared>>) -> Response {
+    let mut response = serve_jwks(state).await;
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("public, max-age=0"),
+    );
+    response
 }
 
 async fn discovery(State(shared): State<Arc<Shared>>) -> axum::Json<Value> {

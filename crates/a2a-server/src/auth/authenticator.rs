@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use a2a_types::card::{ApiKeyLocation, SecuritySchemeKind};
 use a2a_types::{A2aError, AgentCard, ErrorKind};
+use http::StatusCode;
 use http::header::HeaderValue;
 use http::request::Parts;
-use http::StatusCode;
 
 use super::credentials::{Bearer, Presented};
 use super::profile::{CallerProfile, CredentialKind};
@@ -269,7 +269,11 @@ impl Authenticator {
                 return Ok(Some(Arc::new(strongest(profiles))));
             }
         }
-        Err(rules.failure(&outcomes, scope_shortfall, presented.has_authorization()))
+        Err(rules.failure(
+            &outcomes,
+            scope_shortfall.as_deref(),
+            presented.has_authorization(),
+        ))
     }
 }
 
@@ -278,14 +282,14 @@ impl Rules {
     fn failure(
         &self,
         outcomes: &HashMap<&str, Outcome>,
-        scope_shortfall: Option<Vec<String>>,
+        scope_shortfall: Option<&[String]>,
         had_authorization: bool,
     ) -> AuthFailure {
         let invalid = outcomes.iter().find_map(|(scheme, outcome)| match outcome {
             Outcome::Invalid(reason) => Some((*scheme, reason.as_str())),
             Outcome::Pass(_) | Outcome::Missing => None,
         });
-        if let (Some(missing), None) = (&scope_shortfall, invalid) {
+        if let (Some(missing), None) = (scope_shortfall, invalid) {
             let scopes = missing.join(" ");
             let error = A2aError::new(
                 ErrorKind::Authorization,
@@ -358,10 +362,9 @@ impl Rules {
         names.sort();
         for name in names {
             let challenge = match &self.schemes[name] {
-                Method::Bearer { .. } if token_refused => format!(
-                    "Bearer realm=\"{}\", error=\"invalid_token\"",
-                    self.realm
-                ),
+                Method::Bearer { .. } if token_refused => {
+                    format!("Bearer realm=\"{}\", error=\"invalid_token\"", self.realm)
+                }
                 Method::Bearer { .. } => format!("Bearer realm=\"{}\"", self.realm),
                 Method::ApiKey { location, name, .. } => {
                     let place = match location {
@@ -465,7 +468,10 @@ async fn run(scheme: &str, method: &Method, presented: &Presented<'_>) -> Outcom
 
 /// The configured credential equal to `presented`; every one is compared, so the time
 /// taken does not say which matched.
-fn matching<'a>(credentials: &'a [StaticCredential], presented: &[u8]) -> Option<&'a StaticCredential> {
+fn matching<'a>(
+    credentials: &'a [StaticCredential],
+    presented: &[u8],
+) -> Option<&'a StaticCredential> {
     let mut found = None;
     for credential in credentials {
         if credential.secret.matches(presented) && found.is_none() {

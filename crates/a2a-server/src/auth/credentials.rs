@@ -154,8 +154,14 @@ mod tests {
     fn bearer_tokens_are_read_strictly() {
         let cases: [(&[(&str, &str)], Bearer<'_>); 8] = [
             (&[], Bearer::Absent),
-            (&[("authorization", "Bearer abc.def-ghi")], Bearer::Token("abc.def-ghi")),
-            (&[("authorization", "bearer  abc==")], Bearer::Token("abc==")),
+            (
+                &[("authorization", "Bearer abc.def-ghi")],
+                Bearer::Token("abc.def-ghi"),
+            ),
+            (
+                &[("authorization", "bearer  abc==")],
+                Bearer::Token("abc=="),
+            ),
             (&[("authorization", "Basic dXNlcjpwdw==")], Bearer::Absent),
             (&[("authorization", "Bearer")], Bearer::Malformed),
             (&[("authorization", "Bearer a b")], Bearer::Malformed),

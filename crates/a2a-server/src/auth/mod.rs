@@ -132,8 +132,13 @@ impl Authentication {
 
     /// Checks the tokens of the card's scheme named `scheme` with `verifier`.
     #[must_use]
-    pub fn scheme_verifier(mut self, scheme: impl Into<String>, verifier: impl TokenVerifier) -> Self {
-        self.scheme_verifiers.push((scheme.into(), Arc::new(verifier)));
+    pub fn scheme_verifier(
+        mut self,
+        scheme: impl Into<String>,
+        verifier: impl TokenVerifier,
+    ) -> Self {
+        self.scheme_verifiers
+            .push((scheme.into(), Arc::new(verifier)));
         self
     }
 

@@ -7,6 +7,7 @@
     unreachable_pub
 )]
 
+mod auth;
 mod auth_tokens;
 mod bindings_card;
 mod bindings_jsonrpc;

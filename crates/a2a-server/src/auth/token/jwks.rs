@@ -588,7 +588,7 @@ mod tests {
         URL_SAFE_NO_PAD.encode(bytes)
     }
 
-    fn set(keys: Value) -> KeySet {
+    fn set(keys: &Value) -> KeySet {
         KeySet::parse(json!({ "keys": keys }).to_string().as_bytes()).unwrap()
     }
 
@@ -602,7 +602,7 @@ mod tests {
 
     #[test]
     fn symmetric_encryption_and_unknown_keys_are_dropped_one_by_one() {
-        let keys = set(json!([
+        let keys = set(&json!([
             { "kty": "oct", "kid": "hmac", "k": b64(b"secret"), "alg": "HS256" },
             { "kty": "RSA", "kid": "enc", "use": "enc", "n": b64(&[0xC5; 256]), "e": "AQAB" },
             { "kty": "RSA", "kid": "oaep", "alg": "RSA-OAEP", "n": b64(&[0xC5; 256]), "e": "AQAB" },
@@ -635,7 +635,7 @@ mod tests {
 
     #[test]
     fn keys_fit_only_their_own_algorithms() {
-        let keys = set(json!([
+        let keys = set(&json!([
             rsa_jwk("rsa"),
             ec_jwk("p256", "P-256", 32),
             ec_jwk("p384", "P-384", 48),
@@ -672,7 +672,7 @@ mod tests {
 
     #[test]
     fn keys_without_kid_match_tokens_without_kid() {
-        let keys = set(json!([
+        let keys = set(&json!([
             { "kty": "RSA", "n": b64(&[0xC5; 256]), "e": "AQAB" },
             { "kty": "EC", "crv": "P-256", "x": b64(&[1; 32]), "y": b64(&[2; 32]) },
             rsa_jwk("named"),

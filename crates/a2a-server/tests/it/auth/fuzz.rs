@@ -97,9 +97,18 @@ fn request(headers: Vec<(&'static str, Vec<u8>)>, query: &str) -> Option<Request
 async fn ten_thousand_mangled_credentials_are_all_refused_without_a_panic() {
     let card = secured_card(
         &[
-            ("key", SecurityScheme::api_key(ApiKeyLocation::Header, "X-API-Key")),
-            ("query", SecurityScheme::api_key(ApiKeyLocation::Query, "key")),
-            ("cookie", SecurityScheme::api_key(ApiKeyLocation::Cookie, "session")),
+            (
+                "key",
+                SecurityScheme::api_key(ApiKeyLocation::Header, "X-API-Key"),
+            ),
+            (
+                "query",
+                SecurityScheme::api_key(ApiKeyLocation::Query, "key"),
+            ),
+            (
+                "cookie",
+                SecurityScheme::api_key(ApiKeyLocation::Cookie, "session"),
+            ),
             ("bearer", SecurityScheme::bearer("JWT")),
         ],
         &[],
@@ -130,7 +139,13 @@ async fn ten_thousand_mangled_credentials_are_all_refused_without_a_panic() {
                 value.extend(mangle(&mut rng, "static-bearer"));
                 (vec![("Authorization", value)], String::new())
             }
-            3 => (vec![("Authorization", mangle(&mut rng, &format!("Bearer {TOKEN}")))], String::new()),
+            3 => (
+                vec![(
+                    "Authorization",
+                    mangle(&mut rng, &format!("Bearer {TOKEN}")),
+                )],
+                String::new(),
+            ),
             4 => {
                 let mut value = b"session=".to_vec();
                 value.extend(mangle(&mut rng, KEY));
@@ -138,10 +153,7 @@ async fn ten_thousand_mangled_credentials_are_all_refused_without_a_panic() {
             }
             5 => {
                 let mangled = mangle(&mut rng, KEY);
-                let text: String = mangled
-                    .iter()
-                    .map(|byte| format!("%{byte:02X}"))
-                    .collect();
+                let text: String = mangled.iter().map(|byte| format!("%{byte:02X}")).collect();
                 (Vec::new(), format!("?key={text}"))
             }
             _ => (
@@ -158,7 +170,10 @@ async fn ten_thousand_mangled_credentials_are_all_refused_without_a_panic() {
         let response = router.clone().oneshot(request).await.unwrap();
         let status = response.status().as_u16();
         *statuses.entry(status).or_insert(0) += 1;
-        assert!(status == 401 || status == 400, "accepted or failed: {status}");
+        assert!(
+            status == 401 || status == 400,
+            "accepted or failed: {status}"
+        );
         sent += 1;
     }
     assert_eq!(statuses.values().sum::<i32>(), 10_000);
@@ -166,6 +181,10 @@ async fn ten_thousand_mangled_credentials_are_all_refused_without_a_panic() {
     // Still serving, and the real credentials still work.
     let valid = request(vec![("X-API-Key", KEY.as_bytes().to_vec())], "").unwrap();
     assert_eq!(router.clone().oneshot(valid).await.unwrap().status(), 200);
-    let token = request(vec![("Authorization", format!("Bearer {TOKEN}").into_bytes())], "").unwrap();
+    let token = request(
+        vec![("Authorization", format!("Bearer {TOKEN}").into_bytes())],
+        "",
+    )
+    .unwrap();
     assert_eq!(router.oneshot(token).await.unwrap().status(), 200);
 }

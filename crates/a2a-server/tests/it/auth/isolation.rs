@@ -28,7 +28,10 @@ struct Matrix {
 impl Matrix {
     async fn start() -> Self {
         let mut card = secured_card(
-            &[("key", SecurityScheme::api_key(ApiKeyLocation::Header, "X-API-Key"))],
+            &[(
+                "key",
+                SecurityScheme::api_key(ApiKeyLocation::Header, "X-API-Key"),
+            )],
             &[&[("key", &[])]],
         );
         card.capabilities.streaming = Some(true);
@@ -57,7 +60,10 @@ impl Matrix {
         method: &str,
         params: Value,
     ) -> RawResponse {
-        let mut headers = vec![("A2A-Version", "1.0"), ("Accept", "application/json, text/event-stream")];
+        let mut headers = vec![
+            ("A2A-Version", "1.0"),
+            ("Accept", "application/json, text/event-stream"),
+        ];
         if let Some(key) = key {
             headers.push(("X-API-Key", key));
         }
@@ -68,7 +74,12 @@ impl Matrix {
                 let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
                 headers.push(("Content-Type", "application/json"));
                 self.server
-                    .send(Method::POST, "/a2a", &headers, Some(serde_json::to_vec(&body).unwrap()))
+                    .send(
+                        Method::POST,
+                        "/a2a",
+                        &headers,
+                        Some(serde_json::to_vec(&body).unwrap()),
+                    )
                     .await
             }
             Binding::Rest => {
@@ -118,14 +129,23 @@ impl Matrix {
     /// followed up, subscribed to and canceled).
     async fn task_of(&self, binding: Binding, key: &str, tenant: &str) -> String {
         let response = self
-            .call(binding, Some(key), tenant, "SendMessage", json!({"message": user_message("ask")}))
+            .call(
+                binding,
+                Some(key),
+                tenant,
+                "SendMessage",
+                json!({"message": user_message("ask")}),
+            )
             .await;
         let body = response.json();
         let task = match binding {
             Binding::JsonRpc => &body["result"]["task"],
             Binding::Rest => &body["task"],
         };
-        assert_eq!(task["status"]["state"], "TASK_STATE_INPUT_REQUIRED", "{body}");
+        assert_eq!(
+            task["status"]["state"], "TASK_STATE_INPUT_REQUIRED",
+            "{body}"
+        );
         task["id"].as_str().unwrap().to_owned()
     }
 }
@@ -177,14 +197,19 @@ async fn no_caller_or_tenant_reaches_another_ones_task_on_any_operation() {
         for (owner, owner_tenant, task) in owned {
             for key in [ALICE, BOB] {
                 for tenant in TENANTS {
-                    let what = format!("{binding:?} task of {owner}@{owner_tenant} as {key}@{tenant}");
-                    let listed = matrix.call(binding, Some(key), tenant, "ListTasks", json!({})).await;
+                    let what =
+                        format!("{binding:?} task of {owner}@{owner_tenant} as {key}@{tenant}");
+                    let listed = matrix
+                        .call(binding, Some(key), tenant, "ListTasks", json!({}))
+                        .await;
                     assert_eq!(listed.status, 200, "{what}");
                     let visible = listed_ids(binding, &listed).contains(task);
                     let is_owner = key == owner && tenant == owner_tenant;
                     assert_eq!(visible, is_owner, "{what}: listed");
                     if is_owner {
-                        let got = matrix.call(binding, Some(key), tenant, "GetTask", json!({"id": task})).await;
+                        let got = matrix
+                            .call(binding, Some(key), tenant, "GetTask", json!({"id": task}))
+                            .await;
                         assert_eq!(got.status, 200, "{what}");
                         continue;
                     }
@@ -201,7 +226,9 @@ async fn no_caller_or_tenant_reaches_another_ones_task_on_any_operation() {
                         ("SubscribeToTask", json!({"id": task})),
                     ];
                     for (method, params) in operations {
-                        let response = matrix.call(binding, Some(key), tenant, method, params).await;
+                        let response = matrix
+                            .call(binding, Some(key), tenant, method, params)
+                            .await;
                         assert_not_found(binding, &response, &format!("{what}: {method}"));
                         checked += 1;
                     }
@@ -217,7 +244,8 @@ async fn no_caller_or_tenant_reaches_another_ones_task_on_any_operation() {
                         )
                         .await;
                     assert!(
-                        String::from_utf8_lossy(&push.body).contains("PUSH_NOTIFICATION_NOT_SUPPORTED")
+                        String::from_utf8_lossy(&push.body)
+                            .contains("PUSH_NOTIFICATION_NOT_SUPPORTED")
                             || String::from_utf8_lossy(&push.body).contains("-32003"),
                         "{what}: {}",
                         String::from_utf8_lossy(&push.body)
@@ -228,18 +256,40 @@ async fn no_caller_or_tenant_reaches_another_ones_task_on_any_operation() {
         // Every task is still the owner's, untouched: INPUT_REQUIRED, not canceled, and the
         // follow-ups above never reached it.
         for (owner, tenant, task) in owned {
-            let got = matrix.call(binding, Some(owner), tenant, "GetTask", json!({"id": task})).await;
+            let got = matrix
+                .call(binding, Some(owner), tenant, "GetTask", json!({"id": task}))
+                .await;
             let body = got.json();
             let task_json = match binding {
                 Binding::JsonRpc => body["result"].clone(),
                 Binding::Rest => body,
             };
-            assert_eq!(task_json["status"]["state"], "TASK_STATE_INPUT_REQUIRED", "{binding:?}");
-            assert_eq!(task_json["history"].as_array().map_or(0, Vec::len), 2, "{task_json}");
+            assert_eq!(
+                task_json["status"]["state"], "TASK_STATE_INPUT_REQUIRED",
+                "{binding:?}"
+            );
+            assert_eq!(
+                task_json["history"].as_array().map_or(0, Vec::len),
+                2,
+                "{task_json}"
+            );
         }
         // The owner can still cancel: the refusals above were about who, not what.
-        let canceled = matrix.call(binding, Some(ALICE), "t1", "CancelTask", json!({"id": alice_t1})).await;
-        assert_eq!(canceled.status, 200, "{}", String::from_utf8_lossy(&canceled.body));
+        let canceled = matrix
+            .call(
+                binding,
+                Some(ALICE),
+                "t1",
+                "CancelTask",
+                json!({"id": alice_t1}),
+            )
+            .await;
+        assert_eq!(
+            canceled.status,
+            200,
+            "{}",
+            String::from_utf8_lossy(&canceled.body)
+        );
     }
     assert_eq!(checked, 2 * 3 * 3 * 4);
 }
@@ -249,13 +299,23 @@ async fn the_extended_card_needs_a_caller_on_both_bindings() {
     let matrix = Matrix::start().await;
     for binding in [Binding::JsonRpc, Binding::Rest] {
         for key in [ALICE, BOB] {
-            let card = matrix.call(binding, Some(key), "t1", "GetExtendedAgentCard", json!({})).await;
+            let card = matrix
+                .call(binding, Some(key), "t1", "GetExtendedAgentCard", json!({}))
+                .await;
             assert_eq!(card.status, 200, "{binding:?}");
         }
-        let anonymous = matrix.call(binding, None, "t1", "GetExtendedAgentCard", json!({})).await;
+        let anonymous = matrix
+            .call(binding, None, "t1", "GetExtendedAgentCard", json!({}))
+            .await;
         assert_eq!(anonymous.status, 401, "{binding:?}");
         let forged = matrix
-            .call(binding, Some("key-of-mallory"), "t1", "GetExtendedAgentCard", json!({}))
+            .call(
+                binding,
+                Some("key-of-mallory"),
+                "t1",
+                "GetExtendedAgentCard",
+                json!({}),
+            )
             .await;
         assert_eq!(forged.status, 401, "{binding:?}");
     }

@@ -1,10 +1,11 @@
 //! The flags every client command shares: the agent's URL, how to reach it (binding,
-//! headers, credentials, timeout) and how to print (`--json`, `--no-color`).
+//! headers, credentials, TLS, timeout) and how to print (`--json`, `--no-color`).
 //!
 //! Secrets (`--api-key`, `--bearer`, `--oauth-client-secret`, header values) are kept in
 //! [`Secret`], whose `Debug` hides them, and no error message repeats them.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -94,6 +95,25 @@ pub(crate) struct ClientArgs {
         help_heading = "Connection"
     )]
     pub(crate) oauth_scope: Vec<String>,
+
+    /// Trust the certificate authorities in this PEM file for HTTPS, besides the built-in
+    /// roots (an agent whose certificate a private CA issued)
+    #[arg(long, value_name = "FILE", help_heading = "Connection")]
+    pub(crate) cacert: Option<PathBuf>,
+
+    /// Present this client certificate (PEM, leaf first) to an agent that asks for one
+    /// (mutual TLS); its private key may follow in the same file, or be given by --key
+    #[arg(long, value_name = "FILE", help_heading = "Connection")]
+    pub(crate) cert: Option<PathBuf>,
+
+    /// The private key of --cert (unencrypted PEM)
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "cert",
+        help_heading = "Connection"
+    )]
+    pub(crate) key: Option<PathBuf>,
 
     /// Give up on a request, or on a stream that stays silent, after this long (e.g. 30s, 5m; a
     /// bare number is milliseconds) [default: 60s per request, 300s of stream silence]

@@ -1,6 +1,9 @@
 //! The `a2a-client` the client commands talk through, set up from [`ClientArgs`]: the one
 //! place the commands meet the client library's settings.
 
+use std::path::Path;
+
+use a2a_client::transport::{HttpTransport, TlsOptions};
 use a2a_client::{
     A2aClient, A2aClientBuilder, ApiKeyPlacement, CardFetchOptions, Credentials,
     OAuth2ClientCredentials, Timeouts,
@@ -40,7 +43,10 @@ pub(crate) async fn open(args: &ClientArgs) -> anyhow::Result<A2aClient> {
 /// # Errors
 /// As [`open`], less the binding check.
 pub(crate) async fn fetch_card(args: &ClientArgs) -> anyhow::Result<AgentCard> {
-    let options = card_fetch_options(args)?;
+    let mut options = card_fetch_options(args)?;
+    if let Some(tls) = tls_options(args)? {
+        options = options.transport(HttpTransport::with_tls(connect_timeout(args), &tls)?);
+    }
     Ok(a2a_client::fetch_agent_card(&args.url, &options).await?)
 }
 
@@ -77,14 +83,67 @@ fn builder(args: &ClientArgs) -> Result<A2aClientBuilder, UsageError> {
         builder = builder.credentials(credentials);
     }
     if let Some(timeout) = args.timeout {
-        let defaults = Timeouts::default();
         builder = builder.timeouts(Timeouts {
-            connect: timeout.min(defaults.connect),
+            connect: connect_timeout(args),
             request: timeout,
             stream_idle: timeout,
         });
     }
+    if let Some(tls) = tls_options(args)? {
+        builder = builder.tls(tls);
+    }
     Ok(builder)
+}
+
+/// The connect timeout: the library's, or `--timeout` when that is shorter.
+fn connect_timeout(args: &ClientArgs) -> std::time::Duration {
+    let default = Timeouts::default().connect;
+    args.timeout.map_or(default, |timeout| timeout.min(default))
+}
+
+/// `--cacert`, `--cert` and `--key`, read; `None` when none is given. Errors name the flag
+/// and the file, never what the file holds.
+fn tls_options(args: &ClientArgs) -> Result<Option<TlsOptions>, UsageError> {
+    if args.cacert.is_none() && args.cert.is_none() {
+        return Ok(None);
+    }
+    let mut tls = TlsOptions::new();
+    if let Some(path) = &args.cacert {
+        tls = tls
+            .root_certificate_pem(&read("--cacert", path)?)
+            .map_err(|_| {
+                UsageError::new(format!(
+                    "--cacert: {} holds no PEM certificate",
+                    path.display()
+                ))
+            })?;
+    }
+    if let Some(cert) = &args.cert {
+        let mut identity = read("--cert", cert)?;
+        if let Some(key) = &args.key {
+            // PEM sections may follow each other in any order; the newline keeps a file
+            // without a final one from gluing two lines together.
+            identity.push(b'\n');
+            identity.extend(read("--key", key)?);
+        }
+        tls = tls.client_identity_pem(&identity).map_err(|_| {
+            let files = match &args.key {
+                Some(key) => format!("{} and {}", cert.display(), key.display()),
+                None => cert.display().to_string(),
+            };
+            UsageError::new(format!(
+                "--cert: {files} must hold a PEM certificate and its unencrypted private key \
+                 (give the key with --key when it is in a file of its own)"
+            ))
+        })?;
+    }
+    Ok(Some(tls))
+}
+
+fn read(flag: &str, path: &Path) -> Result<Vec<u8>, UsageError> {
+    std::fs::read(path).map_err(|error| {
+        UsageError::new(format!("{flag}: cannot read {}: {error}", path.display()))
+    })
 }
 
 /// The one kind of credentials the flags name (clap makes them exclusive).

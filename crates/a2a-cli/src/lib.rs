@@ -31,6 +31,8 @@
 //! - `follow`, `progress`: following a stream of events, and what the events said about
 //!   the task (which decides the exit code).
 //! - `render/`: human output of protocol values, as strings; `spinner`: the wait animation.
+//! - `serving`: how `a2a serve` serves, over HTTP or HTTPS (mutual TLS with `--client-ca`),
+//!   and stops gracefully.
 //! - `output`: the only module that prints to stdout.
 
 mod agents;
@@ -46,6 +48,7 @@ mod logging;
 mod output;
 mod progress;
 mod render;
+mod serving;
 mod spinner;
 
 pub use self::cli::{Cli, run};

@@ -11,8 +11,8 @@ use serde::Serialize;
 
 /// The line a script or test waits for: the real bound address, so `--bind 127.0.0.1:0`
 /// is usable.
-pub(crate) fn listening(address: SocketAddr) {
-    println!("listening on http://{address}");
+pub(crate) fn listening(scheme: &str, address: SocketAddr) {
+    println!("listening on {scheme}://{address}");
 }
 
 /// One error line on stderr.

@@ -3,26 +3,20 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use a2a_server::A2aServer;
 use a2a_server::store::InMemoryTaskStore;
 use a2a_store_sql::SqlStore;
 use a2a_types::AgentCard;
 use anyhow::Context as _;
-use axum::serve::ListenerExt as _;
 use tokio::net::TcpListener;
 use tokio::signal::unix::{Signal, SignalKind, signal};
-use tokio_util::sync::CancellationToken;
 
 use crate::agents::Agent;
 use crate::config::StoreSetting;
 use crate::config::{self, ServeOptions, Settings};
 use crate::error::{BindError, StoreOpenError};
 use crate::{card, logging, output};
-
-/// How long, after the grace period, connections still open get before they are dropped.
-const CLOSE_MARGIN: Duration = Duration::from_secs(1);
 
 /// Flags of `a2a serve`.
 #[derive(Debug, clap::Args)]
@@ -49,6 +43,7 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
     logging::init(settings.log_format, settings.log_filter.clone())?;
     let agent = Agent::new(&settings.agent)?;
     let card = card::load(&settings)?;
+    let tls = crate::serving::tls_config(&settings)?;
 
     let listener = TcpListener::bind(&settings.bind)
         .await
@@ -69,41 +64,15 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
     // it sees the line gets a graceful shutdown.
     let mut termination = Termination::watch()?;
     log_summary(&settings, &server, address);
-    output::listening(address);
-
-    // Without TCP_NODELAY the last frames of a response wait ~40 ms for a delayed ACK.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    let stop = CancellationToken::new();
-    let serving = axum::serve(listener, server.router())
-        .with_graceful_shutdown(stop.clone().cancelled_owned())
-        .into_future();
-    tokio::pin!(serving);
-    tokio::select! {
-        result = &mut serving => {
-            // Serving ends by itself only when accepting fails for good.
-            return result.context("the server stopped");
-        }
-        signal = termination.received() => {
-            tracing::info!(signal, grace_ms = settings.shutdown_grace.as_millis(), "shutting down");
-        }
-    }
-    stop.cancel();
-    // Running turns get the grace period; connections get it too, plus a margin to write
-    // their last responses, and are then dropped.
-    let (_, drained) = tokio::join!(
-        server.shutdown(settings.shutdown_grace),
-        tokio::time::timeout(settings.shutdown_grace + CLOSE_MARGIN, &mut serving),
-    );
-    match drained {
-        Ok(result) => result.context("the server failed while shutting down")?,
-        Err(_elapsed) => {
-            tracing::warn!("connections still open after the grace period were dropped")
-        }
-    }
-    tracing::info!("stopped");
-    Ok(())
+    output::listening(crate::serving::scheme(&settings), address);
+    crate::serving::serve(
+        listener,
+        &server,
+        tls,
+        termination.received(),
+        settings.shutdown_grace,
+    )
+    .await
 }
 
 /// The task store `a2a serve` was asked for, opened (and migrated) before the server starts.
@@ -140,7 +109,7 @@ fn build_server(
                  set --public-url to the address they reach"
             );
         }
-        format!("http://{address}")
+        format!("{}://{address}", crate::serving::scheme(settings))
     });
     let served = card::serve(card, settings, &public_url);
     let builder = A2aServer::builder(served.card, agent).config(settings.server.clone());

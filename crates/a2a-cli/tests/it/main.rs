@@ -21,4 +21,5 @@ mod crash;
 mod exec;
 mod serve;
 mod support;
+mod tls;
 mod usage;

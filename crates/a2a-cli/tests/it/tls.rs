@@ -1,0 +1,204 @@
+//! `a2a serve --tls-cert … --tls-key …` (HTTPS) and `--client-ca` (mutual TLS), and the client
+//! commands' `--cacert`, `--cert` and `--key`; certificates made with rcgen.
+
+use rcgen::{
+    BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
+    KeyPair, KeyUsagePurpose,
+};
+
+use crate::client_mock::cli;
+use crate::support::{Server, TempFile, run};
+
+/// A CA and the server and client certificates it issued, as PEM files.
+struct Pki {
+    ca: TempFile,
+    server_cert: TempFile,
+    server_key: TempFile,
+    client_cert: TempFile,
+    client_key: TempFile,
+    /// The client certificate with its key in the same file.
+    client_both: TempFile,
+}
+
+impl Pki {
+    fn new() -> Self {
+        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params
+            .distinguished_name
+            .push(DnType::CommonName, "Test CA");
+        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+        let ca = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
+        let issue = |names: Vec<String>, common_name: &str, usage| {
+            let mut params = CertificateParams::new(names).unwrap();
+            params
+                .distinguished_name
+                .push(DnType::CommonName, common_name);
+            params.extended_key_usages = vec![usage];
+            let key = KeyPair::generate().unwrap();
+            let cert = params.signed_by(&key, &ca).unwrap();
+            (cert.pem(), key.serialize_pem())
+        };
+        let (server_cert, server_key) = issue(
+            vec!["127.0.0.1".into(), "localhost".into()],
+            "localhost",
+            ExtendedKeyUsagePurpose::ServerAuth,
+        );
+        let (client_cert, client_key) =
+            issue(Vec::new(), "alice", ExtendedKeyUsagePurpose::ClientAuth);
+        Self {
+            ca: TempFile::new("ca.pem", &ca.pem()),
+            server_cert: TempFile::new("server.pem", &server_cert),
+            server_key: TempFile::new("server.key", &server_key),
+            client_both: TempFile::new("client-both.pem", &format!("{client_cert}{client_key}")),
+            client_cert: TempFile::new("client.pem", &client_cert),
+            client_key: TempFile::new("client.key", &client_key),
+        }
+    }
+
+    /// `a2a serve` over HTTPS with `extra` flags.
+    fn serve(&self, extra: &[&str]) -> Server {
+        let mut args = vec![
+            "--tls-cert",
+            self.server_cert.path(),
+            "--tls-key",
+            self.server_key.path(),
+        ];
+        args.extend_from_slice(extra);
+        Server::start(&args)
+    }
+}
+
+#[test]
+fn https_serves_the_card_and_messages_to_clients_that_trust_the_ca() {
+    let pki = Pki::new();
+    let server = pki.serve(&[]);
+    assert!(
+        server.url.starts_with("https://127.0.0.1:"),
+        "{}",
+        server.url
+    );
+
+    let text = cli(&["card", &server.url, "--cacert", pki.ca.path()])
+        .ok()
+        .to_owned();
+    // The card advertises the https URL the server is reached at.
+    assert!(
+        text.contains(&format!("  JSONRPC    {}", server.url)),
+        "{text}"
+    );
+    let text = cli(&["send", &server.url, "hello", "--cacert", pki.ca.path()])
+        .ok()
+        .to_owned();
+    assert!(text.ends_with("hello\n"), "{text}");
+
+    // Without the CA the server's certificate is not trusted: the agent cannot be reached.
+    let line = cli(&["card", &server.url]).failed(3).to_owned();
+    assert!(line.contains("cannot reach"), "{line}");
+}
+
+#[test]
+fn with_client_ca_a_client_certificate_is_accepted_as_the_credential() {
+    let pki = Pki::new();
+    let server = pki.serve(&["--client-ca", pki.ca.path()]);
+    let with_key_file = cli(&[
+        "send",
+        &server.url,
+        "hello",
+        "--cacert",
+        pki.ca.path(),
+        "--cert",
+        pki.client_cert.path(),
+        "--key",
+        pki.client_key.path(),
+    ]);
+    assert!(with_key_file.ok().ends_with("hello\n"), "{with_key_file:?}");
+    let key_inside = cli(&[
+        "send",
+        &server.url,
+        "again",
+        "--cacert",
+        pki.ca.path(),
+        "--cert",
+        pki.client_both.path(),
+    ]);
+    assert!(key_inside.ok().ends_with("again\n"), "{key_inside:?}");
+
+    // No certificate and no other credential: the handshake lets the client in (the card
+    // could offer other schemes), authentication refuses it.
+    let line = cli(&["send", &server.url, "hello", "--cacert", pki.ca.path()])
+        .failed(1)
+        .to_owned();
+    assert!(line.contains("authentication"), "{line}");
+}
+
+#[test]
+fn unreadable_or_unusable_tls_files_are_usage_errors_that_never_show_a_key() {
+    let pki = Pki::new();
+    let key_text = std::fs::read_to_string(&pki.server_key.path).unwrap();
+    let key_line = key_text.lines().nth(1).unwrap();
+    let missing = "/nonexistent/a2a-tls-test/cert.pem";
+    let serve = |cert: &str, key: &str| {
+        run(&[
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--store",
+            "memory",
+            "--no-auth",
+            "--tls-cert",
+            cert,
+            "--tls-key",
+            key,
+        ])
+    };
+    let cases = [
+        (
+            serve(missing, pki.server_key.path()),
+            "--tls-cert: cannot read /nonexistent/a2a-tls-test/cert.pem",
+        ),
+        (
+            serve(pki.server_key.path(), pki.server_key.path()),
+            "--tls-cert: the certificate file",
+        ),
+        (
+            serve(pki.server_cert.path(), pki.server_cert.path()),
+            "holds no private key",
+        ),
+        (
+            serve(pki.server_cert.path(), pki.client_key.path()),
+            "--tls-key: the private key cannot be used with the certificate",
+        ),
+    ];
+    for (output, expected) in cases {
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(expected), "{expected:?} not in {stderr}");
+        assert!(!stderr.contains(key_line), "{stderr}");
+        assert!(output.stdout.is_empty(), "the server never listened");
+    }
+
+    let url = "https://127.0.0.1:1";
+    let line = cli(&["card", url, "--cacert", missing])
+        .failed(2)
+        .to_owned();
+    assert!(
+        line.contains("--cacert: cannot read /nonexistent/a2a-tls-test/cert.pem"),
+        "{line}"
+    );
+    let line = cli(&["card", url, "--cacert", pki.client_key.path()])
+        .failed(2)
+        .to_owned();
+    assert!(line.contains("holds no PEM certificate"), "{line}");
+    // A certificate without its key.
+    let line = cli(&["send", url, "hello", "--cert", pki.client_cert.path()])
+        .failed(2)
+        .to_owned();
+    assert!(line.contains("--cert:"), "{line}");
+    let client_key = std::fs::read_to_string(&pki.client_key.path).unwrap();
+    assert!(!line.contains(client_key.lines().nth(1).unwrap()), "{line}");
+    let line = cli(&["get", url, "t-1", "--key", pki.client_key.path()])
+        .failed(2)
+        .to_owned();
+    assert!(line.contains("--cert"), "--key needs --cert: {line}");
+}

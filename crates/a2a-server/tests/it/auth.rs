@@ -6,6 +6,7 @@
 
 mod fuzz;
 mod isolation;
+mod mtls;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -23,6 +23,8 @@
 //! - `config`: flags, `A2A_*` environment variables and the TOML file, merged in one place
 //!   into validated settings.
 //! - `card`: the agent card served, from a file and/or parameters (CARD-07…CARD-09).
+//! - `authentication`: the security options as the card's schemes and the server's
+//!   `Authentication` (AUTH-01…AUTH-10).
 //! - `agents/`: the built-in agents `echo`, `exec` and `conformance`.
 //! - `logging`: `tracing` to stderr, human-readable or JSON.
 //! - `client_args`: the flags every client command shares (URL, binding, credentials,
@@ -36,6 +38,7 @@
 //! - `output`: the only module that prints to stdout.
 
 mod agents;
+mod authentication;
 mod card;
 mod cli;
 mod client_args;

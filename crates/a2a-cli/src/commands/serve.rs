@@ -16,7 +16,7 @@ use crate::agents::Agent;
 use crate::config::StoreSetting;
 use crate::config::{self, ServeOptions, Settings};
 use crate::error::{BindError, StoreOpenError};
-use crate::{card, logging, output};
+use crate::{authentication, card, logging, output};
 
 /// Flags of `a2a serve`.
 #[derive(Debug, clap::Args)]
@@ -54,7 +54,11 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let address = listener
         .local_addr()
         .context("cannot read the bound address")?;
-    for warning in settings.insecure_settings(address) {
+    for warning in settings
+        .insecure_settings(address)
+        .into_iter()
+        .chain(authentication::warnings(&settings.auth))
+    {
         tracing::warn!("insecure setting: {warning}");
     }
     let store = open_store(&settings.store).await?;
@@ -111,8 +115,11 @@ fn build_server(
         }
         format!("{}://{address}", crate::serving::scheme(settings))
     });
-    let served = card::serve(card, settings, &public_url);
-    let builder = A2aServer::builder(served.card, agent).config(settings.server.clone());
+    let mut served = card::serve(card, settings, &public_url);
+    authentication::declare(&mut served.card, &settings.auth);
+    let builder = A2aServer::builder(served.card, agent)
+        .config(settings.server.clone())
+        .authentication(authentication::build(&settings.auth)?);
     let builder = match store {
         OpenStore::Memory(store) => builder.store(store),
         // The SQL store is also the cluster: leases and signals shared with every instance

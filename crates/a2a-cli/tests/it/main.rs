@@ -7,6 +7,7 @@
     unreachable_pub
 )]
 
+mod auth;
 mod card;
 mod client_card;
 mod client_chat;

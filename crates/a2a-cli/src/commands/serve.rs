@@ -107,13 +107,14 @@ fn build_server(
     store: OpenStore,
 ) -> anyhow::Result<A2aServer> {
     let public_url = settings.public_url.clone().unwrap_or_else(|| {
+        let url = format!("{}://{address}", crate::serving::scheme(settings));
         if address.ip().is_unspecified() {
             tracing::warn!(
-                "the card advertises http://{address}, which clients elsewhere cannot use; \
+                "the card advertises {url}, which clients elsewhere cannot use; \
                  set --public-url to the address they reach"
             );
         }
-        format!("{}://{address}", crate::serving::scheme(settings))
+        url
     });
     let mut served = card::serve(card, settings, &public_url);
     authentication::declare(&mut served.card, &settings.auth);

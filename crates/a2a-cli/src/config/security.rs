@@ -19,7 +19,7 @@ pub(crate) enum AuthSetting {
     /// `--no-auth`: no authentication at all.
     Disabled,
     /// Fail closed: only the credentials below are accepted.
-    Required(Credentials),
+    Required(Box<Credentials>),
 }
 
 /// The credentials `a2a serve` accepts; all optional, any may be combined.
@@ -131,7 +131,7 @@ pub(crate) fn auth(options: &ServeOptions) -> Result<AuthSetting, ConfigError> {
         }
         return Ok(AuthSetting::Disabled);
     }
-    Ok(AuthSetting::Required(credentials))
+    Ok(AuthSetting::Required(Box::new(credentials)))
 }
 
 fn credentials(options: &ServeOptions) -> Result<Credentials, ConfigError> {

@@ -38,7 +38,11 @@ pub(crate) fn declare(card: &mut AgentCard, auth: &AuthSetting) {
     };
     let scopes = &credentials.required_scopes;
     if let Some((_, header)) = &credentials.api_key {
-        add(API_KEY, SecurityScheme::api_key(ApiKeyLocation::Header, header), &[]);
+        add(
+            API_KEY,
+            SecurityScheme::api_key(ApiKeyLocation::Header, header),
+            &[],
+        );
     }
     if credentials.bearer_token.is_some() {
         add(BEARER, SecurityScheme::bearer(""), &[]);

@@ -207,8 +207,12 @@ impl ServeOptions {
             audience: self.audience.or(lower.audience),
             required_scopes: self.required_scopes.or(lower.required_scopes),
             introspection_url: self.introspection_url.or(lower.introspection_url),
-            introspection_client_id: self.introspection_client_id.or(lower.introspection_client_id),
-            introspection_client_secret: self.introspection_client_secret.or(lower.introspection_client_secret),
+            introspection_client_id: self
+                .introspection_client_id
+                .or(lower.introspection_client_id),
+            introspection_client_secret: self
+                .introspection_client_secret
+                .or(lower.introspection_client_secret),
             tls_cert: self.tls_cert.or(lower.tls_cert),
             tls_key: self.tls_key.or(lower.tls_key),
             client_ca: self.client_ca.or(lower.client_ca),

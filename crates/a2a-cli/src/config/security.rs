@@ -177,7 +177,10 @@ fn credentials(options: &ServeOptions) -> Result<Credentials, ConfigError> {
         (Some(url), None) => {
             let issuer = options.issuer.as_deref().map(str::trim).unwrap_or_default();
             if issuer.is_empty() {
-                return Err(invalid("jwks-url", "needs --issuer, the `iss` tokens carry"));
+                return Err(invalid(
+                    "jwks-url",
+                    "needs --issuer, the `iss` tokens carry",
+                ));
             }
             Some(JwtKeys::Jwks {
                 url: http_url("jwks-url", url)?,

@@ -349,7 +349,11 @@ fn inconsistent_or_unavailable_choices_are_refused() {
 fn only_a_listener_beyond_loopback_is_insecure() {
     let settings = load(ServeOptions::default(), None, env(&[])).unwrap();
     for local in ["127.0.0.1:8080", "[::1]:8080"] {
-        assert!(settings.insecure_settings(local.parse().unwrap()).is_empty());
+        assert!(
+            settings
+                .insecure_settings(local.parse().unwrap())
+                .is_empty()
+        );
     }
     // Authentication is on by default; beyond loopback without TLS, credentials travel in
     // the clear.
@@ -380,14 +384,35 @@ fn only_a_listener_beyond_loopback_is_insecure() {
 #[test]
 fn security_options_are_checked_together() {
     let cases: [(&[&str], &str); 10] = [
-        (&["--no-auth", "--api-key", "k"], "--no-auth: cannot be combined"),
+        (
+            &["--no-auth", "--api-key", "k"],
+            "--no-auth: cannot be combined",
+        ),
         (&["--api-key", ""], "--api-key: must not be empty"),
-        (&["--api-key-header", "X-Key"], "--api-key-header: needs --api-key"),
-        (&["--api-key", "k", "--api-key-header", "bad header"], "is not a header name"),
-        (&["--jwks-url", "https://id.test/jwks", "--audience", "a"], "needs --issuer"),
-        (&["--oidc-issuer", "https://id.test"], "--audience: is required"),
-        (&["--oidc-issuer", "ftp://id.test", "--audience", "a"], "is not an http"),
-        (&["--introspection-url", "https://id.test/i"], "needs --introspection-client-id"),
+        (
+            &["--api-key-header", "X-Key"],
+            "--api-key-header: needs --api-key",
+        ),
+        (
+            &["--api-key", "k", "--api-key-header", "bad header"],
+            "is not a header name",
+        ),
+        (
+            &["--jwks-url", "https://id.test/jwks", "--audience", "a"],
+            "needs --issuer",
+        ),
+        (
+            &["--oidc-issuer", "https://id.test"],
+            "--audience: is required",
+        ),
+        (
+            &["--oidc-issuer", "ftp://id.test", "--audience", "a"],
+            "is not an http",
+        ),
+        (
+            &["--introspection-url", "https://id.test/i"],
+            "needs --introspection-client-id",
+        ),
         (&["--tls-key", "k.pem"], "--tls-key: needs --tls-cert"),
         (&["--client-ca", "ca.pem"], "mutual TLS needs HTTPS"),
     ];
@@ -395,7 +420,11 @@ fn security_options_are_checked_together() {
         let text = error_text(load(flags(args), None, env(&[])));
         assert!(text.contains(expected), "{args:?}: {text}");
     }
-    let scopes = error_text(load(flags(&["--api-key", "k", "--required-scopes", "a"]), None, env(&[])));
+    let scopes = error_text(load(
+        flags(&["--api-key", "k", "--required-scopes", "a"]),
+        None,
+        env(&[]),
+    ));
     assert!(scopes.contains("applies to issued tokens"), "{scopes}");
 
     let settings = load(
@@ -416,7 +445,10 @@ fn security_options_are_checked_together() {
     };
     assert_eq!(credentials.required_scopes, ["a2a:call", "a2a:admin"]);
     assert_eq!(
-        credentials.api_key.as_ref().map(|(key, header)| (key.expose(), header.as_str())),
+        credentials
+            .api_key
+            .as_ref()
+            .map(|(key, header)| (key.expose(), header.as_str())),
         Some(("from-env", "X-API-Key"))
     );
     assert_eq!(
@@ -426,6 +458,9 @@ fn security_options_are_checked_together() {
         })
     );
     // Secrets never print (CFG-38).
-    let printed = format!("{:?}", load(flags(&["--bearer-token", "tok-secret"]), None, env(&[])).unwrap());
+    let printed = format!(
+        "{:?}",
+        load(flags(&["--bearer-token", "tok-secret"]), None, env(&[])).unwrap()
+    );
     assert!(!printed.contains("tok-secret"), "{printed}");
 }

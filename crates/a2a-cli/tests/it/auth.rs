@@ -32,13 +32,26 @@ async fn an_api_key_is_declared_in_the_card_and_accepted_from_the_client() {
         card["securitySchemes"]["apiKey"],
         json!({"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"}})
     );
-    assert_eq!(card["securityRequirements"], json!([{"schemes": {"apiKey": {}}}]));
+    assert_eq!(
+        card["securityRequirements"],
+        json!([{"schemes": {"apiKey": {}}}])
+    );
     assert!(!card.to_string().contains("k-0123456789"));
 
-    let text = cli(&["send", &server.url, "hello", "--api-key", "k-0123456789"]).ok().to_owned();
+    let text = cli(&["send", &server.url, "hello", "--api-key", "k-0123456789"])
+        .ok()
+        .to_owned();
     assert!(text.ends_with("hello\n"), "{text}");
     for binding in ["jsonrpc", "rest"] {
-        let run = cli(&["send", &server.url, "hi", "--api-key", "wrong", "--binding", binding]);
+        let run = cli(&[
+            "send",
+            &server.url,
+            "hi",
+            "--api-key",
+            "wrong",
+            "--binding",
+            binding,
+        ]);
         let line = run.failed(1);
         assert!(line.contains("API key is not valid"), "{binding}: {line}");
         assert!(!line.contains("wrong"), "{line}");
@@ -58,9 +71,15 @@ async fn a_bearer_token_works_and_each_credential_is_an_alternative() {
     );
     cli(&["send", &server.url, "one", "--bearer", "tok-abcdef"]).ok();
     cli(&["send", &server.url, "two", "--api-key", "k-1"]).ok();
-    let line = cli(&["send", &server.url, "three", "--bearer", "tok-abcdeX"]).failed(1).to_owned();
+    let line = cli(&["send", &server.url, "three", "--bearer", "tok-abcdeX"])
+        .failed(1)
+        .to_owned();
     assert!(line.contains("bearer token is not valid"), "{line}");
     // Both credentials are one caller (AUTH-08): the tasks are shared.
     let listed = cli(&["list", &server.url, "--json", "--api-key", "k-1"]).json_lines();
-    assert_eq!(listed[0]["tasks"].as_array().map(Vec::len), Some(2), "{listed:?}");
+    assert_eq!(
+        listed[0]["tasks"].as_array().map(Vec::len),
+        Some(2),
+        "{listed:?}"
+    );
 }

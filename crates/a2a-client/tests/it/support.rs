@@ -65,9 +65,7 @@ impl Agent {
         // client, not about who may call.
         let builder = A2aServer::builder(agent_card.clone(), ScriptAgent)
             .authentication(a2a_server::auth::Authentication::disabled());
-        let built = server(builder)
-            .build()
-            .expect("the server builds");
+        let built = server(builder).build().expect("the server builds");
         let router = built.router();
         tokio::spawn(async move {
             axum::serve(listener, router).await.unwrap();

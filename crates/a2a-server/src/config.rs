@@ -44,6 +44,21 @@ pub struct ServerConfig {
     /// Key that signs `ListTasks` page tokens; random per process when `None`. Instances that
     /// share a store must share the key so a token from one is valid on another.
     pub page_token_key: Option<Vec<u8>>,
+    /// What a caller is told about a task of the same tenant owned by someone else (D-07).
+    /// Default [`CrossOwner::NotFound`]: the spec's reading (§7.2), which reveals nothing.
+    pub cross_owner: CrossOwner,
+}
+
+/// The answer to a caller naming another caller's task (D-07).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CrossOwner {
+    /// TaskNotFound, exactly as for a task that does not exist.
+    #[default]
+    NotFound,
+    /// 403 / AUTHORIZATION (seed 000's AuthorizationError): says the task exists. Needs a
+    /// store that implements [`TaskStore::locate`](crate::store::TaskStore::locate).
+    Forbidden,
 }
 
 impl Default for ServerConfig {
@@ -64,6 +79,7 @@ impl Default for ServerConfig {
             task_queue_size: 0,
             cors: None,
             page_token_key: None,
+            cross_owner: CrossOwner::NotFound,
         }
     }
 }

@@ -236,6 +236,14 @@ impl Backend {
 
 #[async_trait]
 impl TaskStore for SqlStore {
+    async fn locate(&self, id: &TaskId) -> Result<Option<TaskScope>, StoreError> {
+        let found = match &self.inner.backend {
+            Backend::Sqlite(sqlite) => sqlite.locate(id).await?,
+            Backend::Postgres(postgres) => postgres.locate(id).await?,
+        };
+        Ok(found.map(ScopeKey::into_scope))
+    }
+
     async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError> {
         let scope = ScopeKey::of(scope);
         match &self.inner.backend {

@@ -27,10 +27,9 @@ impl RequestHandler {
             owner: call.owner.clone(),
         };
         let _guard = engine.locks.lock(&request.id).await;
-        let stored = engine
-            .load(&scope, &request.id)
-            .await?
-            .ok_or_else(|| A2aError::task_not_found(request.id.as_str()))?;
+        let Some(stored) = engine.load(&scope, &request.id).await? else {
+            return Err(self.missing_task(&scope, &request.id).await);
+        };
         let state = stored.task.status.state;
         if state.is_terminal() {
             return if state == TaskState::Canceled && engine.config.idempotent_cancel {

@@ -21,12 +21,9 @@ impl RequestHandler {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),
         };
-        let stored = self
-            .inner
-            .engine
-            .load(&scope, &request.id)
-            .await?
-            .ok_or_else(|| A2aError::task_not_found(request.id.as_str()))?;
+        let Some(stored) = self.inner.engine.load(&scope, &request.id).await? else {
+            return Err(self.missing_task(&scope, &request.id).await);
+        };
         Ok(trim_history(stored.task, length))
     }
 }

@@ -16,12 +16,13 @@ mod stream;
 
 use std::sync::Arc;
 
-use a2a_types::{A2aError, AgentCard, Task};
+use a2a_types::{A2aError, AgentCard, Task, TaskId};
 
 pub use self::call::{CallContext, parse_extension_list};
 pub use self::stream::{EventStream, StreamEvent};
 use crate::auth::Authenticator;
 use crate::executor::AgentExecutor;
+use crate::store::TaskScope;
 use crate::turn::Engine;
 
 /// Serves the eleven A2A operations for one agent.
@@ -68,6 +69,31 @@ impl RequestHandler {
                 authenticator,
             }),
         }
+    }
+
+    /// The error for a task `scope` cannot see: TaskNotFound (D-07), or, with
+    /// [`CrossOwner::Forbidden`](crate::config::CrossOwner::Forbidden), Authorization when
+    /// the task exists in the same tenant under another owner. A store failure while
+    /// looking is logged and answered TaskNotFound: the lookup only refines a refusal.
+    pub(crate) async fn missing_task(&self, scope: &TaskScope, id: &TaskId) -> A2aError {
+        let engine = &self.inner.engine;
+        if engine.config.cross_owner == crate::config::CrossOwner::Forbidden
+            && scope.owner.is_some()
+        {
+            match engine.store.locate(id).await {
+                Ok(Some(found)) if found.tenant == scope.tenant && found.owner != scope.owner => {
+                    return A2aError::new(
+                        a2a_types::ErrorKind::Authorization,
+                        format!("task {id} belongs to another caller"),
+                    );
+                }
+                Ok(_) => {}
+                Err(error) => {
+                    tracing::warn!(%error, "cannot locate a task for the cross-owner policy")
+                }
+            }
+        }
+        A2aError::task_not_found(id.as_str())
     }
 
     /// Who may call: the card's requirements paired with the configured credentials.

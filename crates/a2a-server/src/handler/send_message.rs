@@ -151,10 +151,9 @@ impl RequestHandler {
         // A follow-up (EXE-13): checked and recorded under the task's lock, and the turn is
         // registered before the lock is released, so two follow-ups cannot both start one.
         let _guard = engine.locks.lock(&task_id).await;
-        let stored = engine
-            .load(&scope, &task_id)
-            .await?
-            .ok_or_else(|| A2aError::task_not_found(task_id.as_str()))?;
+        let Some(stored) = engine.load(&scope, &task_id).await? else {
+            return Err(self.missing_task(&scope, &task_id).await);
+        };
         let mut task = stored.task;
         if message
             .context_id

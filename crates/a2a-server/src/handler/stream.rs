@@ -191,10 +191,10 @@ impl RequestHandler {
         // snapshot (or the replay) and the live events; duplicates are dropped by sequence.
         let guard = engine.locks.lock(&request.id).await;
         let events = engine.events.subscribe(&request.id, &scope);
-        let stored = engine
-            .load(&scope, &request.id)
-            .await?
-            .ok_or_else(|| A2aError::task_not_found(request.id.as_str()))?;
+        let Some(stored) = engine.load(&scope, &request.id).await? else {
+            drop(guard);
+            return Err(self.missing_task(&scope, &request.id).await);
+        };
         let running = engine.running_turn(&request.id);
         drop(guard);
         let task = stored.task;

@@ -150,6 +150,12 @@ impl fmt::Debug for InMemoryTaskStore {
 
 #[async_trait]
 impl TaskStore for InMemoryTaskStore {
+    async fn locate(&self, id: &TaskId) -> Result<Option<TaskScope>, StoreError> {
+        let mut tasks = self.lock();
+        tasks.drop_if_expired(id, Instant::now(), self.config.completed_task_ttl);
+        Ok(tasks.by_id.get(id).map(|entry| entry.scope.clone()))
+    }
+
     async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError> {
         let now = Instant::now();
         let found = {

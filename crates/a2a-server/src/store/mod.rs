@@ -135,6 +135,18 @@ pub trait TaskStore: Send + Sync + 'static {
     /// Loads a task, or `None` when it does not exist in `scope`.
     async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError>;
 
+    /// The scope of the task `id`, whoever owns it, or `None` when it does not exist (or
+    /// has expired). Only the cross-owner policy uses it ([`crate::config::CrossOwner`]), to
+    /// tell a caller that a task is someone else's; the default knows nothing, so every miss
+    /// stays TaskNotFound.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the store cannot be read.
+    async fn locate(&self, id: &TaskId) -> Result<Option<TaskScope>, StoreError> {
+        let _ = id;
+        Ok(None)
+    }
+
     /// Saves the whole task under `scope`, if the stored copy is as `expected`, and appends
     /// `events` (made by this change) to its event log, atomically.
     async fn save(

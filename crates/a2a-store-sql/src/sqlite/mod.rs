@@ -135,6 +135,20 @@ impl Sqlite {
         self.writes.close().await;
     }
 
+    pub(crate) async fn locate(&self, id: &TaskId) -> Result<Option<ScopeKey>, StoreError> {
+        let row: Option<(String, bool, String)> = sqlx::query_as(sql::LOCATE_TASK)
+            .bind(id.as_str())
+            .bind(now_millis())
+            .fetch_optional(&self.reads)
+            .await
+            .map_err(backend)?;
+        Ok(row.map(|(tenant, has_owner, owner)| ScopeKey {
+            tenant,
+            has_owner,
+            owner,
+        }))
+    }
+
     pub(crate) async fn load(
         &self,
         scope: &ScopeKey,

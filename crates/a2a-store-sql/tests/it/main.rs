@@ -11,6 +11,7 @@ mod cluster;
 mod conformance;
 mod connect;
 mod events;
+mod locate;
 mod expiry;
 mod push;
 mod support;

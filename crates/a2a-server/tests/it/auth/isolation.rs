@@ -27,6 +27,10 @@ struct Matrix {
 
 impl Matrix {
     async fn start() -> Self {
+        Self::start_with(a2a_server::ServerConfig::default()).await
+    }
+
+    async fn start_with(config: a2a_server::ServerConfig) -> Self {
         let mut card = secured_card(
             &[(
                 "key",
@@ -39,6 +43,7 @@ impl Matrix {
         let extended = card.clone();
         let server = TestServer::start_secured(
             A2aServer::builder(card, BindingEcho)
+                .config(config)
                 .extended_card(extended)
                 .authentication(
                     Authentication::required()
@@ -318,5 +323,59 @@ async fn the_extended_card_needs_a_caller_on_both_bindings() {
             )
             .await;
         assert_eq!(forged.status, 401, "{binding:?}");
+    }
+}
+
+#[tokio::test]
+async fn the_forbidden_option_says_403_for_another_callers_task_of_the_same_tenant() {
+    // D-07's option (seed 000's AuthorizationError): existence is revealed within the
+    // tenant, never across tenants, and a task that does not exist is still not found.
+    let mut config = a2a_server::ServerConfig::default();
+    config.cross_owner = a2a_server::config::CrossOwner::Forbidden;
+    let matrix = Matrix::start_with(config).await;
+    for binding in [Binding::JsonRpc, Binding::Rest] {
+        let task = matrix.task_of(binding, ALICE, "t1").await;
+        for method in ["GetTask", "CancelTask", "SubscribeToTask"] {
+            let other = matrix
+                .call(binding, Some(BOB), "t1", method, json!({"id": task}))
+                .await;
+            let text = String::from_utf8_lossy(&other.body).into_owned();
+            match binding {
+                Binding::JsonRpc => {
+                    assert_eq!(other.json()["error"]["code"], -32000, "{method}: {text}");
+                }
+                Binding::Rest => assert_eq!(other.status, 403, "{method}: {text}"),
+            }
+            assert!(text.contains("AUTHORIZATION"), "{method}: {text}");
+            let elsewhere = matrix
+                .call(binding, Some(BOB), "t2", method, json!({"id": task}))
+                .await;
+            assert_not_found(binding, &elsewhere, &format!("{binding:?} {method} in t2"));
+        }
+        let follow_up = json!({"message": {
+            "messageId": crate::support::uuid(), "role": "ROLE_USER",
+            "parts": [{"text": "follow-up"}], "taskId": task
+        }});
+        let refused = matrix
+            .call(binding, Some(BOB), "t1", "SendMessage", follow_up)
+            .await;
+        assert!(
+            String::from_utf8_lossy(&refused.body).contains("AUTHORIZATION"),
+            "{binding:?}"
+        );
+        let none = matrix
+            .call(
+                binding,
+                Some(BOB),
+                "t1",
+                "GetTask",
+                json!({"id": "no-such-task"}),
+            )
+            .await;
+        assert_not_found(binding, &none, &format!("{binding:?} unknown task"));
+        let own = matrix
+            .call(binding, Some(ALICE), "t1", "GetTask", json!({"id": task}))
+            .await;
+        assert_eq!(own.status, 200);
     }
 }

@@ -295,18 +295,9 @@ impl Introspector {
                 form.push(("client_secret", &config.client_secret));
             }
         }
-        let response = request
-            .form(&form)
-            .send()
+        let response = super::send_checked(request.form(&form))
             .await
-            .map_err(|error| unavailable(super::describe_request_error(&error)))?;
-        let status = response.status();
-        if !status.is_success() {
-            return Err(unavailable(&format!(
-                "the endpoint answered {}",
-                status.as_u16()
-            )));
-        }
+            .map_err(|why| unavailable(&why))?;
         let body = super::read_limited(response, config.max_response_bytes)
             .await
             .map_err(unavailable)?;

@@ -528,22 +528,13 @@ async fn fetch_jwks(
 ) -> Result<(KeySet, Option<Duration>), TokenError> {
     let unavailable =
         |why: &str| TokenError::Unavailable(format!("fetching the JWKS failed: {why}"));
-    let response = http
-        .get(url.clone())
-        .header(
-            http::header::ACCEPT,
-            "application/jwk-set+json, application/json",
-        )
-        .send()
+    let request = http.get(url.clone()).header(
+        http::header::ACCEPT,
+        "application/jwk-set+json, application/json",
+    );
+    let response = super::send_checked(request)
         .await
-        .map_err(|error| unavailable(super::describe_request_error(&error)))?;
-    let status = response.status();
-    if !status.is_success() {
-        return Err(unavailable(&format!(
-            "the endpoint answered {}",
-            status.as_u16()
-        )));
-    }
+        .map_err(|why| unavailable(&why))?;
     let max_age = response
         .headers()
         .get_all(http::header::CACHE_CONTROL)

@@ -213,6 +213,21 @@ fn http_client(
 }
 
 /// Why an outbound request failed, in words that name no URL, header or body.
+/// Sends `request` and keeps the response only when its status is a success; the error
+/// says why in words safe to show a caller (no URL, no body).
+async fn send_checked(request: reqwest::RequestBuilder) -> Result<reqwest::Response, String> {
+    let response = request
+        .send()
+        .await
+        .map_err(|error| describe_request_error(&error).to_owned())?;
+    let status = response.status();
+    if status.is_success() {
+        Ok(response)
+    } else {
+        Err(format!("the endpoint answered {}", status.as_u16()))
+    }
+}
+
 fn describe_request_error(error: &reqwest::Error) -> &'static str {
     if error.is_timeout() {
         "timed out"

@@ -94,19 +94,12 @@ pub(super) async fn discover(
 
     let unavailable =
         |why: &str| TokenError::Unavailable(format!("OpenID Connect discovery failed: {why}"));
-    let response = http
+    let request = http
         .get(target.url.clone())
-        .header(http::header::ACCEPT, "application/json")
-        .send()
+        .header(http::header::ACCEPT, "application/json");
+    let response = super::send_checked(request)
         .await
-        .map_err(|error| unavailable(super::describe_request_error(&error)))?;
-    let status = response.status();
-    if !status.is_success() {
-        return Err(unavailable(&format!(
-            "the endpoint answered {}",
-            status.as_u16()
-        )));
-    }
+        .map_err(|why| unavailable(&why))?;
     let body = super::read_limited(response, limit)
         .await
         .map_err(unavailable)?;

@@ -12,6 +12,7 @@ use crate::config::ServerConfig;
 use crate::cors::CorsPolicy;
 use crate::executor::AgentExecutor;
 use crate::handler::RequestHandler;
+use crate::push::signing::{self, PushSigner};
 use crate::store::{InMemoryTaskStore, TaskStore};
 use crate::turn::Engine;
 
@@ -40,6 +41,7 @@ impl A2aServer {
             extended_card: None,
             base_path: String::new(),
             card_path: binding::WELL_KNOWN_CARD_PATH.to_owned(),
+            push_signer: None,
         }
     }
 
@@ -53,6 +55,13 @@ impl A2aServer {
     #[must_use]
     pub fn endpoints(&self) -> &[Endpoint] {
         &self.endpoints
+    }
+
+    /// The key push deliveries are signed with, when one was configured with
+    /// [`A2aServerBuilder::push_signer`].
+    #[must_use]
+    pub fn push_signer(&self) -> Option<&PushSigner> {
+        self.options.push_signer.as_ref()
     }
 
     /// Stops the server's work gracefully (STO-12): no new turns are accepted, running turns
@@ -90,6 +99,7 @@ pub struct A2aServerBuilder {
     extended_card: Option<AgentCard>,
     base_path: String,
     card_path: String,
+    push_signer: Option<PushSigner>,
 }
 
 impl std::fmt::Debug for A2aServerBuilder {
@@ -99,6 +109,7 @@ impl std::fmt::Debug for A2aServerBuilder {
             .field("config", &self.config)
             .field("authentication", &self.authentication)
             .field("base_path", &self.base_path)
+            .field("push_signer", &self.push_signer)
             .finish_non_exhaustive()
     }
 }
@@ -155,6 +166,14 @@ impl A2aServerBuilder {
     /// Serves the public card at `path` instead of `/.well-known/agent-card.json` (CARD-02).
     pub fn card_path(mut self, path: impl Into<String>) -> Self {
         self.card_path = path.into();
+        self
+    }
+
+    /// Signs push deliveries with `signer` and serves its public keys, without
+    /// authentication, at `/.well-known/jwks.json` under the base path (see
+    /// [`crate::push::signing`]). Without a signer there is no such route.
+    pub fn push_signer(mut self, signer: PushSigner) -> Self {
+        self.push_signer = Some(signer);
         self
     }
 
@@ -238,6 +257,8 @@ impl A2aServerBuilder {
                 ),
                 max_body_bytes,
                 rest_status_profile,
+                push_signer: self.push_signer,
+                jwks_path: binding::join_paths(&base_path, signing::JWKS_PATH),
             },
         })
     }

@@ -5,6 +5,7 @@ mod body;
 mod call;
 mod card;
 mod jsonrpc;
+mod jwks;
 mod media;
 mod percent;
 mod response;
@@ -56,6 +57,10 @@ pub(crate) struct RouterOptions {
     pub(crate) max_body_bytes: usize,
     /// HTTP statuses of errors on HTTP+JSON (D-01): `ServerConfig::rest_status_profile`.
     pub(crate) rest_status_profile: RestStatusProfile,
+    /// Signs push deliveries; when set, its public keys are served at `jwks_path`.
+    pub(crate) push_signer: Option<crate::push::signing::PushSigner>,
+    /// Where the push signer's JWK Set is served: `/.well-known/jwks.json` under the base path.
+    pub(crate) jwks_path: String,
 }
 
 /// `/a//b/` → `/a/b`; `""` → `/`.

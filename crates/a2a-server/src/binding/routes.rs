@@ -17,6 +17,7 @@ use http::request::Parts;
 
 use super::call::Authenticated;
 use super::card::CardRoute;
+use super::jwks::JwksRoute;
 use super::response::{self, RestErrors};
 use super::{BindingKind, Endpoint, RouterOptions, jsonrpc, media, rest};
 use crate::auth::AuthFailure;
@@ -32,6 +33,8 @@ pub(super) struct Bindings {
     pub(super) sse_keepalive: Duration,
     card: CardRoute,
     card_path: String,
+    /// The push signer's public keys, when one is configured.
+    jwks: Option<JwksRoute>,
     endpoints: Vec<Endpoint>,
 }
 
@@ -48,10 +51,17 @@ pub(super) fn build(
         max_body_bytes: options.max_body_bytes,
         profile: options.rest_status_profile,
         card_path: options.card_path.clone(),
+        jwks: options
+            .push_signer
+            .as_ref()
+            .map(|signer| JwksRoute::new(options.jwks_path.clone(), signer)),
         endpoints: endpoints.to_vec(),
     });
     let mut patterns = BTreeSet::new();
     patterns.insert(escape(&bindings.card_path));
+    if let Some(jwks) = &bindings.jwks {
+        patterns.insert(escape(&jwks.path));
+    }
     for endpoint in endpoints {
         let path = escape(&endpoint.path);
         let base = path.trim_end_matches('/');
@@ -92,9 +102,15 @@ pub(super) fn build(
 
 /// Sends a request to its route. The card wins for reads of its path; then JSON-RPC
 /// endpoints, which own exactly their path; then HTTP+JSON endpoints, by prefix. The card is
-/// public; every endpoint request is authenticated first, before its body is read.
+/// public, and so is the push signer's key set, which owns its path; every endpoint request
+/// is authenticated first, before its body is read.
 async fn dispatch(bindings: &Bindings, request: Request) -> Response {
     let path = request.uri().path().to_owned();
+    if let Some(jwks) = &bindings.jwks
+        && path == jwks.path
+    {
+        return jwks.serve(&request);
+    }
     let is_card = path == bindings.card_path;
     if is_card && super::card::is_read(request.method()) {
         return bindings.card.serve(&request);

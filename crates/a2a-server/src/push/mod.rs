@@ -1,0 +1,5 @@
+//! Push notifications (spec §2.7–§2.10, PUSH-01…PUSH-11): where webhooks may point
+//! ([`address`]) and how deliveries prove who sent them ([`signing`]).
+
+pub mod address;
+pub mod signing;

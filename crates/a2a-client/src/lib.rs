@@ -59,6 +59,8 @@
 //! * [`transport`]: the network ([`HttpTransport`](transport::HttpTransport)) or an in-process
 //!   tower service ([`InProcessTransport`](transport::InProcessTransport)).
 //! * [`message`]: small constructors for user messages.
+//! * [`push`]: checking signed push deliveries at a webhook
+//!   ([`PushVerifier`](push::PushVerifier)).
 
 mod auth;
 mod binding;
@@ -68,6 +70,7 @@ mod discover;
 mod error;
 pub mod message;
 mod options;
+pub mod push;
 mod response;
 mod sse;
 mod stream;

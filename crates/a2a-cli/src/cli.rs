@@ -37,6 +37,8 @@ enum Command {
     Subscribe(Box<commands::subscribe::SubscribeArgs>),
     /// Manage a task's push-notification webhooks.
     Push(Box<commands::push::PushArgs>),
+    /// Receive push notifications and print them, checking signatures and tokens (development).
+    Webhook(Box<commands::webhook::WebhookArgs>),
 }
 
 /// Runs the parsed command to completion.
@@ -58,6 +60,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Cancel(args) => runtime.block_on(commands::cancel::run(*args)),
         Command::Subscribe(args) => runtime.block_on(commands::subscribe::run(*args)),
         Command::Push(args) => runtime.block_on(commands::push::run(*args)),
+        Command::Webhook(args) => runtime.block_on(commands::webhook::run(*args)),
     }
 }
 

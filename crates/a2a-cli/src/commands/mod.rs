@@ -9,3 +9,4 @@ pub(crate) mod push;
 pub(crate) mod send;
 pub(crate) mod serve;
 pub(crate) mod subscribe;
+pub(crate) mod webhook;

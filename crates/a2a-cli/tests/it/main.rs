@@ -24,3 +24,4 @@ mod serve;
 mod support;
 mod tls;
 mod usage;
+mod webhook;

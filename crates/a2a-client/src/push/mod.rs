@@ -25,6 +25,10 @@
 //! Accepted algorithms: ES256 (what `a2a-server` signs with), ES384 and EdDSA (Ed25519).
 //! `none`, the HMAC algorithms and anything else are refused.
 
+mod error;
+mod header;
+mod keys;
+
 use std::fmt;
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -32,16 +36,17 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use a2a_types::StreamResponse;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use bytes::Bytes;
 use http::HeaderMap;
-use http::header::{ACCEPT, HeaderValue};
-use ring::signature::{self, UnparsedPublicKey};
+use ring::signature::UnparsedPublicKey;
 use serde_json::Value;
 use url::Url;
 
+pub use self::error::PushVerifyError;
+use self::header::{malformed, parse_protected_header};
+use self::keys::{JwksSource, VerifyingKey, parse_jwks};
 use crate::Secret;
-use crate::error::{ClientError, TimeoutKind};
-use crate::transport::{HttpTransport, Transport, read_body};
+use crate::error::ClientError;
+use crate::transport::{HttpTransport, Transport};
 
 /// The header carrying a delivery's detached JWS.
 pub const SIGNATURE_HEADER: &str = "A2A-Notification-Signature";
@@ -64,8 +69,6 @@ const MAX_JWKS_BYTES: usize = 1024 * 1024;
 const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 /// Longer header values are refused before decoding.
 const MAX_SIGNATURE_CHARS: usize = 8 * 1024;
-/// Key ids in errors are cut to this many characters; they come from the sender.
-const MAX_KID_CHARS: usize = 64;
 
 /// Checks deliveries against a set of public keys, and optionally their token.
 ///
@@ -91,55 +94,6 @@ impl fmt::Debug for PushVerifier {
     }
 }
 
-#[derive(Debug)]
-struct JwksSource {
-    url: Url,
-    transport: Arc<dyn Transport>,
-}
-
-/// One public key of the set.
-#[derive(Debug, Clone)]
-struct VerifyingKey {
-    kid: String,
-    algorithm: Algorithm,
-    /// An uncompressed EC point (`0x04 || x || y`) or an Ed25519 public key.
-    public: Vec<u8>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Algorithm {
-    Es256,
-    Es384,
-    EdDsa,
-}
-
-impl Algorithm {
-    fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "ES256" => Some(Self::Es256),
-            "ES384" => Some(Self::Es384),
-            "EdDSA" => Some(Self::EdDsa),
-            _ => None,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Self::Es256 => "ES256",
-            Self::Es384 => "ES384",
-            Self::EdDsa => "EdDSA",
-        }
-    }
-
-    fn ring(self) -> &'static dyn signature::VerificationAlgorithm {
-        match self {
-            Self::Es256 => &signature::ECDSA_P256_SHA256_FIXED,
-            Self::Es384 => &signature::ECDSA_P384_SHA384_FIXED,
-            Self::EdDsa => &signature::ED25519,
-        }
-    }
-}
-
 /// What a valid signature said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -160,96 +114,6 @@ pub struct VerifiedDelivery {
     pub event: StreamResponse,
     /// Its signature.
     pub signature: VerifiedSignature,
-}
-
-/// Why a delivery, or a key set, was refused. Messages never hold the token, and values that
-/// came from the sender (key ids, algorithm names) are quoted and cut short.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum PushVerifyError {
-    /// The delivery has no [`SIGNATURE_HEADER`].
-    #[error("no {SIGNATURE_HEADER} header")]
-    MissingSignature,
-    /// The header is not a detached compact JWS with the expected protected header.
-    #[error("malformed signature: {reason}")]
-    MalformedSignature {
-        /// What is wrong.
-        reason: &'static str,
-    },
-    /// `alg` is not ES256, ES384 or EdDSA (`none` and HS* are always refused).
-    #[error("algorithm {alg:?} is not accepted")]
-    UnsupportedAlgorithm {
-        /// The algorithm named.
-        alg: String,
-    },
-    /// No key of the set has this id (the agent may have rotated its key: fetch the set
-    /// again, see [`PushVerifier::refresh`]).
-    #[error("unknown key {kid:?}")]
-    UnknownKey {
-        /// The key id named.
-        kid: String,
-    },
-    /// The key named is not a key for the algorithm named.
-    #[error("key {kid:?} is not an {alg} key")]
-    AlgorithmMismatch {
-        /// The key id.
-        kid: String,
-        /// The algorithm named.
-        alg: &'static str,
-    },
-    /// The signature does not match the body and header.
-    #[error("signature does not match (key {kid:?})")]
-    BadSignature {
-        /// The key id named.
-        kid: String,
-    },
-    /// `iat` is older than the maximum age: possibly a replay.
-    #[error("signed {age_seconds} s ago, more than the {max_age_seconds} s allowed")]
-    Stale {
-        /// How long ago it was signed.
-        age_seconds: u64,
-        /// The maximum age.
-        max_age_seconds: u64,
-    },
-    /// `iat` is further in the future than the leeway allows.
-    #[error("signed {ahead_seconds} s in the future")]
-    IssuedInFuture {
-        /// How far ahead.
-        ahead_seconds: u64,
-    },
-    /// A token was expected and none came.
-    #[error("no notification token")]
-    MissingToken,
-    /// A token came that is not the expected one.
-    #[error("wrong notification token")]
-    TokenMismatch,
-    /// The body is not a `StreamResponse`.
-    #[error("the body is not a StreamResponse: {reason}")]
-    InvalidBody {
-        /// The decoder's complaint.
-        reason: String,
-    },
-    /// The key set is not a JWK Set.
-    #[error("invalid JWK Set: {reason}")]
-    InvalidJwks {
-        /// What is wrong.
-        reason: String,
-    },
-    /// The key set holds no key this verifier can use.
-    #[error("the JWK Set has no ES256, ES384 or EdDSA signing key")]
-    NoUsableKeys,
-    /// The key set could not be fetched.
-    #[error("cannot fetch the JWK Set at {url}")]
-    Fetch {
-        /// Where it was fetched from, without its query.
-        url: String,
-        /// Why (boxed: a [`ClientError`] is large).
-        #[source]
-        source: Box<ClientError>,
-    },
-    /// [`PushVerifier::refresh`] on a verifier whose keys were given, not fetched.
-    #[error("the keys were given, not fetched, so they cannot be fetched again")]
-    NotFetched,
 }
 
 impl PushVerifier {
@@ -514,195 +378,6 @@ pub fn jwks_url(origin_or_jwks_url: &str) -> Result<Url, PushVerifyError> {
     Ok(url)
 }
 
-impl JwksSource {
-    async fn fetch(&self) -> Result<Arc<[VerifyingKey]>, PushVerifyError> {
-        let mut shown = self.url.clone();
-        shown.set_query(None);
-        let failed = |source| PushVerifyError::Fetch {
-            url: shown.to_string(),
-            source: Box::new(source),
-        };
-        let body = tokio::time::timeout(FETCH_TIMEOUT, self.fetch_body())
-            .await
-            .unwrap_or(Err(ClientError::Timeout(TimeoutKind::Request)))
-            .map_err(failed)?;
-        let jwks: Value =
-            serde_json::from_slice(&body).map_err(|error| PushVerifyError::InvalidJwks {
-                reason: format!("not JSON ({error})"),
-            })?;
-        parse_jwks(&jwks)
-    }
-
-    async fn fetch_body(&self) -> Result<Bytes, ClientError> {
-        let mut request = http::Request::get(self.url.as_str())
-            .body(Bytes::new())
-            .map_err(|error| ClientError::Config {
-                reason: format!("invalid JWK Set url: {error}"),
-            })?;
-        request.headers_mut().insert(
-            ACCEPT,
-            HeaderValue::from_static("application/jwk-set+json, application/json"),
-        );
-        let response = self.transport.send(request).await?;
-        let status = response.status();
-        if !status.is_success() {
-            return Err(ClientError::Http {
-                status: status.as_u16(),
-                body: String::new(),
-            });
-        }
-        read_body(response.into_body(), MAX_JWKS_BYTES).await
-    }
-}
-
-/// The usable keys of a JWK Set.
-fn parse_jwks(jwks: &Value) -> Result<Arc<[VerifyingKey]>, PushVerifyError> {
-    let keys =
-        jwks.get("keys")
-            .and_then(Value::as_array)
-            .ok_or_else(|| PushVerifyError::InvalidJwks {
-                reason: "no \"keys\" array".into(),
-            })?;
-    let usable: Vec<VerifyingKey> = keys.iter().filter_map(parse_jwk).collect();
-    if usable.is_empty() {
-        return Err(PushVerifyError::NoUsableKeys);
-    }
-    Ok(usable.into())
-}
-
-/// One JWK, when it is a signature key of an accepted algorithm.
-fn parse_jwk(jwk: &Value) -> Option<VerifyingKey> {
-    let text = |name: &str| jwk.get(name).and_then(Value::as_str);
-    if text("use").is_some_and(|usage| usage != "sig") {
-        return None;
-    }
-    if let Some(operations) = jwk.get("key_ops").and_then(Value::as_array)
-        && !operations.iter().any(|operation| operation == "verify")
-    {
-        return None;
-    }
-    let coordinate = |name: &str, length: usize| {
-        URL_SAFE_NO_PAD
-            .decode(text(name)?)
-            .ok()
-            .filter(|bytes| bytes.len() == length)
-    };
-    let (algorithm, public, thumbprint_input) = match (text("kty")?, text("crv")?) {
-        ("EC", curve @ ("P-256" | "P-384")) => {
-            let (algorithm, length) = if curve == "P-256" {
-                (Algorithm::Es256, 32)
-            } else {
-                (Algorithm::Es384, 48)
-            };
-            let mut point = vec![0x04];
-            point.extend(coordinate("x", length)?);
-            point.extend(coordinate("y", length)?);
-            // RFC 7638 §3.2: the required members in lexicographic order.
-            let canonical = format!(
-                r#"{{"crv":"{curve}","kty":"EC","x":"{}","y":"{}"}}"#,
-                text("x")?,
-                text("y")?
-            );
-            (algorithm, point, canonical)
-        }
-        ("OKP", "Ed25519") => {
-            let public = coordinate("x", 32)?;
-            // RFC 8037 §2.
-            let canonical = format!(r#"{{"crv":"Ed25519","kty":"OKP","x":"{}"}}"#, text("x")?);
-            (Algorithm::EdDsa, public, canonical)
-        }
-        _ => return None,
-    };
-    if let Some(alg) = text("alg")
-        && Algorithm::from_name(alg) != Some(algorithm)
-    {
-        return None;
-    }
-    let kid = match text("kid") {
-        Some(kid) => kid.to_owned(),
-        None => thumbprint(&thumbprint_input),
-    };
-    Some(VerifyingKey {
-        kid,
-        algorithm,
-        public,
-    })
-}
-
-/// RFC 7638: SHA-256 of the canonical JSON, base64url.
-fn thumbprint(canonical: &str) -> String {
-    URL_SAFE_NO_PAD.encode(ring::digest::digest(
-        &ring::digest::SHA256,
-        canonical.as_bytes(),
-    ))
-}
-
-/// The protected header's members this verifier relies on.
-struct ProtectedHeader {
-    algorithm: Algorithm,
-    kid: String,
-    issued_at: u64,
-}
-
-fn parse_protected_header(encoded: &str) -> Result<ProtectedHeader, PushVerifyError> {
-    let bytes = URL_SAFE_NO_PAD
-        .decode(encoded)
-        .map_err(|_| malformed("the protected header is not base64url"))?;
-    let header: serde_json::Map<String, Value> = serde_json::from_slice(&bytes)
-        .map_err(|_| malformed("the protected header is not a JSON object"))?;
-    // RFC 7515 §4.1.11: extensions we do not understand must not be ignored.
-    if header.contains_key("crit") {
-        return Err(malformed("the protected header has crit"));
-    }
-    let alg = header
-        .get("alg")
-        .and_then(Value::as_str)
-        .ok_or_else(|| malformed("the protected header has no alg"))?;
-    let algorithm = Algorithm::from_name(alg)
-        .ok_or_else(|| PushVerifyError::UnsupportedAlgorithm { alg: shorten(alg) })?;
-    // RFC 7515 §4.1.9: `typ` compares case-insensitively and may carry `application/`.
-    let typ = header
-        .get("typ")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let typ = typ
-        .get(..12)
-        .filter(|prefix| prefix.eq_ignore_ascii_case("application/"))
-        .map_or(typ, |_| &typ[12..]);
-    if !typ.eq_ignore_ascii_case(SIGNATURE_TYPE) {
-        return Err(malformed("typ is not a2a-push+jws"));
-    }
-    let kid = header
-        .get("kid")
-        .and_then(Value::as_str)
-        .ok_or_else(|| malformed("the protected header has no kid"))?;
-    let issued_at = header
-        .get("iat")
-        .and_then(Value::as_u64)
-        .ok_or_else(|| malformed("the protected header has no iat in unix seconds"))?;
-    Ok(ProtectedHeader {
-        algorithm,
-        kid: shorten(kid),
-        issued_at,
-    })
-}
-
-fn malformed(reason: &'static str) -> PushVerifyError {
-    PushVerifyError::MalformedSignature { reason }
-}
-
-/// A sender's value, cut to [`MAX_KID_CHARS`] characters for errors and lookups (longer
-/// key ids are never published by the agent, so cutting cannot make one match).
-fn shorten(value: &str) -> String {
-    if value.chars().count() <= MAX_KID_CHARS {
-        value.to_owned()
-    } else {
-        let mut short: String = value.chars().take(MAX_KID_CHARS).collect();
-        short.push('…');
-        short
-    }
-}
-
 /// Compares SHA-256 digests byte by byte without stopping early, so the time taken says
 /// nothing about where the values differ, nor about their lengths.
 fn same_secret(given: &[u8], expected: &[u8]) -> bool {
@@ -718,49 +393,10 @@ fn same_secret(given: &[u8], expected: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use http::HeaderValue;
     use serde_json::json;
 
     use super::*;
-
-    #[test]
-    fn a_key_without_kid_is_named_by_its_thumbprint() {
-        // RFC 8037 Appendix A.3.
-        let jwks = json!({"keys": [{
-            "kty": "OKP", "crv": "Ed25519",
-            "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
-        }]});
-        let verifier = PushVerifier::from_jwks(&jwks).unwrap();
-        assert_eq!(
-            verifier.key_ids(),
-            ["kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k"]
-        );
-    }
-
-    #[test]
-    fn unusable_keys_are_skipped() {
-        let ec = json!({
-            "kty": "EC", "crv": "P-256", "kid": "ok",
-            "x": "0qnx6ykVf1n1eABwciRscVccHLcGHIB9DBlCoaW0Ids",
-            "y": "krCI6IHkjFuWlHt2Q0T2DzpKm4KGvaaHrNUmGCXMgvQ",
-        });
-        let mut encryption = ec.clone();
-        encryption["use"] = json!("enc");
-        encryption["kid"] = json!("enc");
-        let mut wrong_alg = ec.clone();
-        wrong_alg["alg"] = json!("ES384");
-        wrong_alg["kid"] = json!("wrong-alg");
-        let rsa = json!({"kty": "RSA", "kid": "rsa", "n": "AQAB", "e": "AQAB"});
-        let jwks = json!({"keys": [rsa, encryption, wrong_alg, ec]});
-        assert_eq!(PushVerifier::from_jwks(&jwks).unwrap().key_ids(), ["ok"]);
-        assert!(matches!(
-            PushVerifier::from_jwks(&json!({"keys": [{"kty": "oct", "k": "c2VjcmV0"}]})),
-            Err(PushVerifyError::NoUsableKeys)
-        ));
-        assert!(matches!(
-            PushVerifier::from_jwks(&json!([])),
-            Err(PushVerifyError::InvalidJwks { .. })
-        ));
-    }
 
     #[test]
     fn jwks_urls_default_to_the_well_known_path() {
@@ -797,13 +433,6 @@ mod tests {
         assert!(!error.to_string().contains("t2") && !error.to_string().contains("t1"));
         assert!(!same_secret(b"t1", b"t1x"));
         assert!(same_secret(b"", b""));
-    }
-
-    #[test]
-    fn sender_values_in_errors_are_cut_short() {
-        let long = "k".repeat(500);
-        assert_eq!(shorten(&long).chars().count(), MAX_KID_CHARS + 1);
-        assert_eq!(shorten("short"), "short");
     }
 
     #[test]

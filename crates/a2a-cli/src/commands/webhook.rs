@@ -3,7 +3,6 @@
 //! (`A2A-Notification-Signature`, against the agent's JWK Set) and token (D-17), prints one
 //! line per delivery, and answers 200, or 401 when a configured check fails (spec §10.5).
 
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -90,7 +89,7 @@ pub(crate) async fn run(args: WebhookArgs) -> anyhow::Result<()> {
     // Watch the signals before announcing the address, so a caller that stops us as soon as
     // it sees the line still gets a clean stop.
     let termination = termination()?;
-    listening(address)?;
+    output::listening("http", address);
     axum::serve(listener, router)
         .with_graceful_shutdown(termination)
         .await
@@ -107,11 +106,6 @@ async fn fetch_keys(url: &str) -> anyhow::Result<PushVerifier> {
         }
         other => anyhow::Error::new(other).context(format!("cannot use the push keys at {url}")),
     })
-}
-
-/// The `listening on` line scripts and tests wait for, as `a2a serve` prints it.
-fn listening(address: SocketAddr) -> std::io::Result<()> {
-    output::text(&format!("listening on http://{address}\n"))
 }
 
 /// Completes on SIGINT or SIGTERM, watched from the call on.

@@ -32,6 +32,10 @@ const SETUP: &str = "bash .ci/run (or by hand, from the workspace root: \
     python3 -m venv target/python-sdk && \
     target/python-sdk/bin/python -m pip install 'a2a-sdk[http-server]==1.3.0')";
 
+/// The key `a2a serve` accepts and the Python client presents: authentication stays on,
+/// so the official SDK's client is proven to work against a secured agent.
+const API_KEY: &str = "interop-key-0123456789";
+
 #[test]
 fn python_sdk_client_over_jsonrpc() {
     drive("jsonrpc");
@@ -60,6 +64,7 @@ fn drive(binding: &str) {
         .arg(binding)
         .current_dir(&root)
         .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("A2A_API_KEY", API_KEY)
         .env("PYTHONUNBUFFERED", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -173,6 +178,7 @@ impl Server {
     fn start() -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
             .args(["serve", "--agent", "conformance", "--bind", "127.0.0.1:0"])
+            .args(["--store", "memory", "--api-key", API_KEY])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -18,6 +18,7 @@ printing the recent HTTP exchanges), 2 on bad usage.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import traceback
 import uuid
@@ -135,7 +136,11 @@ class Driver:
         self.binding = binding
         self.protocol = BINDINGS[binding]
         self.trace = Trace()
+        # The agent authenticates callers: the key from A2A_API_KEY rides on every request
+        # the SDK makes, in the header the agent's card names.
+        api_key = os.environ.get('A2A_API_KEY', '')
         self.http = httpx.AsyncClient(
+            headers={'X-API-Key': api_key} if api_key else None,
             timeout=httpx.Timeout(STEP_TIMEOUT),
             event_hooks={
                 'request': [self.trace.on_request],

@@ -12,8 +12,10 @@ use crate::config::ServerConfig;
 use crate::cors::CorsPolicy;
 use crate::executor::AgentExecutor;
 use crate::handler::RequestHandler;
+use crate::push::address::{Resolve, SystemResolver};
+use crate::push::delivery::Dispatcher;
 use crate::push::signing::{self, PushSigner};
-use crate::store::{InMemoryTaskStore, TaskStore};
+use crate::store::{InMemoryPushConfigStore, InMemoryTaskStore, PushConfigStore, TaskStore};
 use crate::turn::Engine;
 
 /// An agent server: the request handler plus the routes of every served interface.
@@ -42,6 +44,8 @@ impl A2aServer {
             base_path: String::new(),
             card_path: binding::WELL_KNOWN_CARD_PATH.to_owned(),
             push_signer: None,
+            push_store: None,
+            webhook_resolver: None,
         }
     }
 
@@ -100,6 +104,8 @@ pub struct A2aServerBuilder {
     base_path: String,
     card_path: String,
     push_signer: Option<PushSigner>,
+    push_store: Option<Arc<dyn PushConfigStore>>,
+    webhook_resolver: Option<Arc<dyn Resolve>>,
 }
 
 impl std::fmt::Debug for A2aServerBuilder {
@@ -169,6 +175,21 @@ impl A2aServerBuilder {
         self
     }
 
+    /// Keeps push configs and their delivery progress in `store` (default: a fresh
+    /// [`InMemoryPushConfigStore`]). The SQL store of `a2a-store-sql` is one, and keeps
+    /// pending deliveries across restarts and instances.
+    pub fn push_store(mut self, store: Arc<dyn PushConfigStore>) -> Self {
+        self.push_store = Some(store);
+        self
+    }
+
+    /// Resolves webhook host names with `resolver` (default: the system's), at registration
+    /// and again before every delivery (PUSH-07, PUSH-08).
+    pub fn webhook_resolver(mut self, resolver: Arc<dyn Resolve>) -> Self {
+        self.webhook_resolver = Some(resolver);
+        self
+    }
+
     /// Signs push deliveries with `signer` and serves its public keys, without
     /// authentication, at `/.well-known/jwks.json` under the base path (see
     /// [`crate::push::signing`]). Without a signer there is no such route.
@@ -184,9 +205,6 @@ impl A2aServerBuilder {
     /// is not a URL, declares a capability this server cannot provide, paths collide, or a
     /// declared security scheme has nothing to check it.
     pub fn build(self) -> Result<A2aServer, ConfigError> {
-        if self.card.capabilities.supports_push_notifications() {
-            return Err(ConfigError::PushNotificationsUnavailable);
-        }
         if self.extended_card.is_some() && !self.card.capabilities.supports_extended_agent_card() {
             return Err(ConfigError::ExtendedCardNotDeclared);
         }
@@ -236,7 +254,24 @@ impl A2aServerBuilder {
         let cluster = self
             .cluster
             .unwrap_or_else(|| Arc::new(SingleInstance::default()));
-        let engine = Arc::new(Engine::new(store, cluster, self.config));
+        let push = self.card.capabilities.supports_push_notifications().then(|| {
+            store.retain_event_logs();
+            if self.config.push.allow_local_webhooks {
+                tracing::warn!(
+                    "local webhooks are allowed: loopback and plain-http push URLs are accepted (development only)"
+                );
+            }
+            Arc::new(Dispatcher::new(
+                self.push_store
+                    .unwrap_or_else(|| Arc::new(InMemoryPushConfigStore::new())),
+                Arc::clone(&store),
+                self.config.push.clone(),
+                self.push_signer.clone(),
+                self.webhook_resolver
+                    .unwrap_or_else(|| Arc::new(SystemResolver::new())),
+            ))
+        });
+        let engine = Arc::new(Engine::new(store, cluster, self.config, push));
         let card = Arc::new(self.card);
         let handler = RequestHandler::new(
             Arc::clone(&engine),
@@ -277,9 +312,6 @@ pub enum ConfigError {
         /// The URL as written in the card.
         url: String,
     },
-    /// The card declares push notifications, which this server does not deliver yet.
-    #[error("the agent card declares pushNotifications, which this server cannot deliver yet")]
-    PushNotificationsUnavailable,
     /// The card's security schemes and the configured authentication do not fit.
     #[error(transparent)]
     Authentication(#[from] AuthConfigError),

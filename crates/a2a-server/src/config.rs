@@ -47,6 +47,51 @@ pub struct ServerConfig {
     /// What a caller is told about a task of the same tenant owned by someone else (D-07).
     /// Default [`CrossOwner::NotFound`]: the spec's reading (§7.2), which reveals nothing.
     pub cross_owner: CrossOwner,
+    /// Push delivery: webhook policy, retries, timeouts (PUSH-05, CFG-15, CFG-16).
+    pub push: PushOptions,
+}
+
+/// How push notifications are delivered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PushOptions {
+    /// Allow loopback webhooks and plain `http://` to them (`allowLocalWebhookUrls`,
+    /// CFG-16): for development and conformance runs only; the server logs a warning.
+    /// Default false.
+    pub allow_local_webhooks: bool,
+    /// Retries after a failed attempt (5xx, 408, 429, timeout, I/O error) before the event
+    /// is given up for that webhook (`pushRetryAttempts`, CFG-15). Default 3.
+    pub retry_attempts: u32,
+    /// The first retry's delay; each next one doubles, with jitter (`pushRetryBackoffMs`).
+    /// Default 1 s.
+    pub retry_backoff: Duration,
+    /// One attempt's time limit, connecting included. Default 10 s.
+    pub timeout: Duration,
+    /// The most configs one task may hold (STO-11). Default 100.
+    pub max_configs_per_task: usize,
+    /// How often the dispatcher looks for due retries and other instances' events when
+    /// nothing woke it. Default 1 s.
+    pub poll_interval: Duration,
+    /// How long a claim on a webhook lasts without progress before another instance may
+    /// take it over. Default 60 s.
+    pub claim_ttl: Duration,
+    /// Webhooks worked at once by this instance. Default 64.
+    pub max_in_flight: usize,
+}
+
+impl Default for PushOptions {
+    fn default() -> Self {
+        Self {
+            allow_local_webhooks: false,
+            retry_attempts: 3,
+            retry_backoff: Duration::from_secs(1),
+            timeout: Duration::from_secs(10),
+            max_configs_per_task: crate::store::DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
+            poll_interval: Duration::from_secs(1),
+            claim_ttl: Duration::from_secs(60),
+            max_in_flight: 64,
+        }
+    }
 }
 
 /// The answer to a caller naming another caller's task (D-07).
@@ -80,6 +125,7 @@ impl Default for ServerConfig {
             cors: None,
             page_token_key: None,
             cross_owner: CrossOwner::NotFound,
+            push: PushOptions::default(),
         }
     }
 }

@@ -23,7 +23,8 @@ impl RequestHandler {
     /// hand (the router calls it; so does every turn). A cluster of one needs none.
     pub(crate) fn start_background(&self) {
         let engine = &self.inner.engine;
-        if !engine.cluster.is_shared() || engine.background_started.load(Ordering::Acquire) {
+        let needed = engine.cluster.is_shared() || engine.push.is_some();
+        if !needed || engine.background_started.load(Ordering::Acquire) {
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
@@ -32,9 +33,15 @@ impl RequestHandler {
         if engine.background_started.swap(true, Ordering::AcqRel) {
             return;
         }
+        let stop = engine.background.clone();
+        if let Some(push) = &engine.push {
+            runtime.spawn(Arc::clone(push).run(stop.clone()));
+        }
+        if !engine.cluster.is_shared() {
+            return;
+        }
         let (outbox, signals) = mpsc::unbounded_channel();
         engine.set_outbox(outbox);
-        let stop = engine.background.clone();
         let weak = Arc::downgrade(&self.inner);
         let heard = engine.cluster.subscribe();
         runtime.spawn(
@@ -82,7 +89,13 @@ async fn hear_signals(inner: Weak<Inner>, mut heard: broadcast::Receiver<Cluster
             ClusterSignal::Events {
                 task_id,
                 last_sequence,
-            } => relay_events(&inner.engine, &task_id, last_sequence).await,
+            } => {
+                // Another instance logged events: its webhooks may be ours to serve.
+                if let Some(push) = &inner.engine.push {
+                    push.wake();
+                }
+                relay_events(&inner.engine, &task_id, last_sequence).await;
+            }
             ClusterSignal::Cancel { task_id } => stop_canceled_turn(&inner.engine, &task_id).await,
         }
     }

@@ -1,73 +1,258 @@
-//! The four push-notification config operations (spec §2.7–§2.10). Push delivery is not
-//! built yet, so a server refuses to start with a card that declares `pushNotifications`, and
-//! these operations answer PushNotificationNotSupported (spec §10.1).
+//! The four push-notification config operations (spec §2.7–§2.10, PUSH-01, PUSH-02,
+//! PUSH-04, PUSH-07, PUSH-10, PUSH-11, STO-11): gated by `capabilities.pushNotifications`,
+//! scoped to the task's owner, webhook addresses checked at registration.
 
 use a2a_types::{
     A2aError, DeleteTaskPushNotificationConfigRequest, Empty, GetTaskPushNotificationConfigRequest,
-    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
-    TaskPushNotificationConfig,
+    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, PushConfigId,
+    TaskId, TaskPushNotificationConfig,
 };
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-use super::{CallContext, RequestHandler};
+use super::{CallContext, RequestHandler, tenant_of};
+use crate::push::address::check_webhook;
+use crate::push::delivery::{Dispatcher, delivery_headers};
+use crate::store::{StoreError, TaskScope};
+use crate::turn::store_failure;
+
+/// Configs per page when the request names no page size.
+const DEFAULT_PAGE_SIZE: usize = 100;
 
 impl RequestHandler {
-    /// The answer to every push operation for now: `build` refuses cards that declare push.
-    fn refuse_push(&self, call: &CallContext) -> A2aError {
-        match self.prepare(call) {
-            Err(error) => error,
-            Ok(_) => A2aError::push_notification_not_supported(),
+    /// The dispatcher, or PushNotificationNotSupported when the card does not declare push
+    /// notifications (PUSH-01).
+    pub(crate) fn push(&self, call: &CallContext) -> Result<&Dispatcher, A2aError> {
+        self.prepare(call)?;
+        self.inner
+            .engine
+            .push
+            .as_deref()
+            .ok_or_else(A2aError::push_notification_not_supported)
+    }
+
+    /// Checks a config for registration: a webhook address we may call (PUSH-07, D-18) and
+    /// header values without line breaks (PUSH-04). Returns it with its id set.
+    pub(crate) async fn checked_push_config(
+        &self,
+        dispatcher: &Dispatcher,
+        mut config: TaskPushNotificationConfig,
+    ) -> Result<TaskPushNotificationConfig, A2aError> {
+        if config.url.trim().is_empty() {
+            return Err(A2aError::invalid_field("url", "is required"));
+        }
+        check_webhook(&config.url, &dispatcher.policy(), dispatcher.resolver())
+            .await
+            .map_err(|error| error.to_a2a_error())?;
+        delivery_headers(&config).map_err(A2aError::invalid_params)?;
+        if config.id.as_ref().is_none_or(|id| id.as_str().is_empty()) {
+            config.id = Some(PushConfigId::new(uuid::Uuid::new_v4().to_string()));
+        }
+        Ok(config)
+    }
+
+    /// Saves a checked config for `task_id`; events after `deliver_after` go to it.
+    pub(crate) async fn register_push_config(
+        &self,
+        dispatcher: &Dispatcher,
+        scope: &TaskScope,
+        task_id: &TaskId,
+        config: &mut TaskPushNotificationConfig,
+        deliver_after: u64,
+    ) -> Result<(), A2aError> {
+        config.task_id = Some(task_id.clone());
+        config.tenant.clear();
+        let limit = dispatcher.options().max_configs_per_task;
+        match dispatcher
+            .configs()
+            .save_push_config(scope, task_id, config, limit, deliver_after)
+            .await
+        {
+            Ok(()) => Ok(()),
+            Err(StoreError::Limit { what }) => Err(A2aError::invalid_params(what)),
+            Err(error) => Err(store_failure(error)),
         }
     }
 
-    /// CreateTaskPushNotificationConfig.
+    /// CreateTaskPushNotificationConfig: registers a webhook for a task of the caller's.
+    /// Events logged from now on are delivered to it.
     ///
     /// # Errors
-    /// PushNotificationNotSupported.
+    /// PushNotificationNotSupported; TaskNotFound; InvalidParams for a URL that may not be
+    /// called, a header value with a line break, or a task at its config limit.
     pub async fn create_task_push_notification_config(
         &self,
         call: &CallContext,
         request: TaskPushNotificationConfig,
     ) -> Result<TaskPushNotificationConfig, A2aError> {
-        let _ = request;
-        Err(self.refuse_push(call))
+        let dispatcher = self.push(call)?;
+        let task_id = request
+            .task_id
+            .clone()
+            .filter(|id| !id.as_str().is_empty())
+            .ok_or_else(|| A2aError::invalid_field("taskId", "is required"))?;
+        let scope = TaskScope {
+            tenant: tenant_of(call, &request.tenant),
+            owner: call.owner.clone(),
+        };
+        let Some(stored) = self.inner.engine.load(&scope, &task_id).await? else {
+            return Err(self.missing_task(&scope, &task_id).await);
+        };
+        let mut config = self.checked_push_config(dispatcher, request).await?;
+        self.register_push_config(
+            dispatcher,
+            &scope,
+            &task_id,
+            &mut config,
+            stored.last_sequence,
+        )
+        .await?;
+        config.tenant = scope.tenant;
+        Ok(config)
     }
 
     /// GetTaskPushNotificationConfig.
     ///
     /// # Errors
-    /// PushNotificationNotSupported.
+    /// PushNotificationNotSupported; TaskNotFound for an unknown task or config (PUSH-11).
     pub async fn get_task_push_notification_config(
         &self,
         call: &CallContext,
         request: GetTaskPushNotificationConfigRequest,
     ) -> Result<TaskPushNotificationConfig, A2aError> {
-        let _ = request;
-        Err(self.refuse_push(call))
+        let dispatcher = self.push(call)?;
+        let scope = TaskScope {
+            tenant: tenant_of(call, &request.tenant),
+            owner: call.owner.clone(),
+        };
+        let found = dispatcher
+            .configs()
+            .get_push_config(&scope, &request.task_id, &request.id)
+            .await
+            .map_err(store_failure)?;
+        match found {
+            Some(mut config) => {
+                config.tenant = scope.tenant;
+                Ok(config)
+            }
+            None => Err(self
+                .missing_config(&scope, &request.task_id, &request.id)
+                .await),
+        }
     }
 
-    /// ListTaskPushNotificationConfigs.
+    /// ListTaskPushNotificationConfigs, ordered by config id, paged (PUSH-11).
     ///
     /// # Errors
-    /// PushNotificationNotSupported.
+    /// PushNotificationNotSupported; TaskNotFound; InvalidParams for a bad page size or token.
     pub async fn list_task_push_notification_configs(
         &self,
         call: &CallContext,
         request: ListTaskPushNotificationConfigsRequest,
     ) -> Result<ListTaskPushNotificationConfigsResponse, A2aError> {
-        let _ = request;
-        Err(self.refuse_push(call))
+        let dispatcher = self.push(call)?;
+        let scope = TaskScope {
+            tenant: tenant_of(call, &request.tenant),
+            owner: call.owner.clone(),
+        };
+        let page_size = match request.page_size {
+            0 => DEFAULT_PAGE_SIZE,
+            size => usize::try_from(size)
+                .ok()
+                .filter(|size| (1..=1000).contains(size))
+                .ok_or_else(|| A2aError::invalid_field("pageSize", "must be between 1 and 1000"))?,
+        };
+        let after = if request.page_token.is_empty() {
+            None
+        } else {
+            let bytes = URL_SAFE_NO_PAD
+                .decode(request.page_token.as_bytes())
+                .map_err(|_| {
+                    A2aError::invalid_field("pageToken", "is not a token this server gave")
+                })?;
+            Some(String::from_utf8(bytes).map_err(|_| {
+                A2aError::invalid_field("pageToken", "is not a token this server gave")
+            })?)
+        };
+        if self
+            .inner
+            .engine
+            .load(&scope, &request.task_id)
+            .await?
+            .is_none()
+        {
+            return Err(self.missing_task(&scope, &request.task_id).await);
+        }
+        let all = dispatcher
+            .configs()
+            .list_push_configs(&scope, &request.task_id)
+            .await
+            .map_err(store_failure)?;
+        let mut rest: Vec<TaskPushNotificationConfig> = all
+            .into_iter()
+            .filter(|config| {
+                let id = config.id.as_ref().map_or("", PushConfigId::as_str);
+                after.as_deref().is_none_or(|after| id > after)
+            })
+            .collect();
+        let next_page_token = if rest.len() > page_size {
+            rest.truncate(page_size);
+            rest.last()
+                .and_then(|config| config.id.as_ref())
+                .map(|id| URL_SAFE_NO_PAD.encode(id.as_str()))
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
+        for config in &mut rest {
+            config.tenant.clone_from(&scope.tenant);
+        }
+        Ok(ListTaskPushNotificationConfigsResponse {
+            configs: rest,
+            next_page_token,
+        })
     }
 
-    /// DeleteTaskPushNotificationConfig.
+    /// DeleteTaskPushNotificationConfig: no more deliveries to that webhook.
     ///
     /// # Errors
-    /// PushNotificationNotSupported.
+    /// PushNotificationNotSupported; TaskNotFound for an unknown task or config (PUSH-11).
     pub async fn delete_task_push_notification_config(
         &self,
         call: &CallContext,
         request: DeleteTaskPushNotificationConfigRequest,
     ) -> Result<Empty, A2aError> {
-        let _ = request;
-        Err(self.refuse_push(call))
+        let dispatcher = self.push(call)?;
+        let scope = TaskScope {
+            tenant: tenant_of(call, &request.tenant),
+            owner: call.owner.clone(),
+        };
+        let deleted = dispatcher
+            .configs()
+            .delete_push_config(&scope, &request.task_id, &request.id)
+            .await
+            .map_err(store_failure)?;
+        if deleted {
+            Ok(Empty::default())
+        } else {
+            Err(self
+                .missing_config(&scope, &request.task_id, &request.id)
+                .await)
+        }
+    }
+
+    /// TaskNotFound naming the config when the task is the caller's, else the task's own
+    /// refusal (so a config id says nothing about other callers' tasks).
+    async fn missing_config(
+        &self,
+        scope: &TaskScope,
+        task_id: &TaskId,
+        id: &PushConfigId,
+    ) -> A2aError {
+        match self.inner.engine.load(scope, task_id).await {
+            Ok(Some(_)) => A2aError::task_not_found(task_id.as_str())
+                .with_metadata("pushNotificationConfigId", id.as_str()),
+            Ok(None) | Err(_) => self.missing_task(scope, task_id).await,
+        }
     }
 }

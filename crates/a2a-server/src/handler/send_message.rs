@@ -72,6 +72,18 @@ impl RequestHandler {
             // a webhook in the request of an agent without push.
             return Err(A2aError::push_notification_not_supported());
         }
+        // PUSH-02: a webhook given inline is checked before any work, registered once the
+        // task id is known, and gets every event of the task from then on.
+        let mut inline_push = match configuration
+            .as_ref()
+            .and_then(|c| c.task_push_notification_config.clone())
+        {
+            Some(config) => {
+                let dispatcher = self.push(call)?;
+                Some(self.checked_push_config(dispatcher, config).await?)
+            }
+            None => None,
+        };
         let mut message = request.message;
         self.check_message(&mut message)?;
         let engine = &self.inner.engine;
@@ -122,6 +134,11 @@ impl RequestHandler {
                 .unwrap_or_else(ContextId::generate);
             message.task_id = Some(task_id.clone());
             message.context_id = Some(context_id.clone());
+            if let Some(config) = inline_push.as_mut() {
+                let dispatcher = self.push(call)?;
+                self.register_push_config(dispatcher, &scope, &task_id, config, 0)
+                    .await?;
+            }
             let make_context = context(&task_id, &context_id, &message, None);
             let task = if ticket.is_queued() {
                 // LIM-02: the task exists SUBMITTED from now on, and answers the request; its
@@ -200,6 +217,11 @@ impl RequestHandler {
         engine
             .save(&scope, &task, Expected::Version(stored.version))
             .await?;
+        if let Some(config) = inline_push.as_mut() {
+            let dispatcher = self.push(call)?;
+            self.register_push_config(dispatcher, &scope, &task_id, config, stored.last_sequence)
+                .await?;
+        }
         let make_context = context(&task_id, &task.context_id, &message, Some(&task));
         let start = TurnStart {
             subscribe,

@@ -2,4 +2,5 @@
 //! ([`address`]) and how deliveries prove who sent them ([`signing`]).
 
 pub mod address;
+pub(crate) mod delivery;
 pub mod signing;

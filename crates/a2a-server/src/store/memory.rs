@@ -97,6 +97,8 @@ impl Default for InMemoryTaskStoreConfig {
 /// cap of 10 000 tasks.
 pub struct InMemoryTaskStore {
     config: InMemoryTaskStoreConfig,
+    /// Set by [`TaskStore::retain_event_logs`]: finished tasks keep their whole log.
+    retain_logs: std::sync::atomic::AtomicBool,
     tasks: Mutex<Tasks>,
 }
 
@@ -111,6 +113,7 @@ impl InMemoryTaskStore {
     #[must_use]
     pub fn with_config(config: InMemoryTaskStoreConfig) -> Self {
         Self {
+            retain_logs: std::sync::atomic::AtomicBool::new(config.keep_finished_event_logs),
             config,
             tasks: Mutex::new(Tasks::default()),
         }
@@ -150,6 +153,11 @@ impl fmt::Debug for InMemoryTaskStore {
 
 #[async_trait]
 impl TaskStore for InMemoryTaskStore {
+    fn retain_event_logs(&self) {
+        self.retain_logs
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
     async fn locate(&self, id: &TaskId) -> Result<Option<TaskScope>, StoreError> {
         let mut tasks = self.lock();
         tasks.drop_if_expired(id, Instant::now(), self.config.completed_task_ttl);
@@ -242,7 +250,9 @@ impl TaskStore for InMemoryTaskStore {
         };
         log.events.extend(encoded);
         let last_sequence = log.last_sequence();
-        if task.status.state.is_terminal() && !self.config.keep_finished_event_logs {
+        if task.status.state.is_terminal()
+            && !self.retain_logs.load(std::sync::atomic::Ordering::Relaxed)
+        {
             log = Log {
                 compacted_to: last_sequence,
                 events: Vec::new(),

@@ -13,7 +13,10 @@ use a2a_types::{StreamResponse, Task, TaskId};
 use async_trait::async_trait;
 
 pub use self::memory::{InMemoryTaskStore, InMemoryTaskStoreConfig};
-pub use self::push::{DEFAULT_MAX_PUSH_CONFIGS_PER_TASK, InMemoryPushConfigStore, PushConfigStore};
+pub use self::push::{
+    ClaimedWebhook, DEFAULT_MAX_PUSH_CONFIGS_PER_TASK, DeliveryProgress, InMemoryPushConfigStore,
+    PushConfigStore,
+};
 pub use self::query::{TaskCursor, TaskPage, TaskQuery};
 pub use crate::events::TaskEvent;
 
@@ -146,6 +149,12 @@ pub trait TaskStore: Send + Sync + 'static {
         let _ = id;
         Ok(None)
     }
+
+    /// Something will read finished tasks' logs later (push delivery sends every event,
+    /// possibly after the task finished): a store that compacts the log of a finished task
+    /// must from now on keep it whole, until the task expires. Stores that never compact
+    /// ignore it.
+    fn retain_event_logs(&self) {}
 
     /// Saves the whole task under `scope`, if the stored copy is as `expected`, and appends
     /// `events` (made by this change) to its event log, atomically.

@@ -85,6 +85,8 @@ pub(crate) struct Engine {
     pub(crate) config: ServerConfig,
     pub(crate) admission: Admission,
     running: Mutex<HashMap<TaskId, Arc<Turn>>>,
+    /// Push delivery, when the card declares push notifications.
+    pub(crate) push: Option<Arc<crate::push::delivery::Dispatcher>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -142,8 +144,10 @@ impl Engine {
         store: Arc<dyn TaskStore>,
         cluster: Arc<dyn Cluster>,
         config: ServerConfig,
+        push: Option<Arc<crate::push::delivery::Dispatcher>>,
     ) -> Self {
         Self {
+            push,
             store,
             cluster,
             outbox: Mutex::new(None),
@@ -277,6 +281,10 @@ impl Engine {
                 task_id: task.id.clone(),
                 last_sequence: saved.last_sequence,
             });
+            if let Some(push) = &self.push {
+                push.events_logged(scope, &task.id, saved.last_sequence)
+                    .await;
+            }
         }
         Ok(saved)
     }

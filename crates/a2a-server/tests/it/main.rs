@@ -16,6 +16,7 @@ mod concurrency;
 mod cors;
 mod limits;
 mod list_tasks;
+mod push;
 mod push_address;
 mod shutdown;
 mod streaming;

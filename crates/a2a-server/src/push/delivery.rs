@@ -1,0 +1,462 @@
+//! The push dispatcher (PUSH-03…PUSH-08): every logged status and artifact event of a task
+//! goes to each of its webhooks as a `StreamResponse`, in order per webhook, webhooks in
+//! parallel, with retries, and with the event log as the outbox.
+//!
+//! Nothing is queued in memory. A webhook's progress (the last sequence delivered, failed
+//! attempts, when to try next) lives in the [`PushConfigStore`], and the events come from
+//! the task's log, so pending deliveries survive a restart. A round claims webhooks with
+//! events due ([`PushConfigStore::claim_deliveries`]): with several instances over one
+//! database each webhook is worked by one instance at a time, so each event goes out once.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use a2a_types::{PushConfigId, StreamResponse, TaskId, TaskPushNotificationConfig};
+use tokio::sync::{Notify, Semaphore};
+use tokio_util::sync::CancellationToken;
+
+use super::address::{Resolve, WebhookPolicy, check_webhook};
+use super::signing::{PushSigner, SIGNATURE_HEADER};
+use crate::config::PushOptions;
+use crate::store::{ClaimedWebhook, DeliveryProgress, PushConfigStore, TaskScope, TaskStore};
+
+/// How many logged events one step reads.
+const EVENTS_PER_READ: usize = 32;
+/// How many webhooks one round claims at most.
+const CLAIMS_PER_ROUND: usize = 256;
+
+/// Sends the events of tasks to their webhooks.
+pub(crate) struct Dispatcher {
+    configs: Arc<dyn PushConfigStore>,
+    tasks: Arc<dyn TaskStore>,
+    options: PushOptions,
+    signer: Option<PushSigner>,
+    resolver: Arc<dyn Resolve>,
+    /// This instance's name in claims.
+    instance: String,
+    wake: Notify,
+    in_flight: Arc<Semaphore>,
+}
+
+impl std::fmt::Debug for Dispatcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dispatcher")
+            .field("instance", &self.instance)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What one POST came to.
+#[derive(Debug)]
+enum Outcome {
+    /// 2xx.
+    Delivered,
+    /// 410: the receiver is gone for good; the config is removed (PUSH-06).
+    Gone,
+    /// Not worth retrying: a 4xx other than 410, a URL that is no longer allowed, a body or
+    /// header that cannot be sent.
+    Refused(String),
+    /// Worth retrying: 5xx, 408, 429, a timeout, an I/O error (PUSH-05).
+    Retry(String),
+}
+
+impl Dispatcher {
+    pub(crate) fn new(
+        configs: Arc<dyn PushConfigStore>,
+        tasks: Arc<dyn TaskStore>,
+        options: PushOptions,
+        signer: Option<PushSigner>,
+        resolver: Arc<dyn Resolve>,
+    ) -> Self {
+        let in_flight = Arc::new(Semaphore::new(options.max_in_flight.max(1)));
+        Self {
+            configs,
+            tasks,
+            options,
+            signer,
+            resolver,
+            instance: format!("push-{}", uuid::Uuid::new_v4()),
+            wake: Notify::new(),
+            in_flight,
+        }
+    }
+
+    /// The store of webhooks.
+    pub(crate) fn configs(&self) -> &Arc<dyn PushConfigStore> {
+        &self.configs
+    }
+
+    /// Who may be a webhook.
+    pub(crate) fn policy(&self) -> WebhookPolicy {
+        WebhookPolicy {
+            allow_local: self.options.allow_local_webhooks,
+        }
+    }
+
+    /// The resolver webhook hosts are checked with.
+    pub(crate) fn resolver(&self) -> &dyn Resolve {
+        self.resolver.as_ref()
+    }
+
+    /// The options.
+    pub(crate) fn options(&self) -> &PushOptions {
+        &self.options
+    }
+
+    /// A save logged events up to `last_sequence`: tell the store, then start a round.
+    pub(crate) async fn events_logged(
+        &self,
+        scope: &TaskScope,
+        task_id: &TaskId,
+        last_sequence: u64,
+    ) {
+        if let Err(error) = self
+            .configs
+            .events_logged(scope, task_id, last_sequence)
+            .await
+        {
+            tracing::warn!(%error, task_id = %task_id, "could not note events for push delivery");
+        }
+        self.wake.notify_one();
+    }
+
+    /// Starts a round soon (another instance logged events).
+    pub(crate) fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Runs rounds until `stop`: at once when woken, else every poll interval (retries
+    /// whose time came, events another instance logged, claims that expired).
+    pub(crate) async fn run(self: Arc<Self>, stop: CancellationToken) {
+        loop {
+            self.round().await;
+            tokio::select! {
+                () = stop.cancelled() => return,
+                () = self.wake.notified() => {}
+                () = tokio::time::sleep(self.options.poll_interval) => {}
+            }
+        }
+    }
+
+    /// Claims the webhooks with events due and works each in its own task.
+    async fn round(self: &Arc<Self>) {
+        let now = now_ms();
+        let claimed = match self
+            .configs
+            .claim_deliveries(
+                &self.instance,
+                now,
+                now + millis(self.options.claim_ttl),
+                CLAIMS_PER_ROUND,
+            )
+            .await
+        {
+            Ok(claimed) => claimed,
+            Err(error) => {
+                tracing::warn!(%error, "could not claim push deliveries");
+                return;
+            }
+        };
+        for webhook in claimed {
+            let Ok(permit) = Arc::clone(&self.in_flight).acquire_owned().await else {
+                return;
+            };
+            let dispatcher = Arc::clone(self);
+            tokio::spawn(async move {
+                dispatcher.work(webhook).await;
+                drop(permit);
+                // Its next events may already be logged.
+                dispatcher.wake.notify_one();
+            });
+        }
+    }
+
+    /// Sends a claimed webhook its due events, in order, until none is left, a retry has
+    /// to wait, or the claim is lost.
+    async fn work(&self, webhook: ClaimedWebhook) {
+        let ClaimedWebhook {
+            scope,
+            task_id,
+            config,
+            mut delivered,
+            mut attempts,
+            ..
+        } = webhook;
+        let Some(config_id) = config.id.clone() else {
+            return;
+        };
+        loop {
+            let events = match self
+                .tasks
+                .events(&scope, &task_id, delivered, EVENTS_PER_READ)
+                .await
+            {
+                Ok(Some(events)) => events,
+                Ok(None) => {
+                    // The task is gone (expired): so are its deliveries.
+                    let _ = self
+                        .configs
+                        .delete_push_config(&scope, &task_id, &config_id)
+                        .await;
+                    return;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, task_id = %task_id, "cannot read events to push");
+                    let retry_at = now_ms() + millis(self.options.retry_backoff);
+                    self.progress(
+                        &scope,
+                        &task_id,
+                        &config_id,
+                        DeliveryProgress::new(delivered, attempts, retry_at, None),
+                    )
+                    .await;
+                    return;
+                }
+            };
+            if events.is_empty() {
+                self.progress(
+                    &scope,
+                    &task_id,
+                    &config_id,
+                    DeliveryProgress::new(delivered, 0, 0, None),
+                )
+                .await;
+                return;
+            }
+            for event in events {
+                let outcome = self.post(&config, &event.response).await;
+                let step = match outcome {
+                    Outcome::Delivered => {
+                        tracing::debug!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, "push delivered");
+                        delivered = event.sequence;
+                        attempts = 0;
+                        DeliveryProgress::new(delivered, 0, 0, Some(self.claim_until()))
+                    }
+                    Outcome::Gone => {
+                        tracing::info!(task_id = %task_id, config_id = %config_id, "webhook answered 410 Gone; its config is removed");
+                        if let Err(error) = self
+                            .configs
+                            .delete_push_config(&scope, &task_id, &config_id)
+                            .await
+                        {
+                            tracing::warn!(%error, "could not remove a gone webhook");
+                        }
+                        return;
+                    }
+                    Outcome::Refused(reason) => {
+                        tracing::warn!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, reason, "push refused; not retried");
+                        delivered = event.sequence;
+                        attempts = 0;
+                        DeliveryProgress::new(delivered, 0, 0, Some(self.claim_until()))
+                    }
+                    Outcome::Retry(reason) => {
+                        attempts += 1;
+                        if attempts > self.options.retry_attempts {
+                            tracing::warn!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, reason, attempts, "push failed; giving up on this event");
+                            delivered = event.sequence;
+                            attempts = 0;
+                            DeliveryProgress::new(delivered, 0, 0, Some(self.claim_until()))
+                        } else {
+                            tracing::debug!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, reason, attempts, "push failed; will retry");
+                            let retry_at = now_ms() + self.backoff(attempts, &task_id);
+                            // Released until the retry is due; whoever claims it then goes on.
+                            self.progress(
+                                &scope,
+                                &task_id,
+                                &config_id,
+                                DeliveryProgress::new(delivered, attempts, retry_at, None),
+                            )
+                            .await;
+                            return;
+                        }
+                    }
+                };
+                if !self.progress(&scope, &task_id, &config_id, step).await {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Records progress; false when the claim was lost (or the config deleted): stop.
+    async fn progress(
+        &self,
+        scope: &TaskScope,
+        task_id: &TaskId,
+        config_id: &PushConfigId,
+        progress: DeliveryProgress,
+    ) -> bool {
+        match self
+            .configs
+            .record_delivery(scope, task_id, config_id, &self.instance, progress)
+            .await
+        {
+            Ok(held) => held,
+            Err(error) => {
+                tracing::warn!(%error, task_id = %task_id, "could not record push progress");
+                false
+            }
+        }
+    }
+
+    fn claim_until(&self) -> u64 {
+        now_ms() + millis(self.options.claim_ttl)
+    }
+
+    /// `retry_backoff × 2^(attempt-1)`, with ±25 % jitter so retries of many webhooks do
+    /// not arrive together.
+    fn backoff(&self, attempt: u32, task_id: &TaskId) -> u64 {
+        let base = millis(self.options.retry_backoff);
+        let doubled = base.saturating_mul(1u64 << attempt.saturating_sub(1).min(16));
+        let seed = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.subsec_nanos() as u64)
+            ^ task_id.as_str().len() as u64;
+        let quarter = doubled / 4;
+        if quarter == 0 {
+            return doubled;
+        }
+        doubled - quarter + seed % (2 * quarter + 1)
+    }
+
+    /// One POST of `response` to `config`'s webhook, its address checked again first so a
+    /// name that now resolves somewhere forbidden is refused (PUSH-08, DNS rebinding).
+    async fn post(
+        &self,
+        config: &TaskPushNotificationConfig,
+        response: &StreamResponse,
+    ) -> Outcome {
+        let checked = match check_webhook(&config.url, &self.policy(), self.resolver.as_ref()).await
+        {
+            Ok(checked) => checked,
+            Err(error) => return Outcome::Refused(error.to_string()),
+        };
+        let base = reqwest::Client::builder()
+            .timeout(self.options.timeout)
+            .connect_timeout(self.options.timeout);
+        let client = match checked.pinned_client(base) {
+            Ok(client) => client,
+            Err(error) => return Outcome::Retry(format!("cannot build the HTTP client: {error}")),
+        };
+        let body = match serde_json::to_vec(response) {
+            Ok(body) => body,
+            Err(error) => return Outcome::Refused(format!("cannot encode the event: {error}")),
+        };
+        let mut request = client
+            .post(checked.url().clone())
+            .header(http::header::CONTENT_TYPE, "application/json")
+            .header("A2A-Version", a2a_types::PROTOCOL_VERSION);
+        match delivery_headers(config) {
+            Ok(headers) => request = request.headers(headers),
+            Err(reason) => return Outcome::Refused(reason),
+        }
+        if let Some(signer) = &self.signer {
+            match signer.sign(&body) {
+                Ok(signature) => request = request.header(SIGNATURE_HEADER, signature),
+                Err(error) => return Outcome::Retry(format!("cannot sign: {error}")),
+            }
+        }
+        match request.body(body).send().await {
+            Ok(answer) => {
+                let status = answer.status();
+                if status.is_success() {
+                    Outcome::Delivered
+                } else if status == http::StatusCode::GONE {
+                    Outcome::Gone
+                } else if status.is_server_error()
+                    || status == http::StatusCode::REQUEST_TIMEOUT
+                    || status == http::StatusCode::TOO_MANY_REQUESTS
+                {
+                    Outcome::Retry(format!("the webhook answered {}", status.as_u16()))
+                } else {
+                    Outcome::Refused(format!("the webhook answered {}", status.as_u16()))
+                }
+            }
+            Err(error) if error.is_timeout() => Outcome::Retry("timed out".to_owned()),
+            Err(error) if error.is_connect() => Outcome::Retry("cannot connect".to_owned()),
+            Err(_) => Outcome::Retry("the request failed".to_owned()),
+        }
+    }
+}
+
+/// The headers a config asks for (D-17): `Authorization: <scheme> <credentials>` and the
+/// token in both `X-A2A-Notification-Token` and `A2A-Notification-Token`. A value with CR
+/// or LF (or anything a header cannot hold) is refused (PUSH-04).
+pub(crate) fn delivery_headers(
+    config: &TaskPushNotificationConfig,
+) -> Result<http::HeaderMap, String> {
+    let mut headers = http::HeaderMap::new();
+    let value = |text: &str, what: &str| {
+        if text.contains(['\r', '\n']) {
+            return Err(format!("the {what} contains a line break"));
+        }
+        http::HeaderValue::from_str(text)
+            .map_err(|_| format!("the {what} is not a valid header value"))
+    };
+    if let Some(authentication) = &config.authentication {
+        let credentials = authentication.credentials.as_deref().unwrap_or_default();
+        let text = if credentials.is_empty() {
+            authentication.scheme.clone()
+        } else {
+            format!("{} {credentials}", authentication.scheme)
+        };
+        if authentication.scheme.trim().is_empty() || authentication.scheme.contains(' ') {
+            return Err("the authentication scheme must be one word".to_owned());
+        }
+        let mut authorization = value(&text, "authentication")?;
+        authorization.set_sensitive(true);
+        headers.insert(http::header::AUTHORIZATION, authorization);
+    }
+    if let Some(token) = &config.token {
+        let mut token = value(token, "token")?;
+        token.set_sensitive(true);
+        headers.insert("x-a2a-notification-token", token.clone());
+        headers.insert("a2a-notification-token", token);
+    }
+    Ok(headers)
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| {
+            u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)
+        })
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::AuthenticationInfo;
+
+    #[test]
+    fn delivery_headers_follow_d17_and_refuse_line_breaks() {
+        let mut config = TaskPushNotificationConfig::new("https://hooks.example.com/a");
+        config.token = Some("tok".into());
+        config.authentication = Some(AuthenticationInfo {
+            scheme: "Bearer".into(),
+            credentials: Some("abc".into()),
+        });
+        let headers = delivery_headers(&config).unwrap();
+        assert_eq!(headers["authorization"], "Bearer abc");
+        assert_eq!(headers["x-a2a-notification-token"], "tok");
+        assert_eq!(headers["a2a-notification-token"], "tok");
+
+        config.token = Some("tok\r\nX-Evil: 1".into());
+        assert!(
+            delivery_headers(&config)
+                .unwrap_err()
+                .contains("line break")
+        );
+        config.token = None;
+        if let Some(authentication) = config.authentication.as_mut() {
+            authentication.credentials = Some("abc\nX: 1".into());
+        }
+        assert!(delivery_headers(&config).is_err());
+    }
+}

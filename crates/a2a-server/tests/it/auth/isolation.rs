@@ -27,7 +27,9 @@ struct Matrix {
 
 impl Matrix {
     async fn start() -> Self {
-        Self::start_with(a2a_server::ServerConfig::default()).await
+        let mut config = a2a_server::ServerConfig::default();
+        config.push.allow_local_webhooks = true;
+        Self::start_with(config).await
     }
 
     async fn start_with(config: a2a_server::ServerConfig) -> Self {
@@ -40,6 +42,7 @@ impl Matrix {
         );
         card.capabilities.streaming = Some(true);
         card.capabilities.extended_agent_card = Some(true);
+        card.capabilities.push_notifications = Some(true);
         let extended = card.clone();
         let server = TestServer::start_secured(
             A2aServer::builder(card, BindingEcho)
@@ -199,6 +202,29 @@ async fn no_caller_or_tenant_reaches_another_ones_task_on_any_operation() {
             (ALICE, "t2", &alice_t2),
             (BOB, "t1", &bob_t1),
         ];
+        // Each owner registers a webhook for each of their tasks.
+        let mut configs = std::collections::HashMap::new();
+        for (owner, tenant, task) in owned {
+            let created = matrix
+                .call(
+                    binding,
+                    Some(owner),
+                    tenant,
+                    "CreateTaskPushNotificationConfig",
+                    json!({"taskId": task, "url": "http://127.0.0.1:9/hook"}),
+                )
+                .await;
+            let body = created.json();
+            let config = match binding {
+                Binding::JsonRpc => body["result"].clone(),
+                Binding::Rest => body,
+            };
+            let id = config["id"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{config}"))
+                .to_owned();
+            configs.insert(task.clone(), id);
+        }
         for (owner, owner_tenant, task) in owned {
             for key in [ALICE, BOB] {
                 for tenant in TENANTS {
@@ -237,30 +263,52 @@ async fn no_caller_or_tenant_reaches_another_ones_task_on_any_operation() {
                         assert_not_found(binding, &response, &format!("{what}: {method}"));
                         checked += 1;
                     }
-                    // Push configs: the capability is off until push delivery exists, so
-                    // every caller gets the same refusal, owner or not: nothing to leak.
-                    let push = matrix
-                        .call(
-                            binding,
-                            Some(key),
-                            tenant,
-                            "ListTaskPushNotificationConfigs",
-                            json!({"taskId": task}),
-                        )
-                        .await;
-                    assert!(
-                        String::from_utf8_lossy(&push.body)
-                            .contains("PUSH_NOTIFICATION_NOT_SUPPORTED")
-                            || String::from_utf8_lossy(&push.body).contains("-32003"),
-                        "{what}: {}",
-                        String::from_utf8_lossy(&push.body)
-                    );
+                    // Push configs belong to the task's owner (PUSH-10): for anyone else the
+                    // task, and so its configs, do not exist.
+                    let config_id = &configs[task.as_str()];
+                    let push_operations = [
+                        (
+                            "CreateTaskPushNotificationConfig",
+                            json!({"taskId": task, "url": "http://127.0.0.1:9/intruder"}),
+                        ),
+                        ("ListTaskPushNotificationConfigs", json!({"taskId": task})),
+                        (
+                            "GetTaskPushNotificationConfig",
+                            json!({"taskId": task, "id": config_id}),
+                        ),
+                        (
+                            "DeleteTaskPushNotificationConfig",
+                            json!({"taskId": task, "id": config_id}),
+                        ),
+                    ];
+                    for (method, params) in push_operations {
+                        let response = matrix
+                            .call(binding, Some(key), tenant, method, params)
+                            .await;
+                        assert_not_found(binding, &response, &format!("{what}: {method}"));
+                        checked += 1;
+                    }
                 }
             }
         }
         // Every task is still the owner's, untouched: INPUT_REQUIRED, not canceled, and the
-        // follow-ups above never reached it.
+        // follow-ups above never reached it; its one webhook is still there.
         for (owner, tenant, task) in owned {
+            let listed = matrix
+                .call(
+                    binding,
+                    Some(owner),
+                    tenant,
+                    "ListTaskPushNotificationConfigs",
+                    json!({"taskId": task}),
+                )
+                .await;
+            let body = listed.json();
+            let list = match binding {
+                Binding::JsonRpc => body["result"].clone(),
+                Binding::Rest => body,
+            };
+            assert_eq!(list["configs"].as_array().map(Vec::len), Some(1), "{list}");
             let got = matrix
                 .call(binding, Some(owner), tenant, "GetTask", json!({"id": task}))
                 .await;
@@ -296,7 +344,7 @@ async fn no_caller_or_tenant_reaches_another_ones_task_on_any_operation() {
             String::from_utf8_lossy(&canceled.body)
         );
     }
-    assert_eq!(checked, 2 * 3 * 3 * 4);
+    assert_eq!(checked, 2 * 3 * 3 * 8);
 }
 
 #[tokio::test]

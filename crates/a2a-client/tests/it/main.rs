@@ -12,6 +12,7 @@ mod errors;
 mod mtls;
 mod oauth;
 mod operations;
+mod push_delivery;
 mod push_signature;
 mod python_sdk;
 mod resume;

@@ -10,6 +10,7 @@
 
 mod millis;
 mod options;
+mod push;
 mod security;
 mod settings;
 

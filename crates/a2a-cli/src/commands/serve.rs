@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use a2a_server::A2aServer;
+use a2a_server::push::signing::PushSigner;
 use a2a_server::store::InMemoryTaskStore;
 use a2a_store_sql::SqlStore;
 use a2a_types::AgentCard;
@@ -118,9 +119,20 @@ fn build_server(
     });
     let mut served = card::serve(card, settings, &public_url);
     authentication::declare(&mut served.card, &settings.auth);
-    let builder = A2aServer::builder(served.card, agent)
+    if settings.push.is_some() {
+        served.card.capabilities.push_notifications = Some(true);
+    }
+    let mut builder = A2aServer::builder(served.card, agent)
         .config(settings.server.clone())
         .authentication(authentication::build(&settings.auth)?);
+    if let Some(push) = &settings.push {
+        builder = builder.push_signer(push_signer(push.signing_key.as_deref())?);
+        if let OpenStore::Sql(store) = &store {
+            // Webhooks and their delivery progress live beside the tasks: pending
+            // deliveries survive a restart, and instances share the work.
+            builder = builder.push_store(store.clone());
+        }
+    }
     let builder = match store {
         OpenStore::Memory(store) => builder.store(store),
         // The SQL store is also the cluster: leases and signals shared with every instance
@@ -137,6 +149,28 @@ fn build_server(
             .card_path(settings.card_path.clone())
     };
     Ok(builder.build()?)
+}
+
+/// The key that signs push deliveries: the configured PKCS#8 file (so several instances
+/// publish one key), else a new one for this run.
+fn push_signer(key: Option<&std::path::Path>) -> anyhow::Result<PushSigner> {
+    let Some(path) = key else {
+        return Ok(PushSigner::generate()?);
+    };
+    let pem = std::fs::read(path).map_err(|source| config::ConfigError::Invalid {
+        option: "push-signing-key",
+        message: format!("cannot read {}: {source}", path.display()),
+    })?;
+    PushSigner::from_pkcs8_pem(&pem).map_err(|_| {
+        config::ConfigError::Invalid {
+            option: "push-signing-key",
+            message: format!(
+                "{} is not a P-256 private key in PKCS#8 PEM",
+                path.display()
+            ),
+        }
+        .into()
+    })
 }
 
 /// One line with what is served; option values are named one by one, never dumped whole,

@@ -61,6 +61,29 @@ pub(crate) struct ServeOptions {
           value_parser = BoolishValueParser::new())]
     pub(crate) cors: Option<bool>,
 
+    /// Deliver push notifications: the card declares them and webhooks can be registered (PUSH-01) [default: false]
+    #[arg(long, value_name = "BOOL", help_heading = "Push", num_args = 0..=1,
+          require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    pub(crate) push_notifications: Option<bool>,
+    /// Allow webhooks on loopback addresses, and plain http to them (development only; CFG-16) [default: false]
+    #[arg(long, value_name = "BOOL", help_heading = "Push", num_args = 0..=1,
+          require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    pub(crate) allow_local_webhooks: Option<bool>,
+    /// Retries of a delivery that failed with 5xx, a timeout or an I/O error (CFG-15) [default: 3]
+    #[arg(long, value_name = "N", help_heading = "Push")]
+    pub(crate) push_retry_attempts: Option<u32>,
+    /// Delay before the first retry; each next one doubles, with jitter (CFG-15) [default: 1000]
+    #[arg(long, value_name = "MS", help_heading = "Push")]
+    pub(crate) push_retry_backoff: Option<Millis>,
+    /// Time limit of one delivery attempt [default: 10000]
+    #[arg(long, value_name = "MS", help_heading = "Push")]
+    pub(crate) push_timeout: Option<Millis>,
+    /// P-256 private key (PKCS#8 PEM) that signs deliveries; share it between instances [default: a new key per start]
+    #[arg(long, value_name = "FILE", help_heading = "Push")]
+    pub(crate) push_signing_key: Option<PathBuf>,
+
     /// Serve without authentication: anyone who reaches the server uses the agent (development only; logs a warning) [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Security", num_args = 0..=1,
           require_equals = true, default_missing_value = "true",
@@ -197,6 +220,12 @@ impl ServeOptions {
             card_path: self.card_path.or(lower.card_path),
             protocol_binding: self.protocol_binding.or(lower.protocol_binding),
             cors: self.cors.or(lower.cors),
+            push_notifications: self.push_notifications.or(lower.push_notifications),
+            allow_local_webhooks: self.allow_local_webhooks.or(lower.allow_local_webhooks),
+            push_retry_attempts: self.push_retry_attempts.or(lower.push_retry_attempts),
+            push_retry_backoff: self.push_retry_backoff.or(lower.push_retry_backoff),
+            push_timeout: self.push_timeout.or(lower.push_timeout),
+            push_signing_key: self.push_signing_key.or(lower.push_signing_key),
             no_auth: self.no_auth.or(lower.no_auth),
             api_key: self.api_key.or(lower.api_key),
             api_key_header: self.api_key_header.or(lower.api_key_header),

@@ -14,6 +14,7 @@ use tracing_subscriber::filter::Targets;
 
 use super::ConfigError;
 use super::options::{AgentKind, LogFormat, ServeOptions};
+use super::push::{self, PushSetting};
 use super::security::{self, AuthSetting, TlsSetting};
 
 /// Where `a2a serve` listens unless told otherwise.
@@ -45,6 +46,8 @@ pub(crate) struct Settings {
     pub(crate) auth: AuthSetting,
     /// HTTPS, when configured.
     pub(crate) tls: Option<TlsSetting>,
+    /// Push notifications, when on.
+    pub(crate) push: Option<PushSetting>,
     /// How long running work gets on shutdown.
     pub(crate) shutdown_grace: Duration,
     /// Log format.
@@ -117,6 +120,10 @@ impl Settings {
         let store = store(&options)?;
         let auth = security::auth(&options)?;
         let tls = security::tls(&options)?;
+        let push = push::push(&options)?;
+        if let Some(push) = &push {
+            server.push = push.options.clone();
+        }
         Ok(Self {
             bind: options.bind.unwrap_or_else(|| DEFAULT_BIND.to_owned()),
             public_url: options.public_url.as_deref().map(public_url).transpose()?,
@@ -145,6 +152,7 @@ impl Settings {
             server,
             auth,
             tls,
+            push,
             shutdown_grace: options
                 .shutdown_grace
                 .map_or(DEFAULT_SHUTDOWN_GRACE, |grace| grace.0),
@@ -165,6 +173,17 @@ impl Settings {
             warnings.push(format!(
                 "listening on {bound} without TLS: credentials and messages cross the network in the clear"
             ));
+        }
+        if self
+            .push
+            .as_ref()
+            .is_some_and(|push| push.options.allow_local_webhooks)
+        {
+            warnings.push(
+                "local webhooks are allowed (--allow-local-webhooks): callers can make this server \
+                 POST to its own loopback services"
+                    .to_owned(),
+            );
         }
         if !bound.ip().is_loopback() && self.auth == AuthSetting::Disabled {
             let what = match &self.agent {

@@ -20,6 +20,7 @@ mod client_terminal;
 mod conformance;
 mod crash;
 mod exec;
+mod push_delivery;
 mod serve;
 mod support;
 mod tls;

@@ -1,0 +1,70 @@
+//! The push options of `a2a serve`, checked: whether push notifications are delivered, and
+//! how (PUSH-01, PUSH-05, CFG-15, CFG-16).
+
+use std::path::PathBuf;
+
+use a2a_server::config::PushOptions;
+
+use super::ConfigError;
+use super::options::ServeOptions;
+
+/// Push notifications as configured; `None` in [`super::Settings::push`] when off.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PushSetting {
+    /// Delivery options for the server.
+    pub(crate) options: PushOptions,
+    /// The signing key file, when given; else a key is made at start.
+    pub(crate) signing_key: Option<PathBuf>,
+}
+
+/// The checked push options.
+pub(crate) fn push(options: &ServeOptions) -> Result<Option<PushSetting>, ConfigError> {
+    if options.push_notifications != Some(true) {
+        let stray = [
+            (
+                options.allow_local_webhooks.is_some(),
+                "allow-local-webhooks",
+            ),
+            (options.push_retry_attempts.is_some(), "push-retry-attempts"),
+            (options.push_retry_backoff.is_some(), "push-retry-backoff"),
+            (options.push_timeout.is_some(), "push-timeout"),
+            (options.push_signing_key.is_some(), "push-signing-key"),
+        ];
+        if let Some((_, option)) = stray.iter().find(|(given, _)| *given) {
+            return Err(ConfigError::Invalid {
+                option,
+                message: "applies only with --push-notifications".to_owned(),
+            });
+        }
+        return Ok(None);
+    }
+    let mut push = PushOptions::default();
+    push.allow_local_webhooks = options.allow_local_webhooks == Some(true);
+    if let Some(attempts) = options.push_retry_attempts {
+        push.retry_attempts = attempts;
+    }
+    if let Some(backoff) = options.push_retry_backoff {
+        push.retry_backoff = positive("push-retry-backoff", backoff.0)?;
+    }
+    if let Some(timeout) = options.push_timeout {
+        push.timeout = positive("push-timeout", timeout.0)?;
+    }
+    Ok(Some(PushSetting {
+        options: push,
+        signing_key: options.push_signing_key.clone(),
+    }))
+}
+
+fn positive(
+    option: &'static str,
+    duration: std::time::Duration,
+) -> Result<std::time::Duration, ConfigError> {
+    if duration.is_zero() {
+        Err(ConfigError::Invalid {
+            option,
+            message: "must be more than 0".to_owned(),
+        })
+    } else {
+        Ok(duration)
+    }
+}

@@ -84,6 +84,7 @@ pub fn card() -> AgentCard {
     ));
     card.capabilities = AgentCapabilities {
         streaming: Some(true),
+        push_notifications: Some(true),
         ..AgentCapabilities::default()
     };
     card.default_input_modes = vec!["text/plain".into()];
@@ -201,10 +202,17 @@ impl Instance {
                 .unwrap();
             runtime.block_on(async {
                 let store = Arc::new(database.store(&id).await);
+                // Push on, webhooks on 127.0.0.1 allowed, rounds every 50 ms: the push
+                // tests need it, the others register no webhook.
+                let mut config = ServerConfig::default();
+                config.push.allow_local_webhooks = true;
+                config.push.poll_interval = Duration::from_millis(50);
+                config.push.retry_backoff = Duration::from_millis(50);
                 let server = A2aServer::builder(card(), agent)
                     .shared_store(store.clone())
+                    .push_store(store.clone())
                     .cluster(store)
-                    .config(ServerConfig::default())
+                    .config(config)
                     .authentication(a2a_server::auth::Authentication::disabled())
                     .build()
                     .unwrap();

@@ -387,3 +387,75 @@ async fn without_the_capability_every_push_operation_is_refused() {
         .await;
     assert_eq!(inline["error"]["code"], -32003);
 }
+
+/// Resolves every name to 127.0.0.1 the first `honest` times, then to the cloud metadata
+/// address: DNS rebinding between registration and delivery.
+#[derive(Debug)]
+struct Rebinding {
+    honest: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl a2a_server::push::address::Resolve for Rebinding {
+    async fn resolve(&self, _host: &str, port: u16) -> std::io::Result<Vec<std::net::SocketAddr>> {
+        let left = self.honest.load(std::sync::atomic::Ordering::SeqCst);
+        if left > 0 {
+            self.honest
+                .store(left - 1, std::sync::atomic::Ordering::SeqCst);
+            return Ok(vec![std::net::SocketAddr::from(([127, 0, 0, 1], port))]);
+        }
+        Ok(vec![std::net::SocketAddr::from((
+            [169, 254, 169, 254],
+            port,
+        ))])
+    }
+}
+
+#[tokio::test]
+async fn a_name_rebound_after_registration_is_refused_at_delivery() {
+    // PUSH-08: the address is checked again before every delivery. The name resolves to
+    // the receiver (loopback, allowed here) when registered, then to the metadata address.
+    // The control: a name that stays honest is delivered to.
+    for (honest, delivered) in [(usize::MAX, true), (1, false)] {
+        let receiver = Receiver::start(vec![]).await;
+        let resolver = std::sync::Arc::new(Rebinding {
+            honest: std::sync::atomic::AtomicUsize::new(honest),
+        });
+        let server = TestServer::start_with(
+            A2aServer::builder(push_card(), FnExecutor(steps))
+                .config(push_config())
+                .webhook_resolver(resolver),
+        )
+        .await;
+        let port = receiver.url("").rsplit(':').next().unwrap().to_owned();
+        let task = server
+            .call("SendMessage", json!({"message": user_message("ask")}))
+            .await["task"]["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let created = server
+            .call(
+                "CreateTaskPushNotificationConfig",
+                json!({"taskId": task, "url": format!("http://rebind.test:{port}/hook")}),
+            )
+            .await;
+        assert!(
+            created["id"].is_string(),
+            "registered while the name was honest: {created}"
+        );
+        // A follow-up logs new events; their delivery must not reach anyone.
+        let follow_up = json!({"message": {
+            "messageId": crate::support::uuid(), "role": "ROLE_USER",
+            "parts": [{"text": "go"}], "taskId": task
+        }});
+        server.call("SendMessage", follow_up).await;
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        assert_eq!(
+            !receiver.hits().is_empty(),
+            delivered,
+            "{:?}",
+            receiver.hits()
+        );
+    }
+}

@@ -21,7 +21,6 @@
 //! - `commands/`: one file per subcommand: `serve`, the client commands `card`, `send`,
 //!   `chat`, `get`, `list`, `cancel`, `subscribe`, `push`, and `webhook`, a receiver of push
 //!   deliveries for development.
-//! - `serving`: the listener loop of `serve`, plain HTTP or HTTPS.
 //! - `config`: flags, `A2A_*` environment variables and the TOML file, merged in one place
 //!   into validated settings.
 //! - `card`: the agent card served, from a file and/or parameters (CARD-07…CARD-09).

@@ -4,7 +4,9 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use a2a_server::TaskEvent;
-use a2a_server::store::{StoreError, StoredTask, TaskScope, Version};
+use a2a_server::store::{
+    ClaimedWebhook, DeliveryProgress, StoreError, StoredTask, TaskScope, Version,
+};
 use a2a_types::{StreamResponse, Task, TaskId, TaskState, Timestamp};
 
 use crate::error::json;
@@ -151,6 +153,56 @@ pub(crate) fn push_limit(task_id: &str, max_per_task: usize) -> StoreError {
     StoreError::Limit {
         what: format!("task {task_id} already holds {max_per_task} push configs"),
     }
+}
+
+/// A claimed webhook as the claim statements return it: tenant, has_owner, owner, task id,
+/// config body, delivered sequence, attempts.
+pub(crate) type ClaimRow = (String, bool, String, String, String, i64, i32);
+
+/// The webhooks of a claim's rows. A config whose body does not decode is left out (and
+/// logged) rather than failing the claim: the others were claimed with it, and failing
+/// would hold them back until their claim passed, at every poll that meets it again.
+pub(crate) fn claimed_webhooks(rows: Vec<ClaimRow>) -> Vec<ClaimedWebhook> {
+    rows.into_iter()
+        .filter_map(
+            |(tenant, has_owner, owner, task_id, body, delivered, attempts)| {
+                let config = match serde_json::from_str(&body) {
+                    Ok(config) => config,
+                    Err(error) => {
+                        tracing::warn!(%error, task_id, "stored push config does not decode");
+                        return None;
+                    }
+                };
+                let scope = ScopeKey {
+                    tenant,
+                    has_owner,
+                    owner,
+                };
+                Some(ClaimedWebhook::new(
+                    scope.into_scope(),
+                    TaskId::new(task_id),
+                    config,
+                    to_u64(delivered),
+                    u32::try_from(attempts).unwrap_or(0),
+                ))
+            },
+        )
+        .collect()
+}
+
+/// A delivery's progress as the values of [`sql::RECORD_DELIVERY`](crate::sql::RECORD_DELIVERY)'s
+/// `$6…$10`, for `instance`.
+pub(crate) fn progress_columns(
+    progress: &DeliveryProgress,
+    instance: &str,
+) -> (i64, i32, i64, Option<String>, Option<i64>) {
+    (
+        to_i64(progress.delivered),
+        i32::try_from(progress.attempts).unwrap_or(i32::MAX),
+        to_i64(progress.next_attempt_at_ms),
+        progress.claimed_until_ms.map(|_| instance.to_owned()),
+        progress.claimed_until_ms.map(to_i64),
+    )
 }
 
 /// Columns are signed; the store only ever writes values ≥ 0 into them.

@@ -10,20 +10,32 @@ use sqlx::{Connection, PgConnection, SqliteConnection};
 use crate::error::SqlStoreError;
 
 /// The newest schema version this build knows.
-pub(crate) const SCHEMA_VERSION: i64 = 1;
+pub(crate) const SCHEMA_VERSION: i64 = 2;
 
 /// One migration: the version it brings the schema to, and its SQL.
 type Migration = (i64, &'static str);
 
-const SQLITE: &[Migration] = &[(
-    1,
-    include_str!("../migrations/sqlite/0001_tasks_events_push_configs.sql"),
-)];
+const SQLITE: &[Migration] = &[
+    (
+        1,
+        include_str!("../migrations/sqlite/0001_tasks_events_push_configs.sql"),
+    ),
+    (
+        2,
+        include_str!("../migrations/sqlite/0002_push_delivery_state.sql"),
+    ),
+];
 
-const POSTGRES: &[Migration] = &[(
-    1,
-    include_str!("../migrations/postgres/0001_tasks_events_push_configs.sql"),
-)];
+const POSTGRES: &[Migration] = &[
+    (
+        1,
+        include_str!("../migrations/postgres/0001_tasks_events_push_configs.sql"),
+    ),
+    (
+        2,
+        include_str!("../migrations/postgres/0002_push_delivery_state.sql"),
+    ),
+];
 
 const VERSION_TABLE: &str =
     "CREATE TABLE IF NOT EXISTS a2a_schema_version (version BIGINT NOT NULL)";
@@ -164,4 +176,18 @@ async fn record_postgres(conn: &mut PgConnection, version: i64) -> Result<(), sq
         .execute(&mut *conn)
         .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_backend_has_one_migration_per_version_up_to_the_newest() {
+        for migrations in [SQLITE, POSTGRES] {
+            let versions: Vec<i64> = migrations.iter().map(|(version, _)| *version).collect();
+            let expected: Vec<i64> = (1..=SCHEMA_VERSION).collect();
+            assert_eq!(versions, expected);
+        }
+    }
 }

@@ -37,9 +37,11 @@ pub(crate) const COUNT_PUSH_CONFIGS: &str = "SELECT COUNT(*), \
      COUNT(*) FILTER (WHERE config_id = $5) FROM push_configs \
      WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4";
 
-/// `$1` task id, `$2…$4` scope, `$5` config id, `$6` body.
+/// `$1` task id, `$2…$4` scope, `$5` config id, `$6` body, `$7` the sequence after which a
+/// new config is sent events. A replaced config keeps its delivery state (and claim).
 pub(crate) const UPSERT_PUSH_CONFIG: &str = "INSERT INTO push_configs \
-     (task_id, tenant, has_owner, owner, config_id, body) VALUES ($1, $2, $3, $4, $5, $6) \
+     (task_id, tenant, has_owner, owner, config_id, body, delivered_sequence) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7) \
      ON CONFLICT (task_id, tenant, has_owner, owner, config_id) \
      DO UPDATE SET body = excluded.body";
 
@@ -55,6 +57,29 @@ pub(crate) const LIST_PUSH_CONFIGS: &str = "SELECT body FROM push_configs \
 /// `$1` task id, `$2…$4` scope, `$5` config id.
 pub(crate) const DELETE_PUSH_CONFIG: &str = "DELETE FROM push_configs \
      WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 AND config_id = $5";
+
+/// The webhooks a claim may take, as a condition on `c` (push_configs) joined with `t`
+/// (tasks), `$1` now: their task logged events after the last one delivered, and is live;
+/// their next attempt is due; no live claim holds them.
+macro_rules! claimable {
+    () => {
+        "FROM push_configs c JOIN tasks t ON t.task_id = c.task_id AND t.tenant = c.tenant \
+         AND t.has_owner = c.has_owner AND t.owner = c.owner \
+         WHERE c.next_attempt_at <= $1 AND (c.claimed_until IS NULL OR c.claimed_until <= $1) \
+         AND c.delivered_sequence < t.last_sequence \
+         AND (t.expires_at IS NULL OR t.expires_at > $1)"
+    };
+}
+pub(crate) use claimable;
+
+/// `$1` task id, `$2…$4` scope, `$5` config id, `$6` delivered, `$7` attempts, `$8` next
+/// attempt at, `$9` claimed by (NULL: released), `$10` claimed until, `$11` the instance
+/// that must hold the claim: changes no row when another one took it over or released it,
+/// or the config is gone.
+pub(crate) const RECORD_DELIVERY: &str = "UPDATE push_configs SET delivered_sequence = $6, \
+     attempts = $7, next_attempt_at = $8, claimed_by = $9, claimed_until = $10 \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 AND config_id = $5 \
+     AND claimed_by = $11";
 
 /// `$1` task id, `$2…$4` scope, `$5` holder, `$6` expires at, `$7` now: takes a free or
 /// expired lease, or renews the holder's own; changes no row when another holder's lease

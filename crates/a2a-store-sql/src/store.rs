@@ -8,8 +8,8 @@ use std::time::Duration;
 use a2a_server::TaskEvent;
 use a2a_server::cluster::{Cluster, ClusterSignal, ExpiredLease};
 use a2a_server::store::{
-    Expected, PushConfigStore, Saved, StoreError, StoredTask, TaskPage, TaskQuery, TaskScope,
-    TaskStore,
+    ClaimedWebhook, DeliveryProgress, Expected, PushConfigStore, Saved, StoreError, StoredTask,
+    TaskPage, TaskQuery, TaskScope, TaskStore,
 };
 use a2a_types::{PushConfigId, StreamResponse, Task, TaskId, TaskPushNotificationConfig};
 use async_trait::async_trait;
@@ -44,6 +44,13 @@ use crate::sqlite::Sqlite;
 ///   the expired one had, even after the cleanup deleted it.
 /// - **Time** is the process's system clock in milliseconds, for task expiry and lease
 ///   expiry alike; instances sharing a PostgreSQL database need synchronised clocks.
+/// - **Push delivery** (PUSH-05): each config row carries its webhook's delivery state
+///   (last sequence delivered, failed attempts, next attempt, claim). A claim compares it
+///   with the end of the task's log in the tasks table, so
+///   [`events_logged`](PushConfigStore::events_logged) has nothing to do, and skips expired
+///   tasks. On PostgreSQL a claim locks its webhooks with `FOR UPDATE SKIP LOCKED`, so
+///   instances claiming at once never share one; on SQLite the writer runs claims one at a
+///   time.
 ///
 /// On SQLite, every write goes through one writer task that commits the writes waiting
 /// together in one transaction (group commit), and reads use a pool beside it (WAL). Use
@@ -299,17 +306,18 @@ impl PushConfigStore for SqlStore {
         task_id: &TaskId,
         config: &TaskPushNotificationConfig,
         max_per_task: usize,
+        deliver_after: u64,
     ) -> Result<(), StoreError> {
         let scope = ScopeKey::of(scope);
         match &self.inner.backend {
             Backend::Sqlite(sqlite) => {
                 sqlite
-                    .save_push_config(scope, task_id, config, max_per_task)
+                    .save_push_config(scope, task_id, config, max_per_task, deliver_after)
                     .await
             }
             Backend::Postgres(postgres) => {
                 postgres
-                    .save_push_config(&scope, task_id, config, max_per_task)
+                    .save_push_config(&scope, task_id, config, max_per_task, deliver_after)
                     .await
             }
         }
@@ -364,6 +372,61 @@ impl PushConfigStore for SqlStore {
             Backend::Postgres(postgres) => {
                 postgres
                     .delete_push_config(&scope, task_id, config_id.as_str())
+                    .await
+            }
+        }
+    }
+
+    /// Nothing to do: the claim compares each webhook's progress with the end of its task's
+    /// log in the tasks table, which the save that logged the events wrote.
+    async fn events_logged(
+        &self,
+        _scope: &TaskScope,
+        _task_id: &TaskId,
+        _last_sequence: u64,
+    ) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn claim_deliveries(
+        &self,
+        instance: &str,
+        now_ms: u64,
+        claim_until_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<ClaimedWebhook>, StoreError> {
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => {
+                sqlite
+                    .claim_deliveries(instance, now_ms, claim_until_ms, limit)
+                    .await
+            }
+            Backend::Postgres(postgres) => {
+                postgres
+                    .claim_deliveries(instance, now_ms, claim_until_ms, limit)
+                    .await
+            }
+        }
+    }
+
+    async fn record_delivery(
+        &self,
+        scope: &TaskScope,
+        task_id: &TaskId,
+        config_id: &PushConfigId,
+        instance: &str,
+        progress: DeliveryProgress,
+    ) -> Result<bool, StoreError> {
+        let scope = ScopeKey::of(scope);
+        match &self.inner.backend {
+            Backend::Sqlite(sqlite) => {
+                sqlite
+                    .record_delivery(scope, task_id, config_id.as_str(), instance, progress)
+                    .await
+            }
+            Backend::Postgres(postgres) => {
+                postgres
+                    .record_delivery(&scope, task_id, config_id.as_str(), instance, progress)
                     .await
             }
         }

@@ -8,7 +8,10 @@ use std::time::Duration;
 
 use a2a_server::TaskEvent;
 use a2a_server::cluster::{ClusterSignal, ExpiredLease};
-use a2a_server::store::{Expected, Saved, StoreError, StoredTask, TaskPage, TaskQuery, Version};
+use a2a_server::store::{
+    ClaimedWebhook, DeliveryProgress, Expected, Saved, StoreError, StoredTask, TaskPage, TaskQuery,
+    Version,
+};
 use a2a_types::{TaskId, TaskPushNotificationConfig};
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgRow};
 use sqlx::{ConnectOptions, Connection, PgConnection, PgPool, Row};
@@ -19,8 +22,9 @@ use crate::error::{SqlStoreError, backend, json};
 use crate::list::{ListSql, Param};
 use crate::options::SqlStoreOptions;
 use crate::rows::{
-    Expiry, ScopeKey, TaskRow, decode_stored, events_from_rows, first_version, millis_after,
-    now_millis, push_limit, to_i64, to_u64, version_refusal,
+    ClaimRow, Expiry, ScopeKey, TaskRow, claimed_webhooks, decode_stored, events_from_rows,
+    first_version, millis_after, now_millis, progress_columns, push_limit, to_i64, to_u64,
+    version_refusal,
 };
 use crate::{schema, sql};
 
@@ -293,6 +297,7 @@ impl Postgres {
         task_id: &TaskId,
         config: &TaskPushNotificationConfig,
         max_per_task: usize,
+        deliver_after: u64,
     ) -> Result<(), StoreError> {
         let body = serde_json::to_string(config).map_err(json)?;
         let config_id = crate::rows::config_key(config);
@@ -323,6 +328,7 @@ impl Postgres {
             .bind(&scope.owner)
             .bind(&config_id)
             .bind(&body)
+            .bind(to_i64(deliver_after))
             .execute(&mut *tx)
             .await
             .map_err(backend)?;
@@ -379,6 +385,59 @@ impl Postgres {
             .bind(scope.has_owner)
             .bind(&scope.owner)
             .bind(config_id)
+            .execute(&self.pool)
+            .await
+            .map_err(backend)?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Claims due webhooks in one statement. `SKIP LOCKED`: instances claiming at once
+    /// split the due webhooks between them instead of waiting for each other; a webhook
+    /// another one claimed meanwhile fails the re-check of the claim condition on its new
+    /// row, so none is handed out twice.
+    pub(crate) async fn claim_deliveries(
+        &self,
+        instance: &str,
+        now_ms: u64,
+        claim_until_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<ClaimedWebhook>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let rows: Vec<ClaimRow> = sqlx::query_as(CLAIM_DELIVERIES)
+            .bind(to_i64(now_ms))
+            .bind(instance)
+            .bind(to_i64(claim_until_ms))
+            .bind(to_i64(limit))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(backend)?;
+        Ok(claimed_webhooks(rows))
+    }
+
+    pub(crate) async fn record_delivery(
+        &self,
+        scope: &ScopeKey,
+        task_id: &TaskId,
+        config_id: &str,
+        instance: &str,
+        progress: DeliveryProgress,
+    ) -> Result<bool, StoreError> {
+        let (delivered, attempts, next_attempt_at, claimed_by, claimed_until) =
+            progress_columns(&progress, instance);
+        let done = sqlx::query(sql::RECORD_DELIVERY)
+            .bind(task_id.as_str())
+            .bind(&scope.tenant)
+            .bind(scope.has_owner)
+            .bind(&scope.owner)
+            .bind(config_id)
+            .bind(delivered)
+            .bind(attempts)
+            .bind(next_attempt_at)
+            .bind(claimed_by)
+            .bind(claimed_until)
+            .bind(instance)
             .execute(&self.pool)
             .await
             .map_err(backend)?;
@@ -598,6 +657,20 @@ const INSERT_TASK: &str = "WITH saved AS (INSERT INTO tasks (task_id, tenant, ha
      SELECT $1, event.position, event.body \
      FROM saved, unnest($16::text[]) WITH ORDINALITY AS event (body, position)) \
      SELECT version, last_sequence FROM saved";
+
+/// `$1` now, `$2` instance, `$3` claimed until, `$4` limit → the claimed webhooks
+/// ([`ClaimRow`]). The candidates are locked in a CTE, which runs once, so that no more
+/// than `$4` are claimed (a sub-select under `IN` may be run again by the planner).
+const CLAIM_DELIVERIES: &str = concat!(
+    "WITH due AS (SELECT c.task_id, c.tenant, c.has_owner, c.owner, c.config_id ",
+    sql::claimable!(),
+    " ORDER BY c.next_attempt_at LIMIT $4 FOR UPDATE OF c SKIP LOCKED) \
+     UPDATE push_configs AS c SET claimed_by = $2, claimed_until = $3 FROM due \
+     WHERE c.task_id = due.task_id AND c.tenant = due.tenant \
+     AND c.has_owner = due.has_owner AND c.owner = due.owner AND c.config_id = due.config_id \
+     RETURNING c.tenant, c.has_owner, c.owner, c.task_id, c.body, c.delivered_sequence, \
+     c.attempts"
+);
 
 /// A task to create.
 struct Create<'a> {

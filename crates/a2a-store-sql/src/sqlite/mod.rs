@@ -9,7 +9,10 @@ use std::time::Duration;
 
 use a2a_server::TaskEvent;
 use a2a_server::cluster::ExpiredLease;
-use a2a_server::store::{Expected, Saved, StoreError, StoredTask, TaskPage, TaskQuery, Version};
+use a2a_server::store::{
+    ClaimedWebhook, DeliveryProgress, Expected, Saved, StoreError, StoredTask, TaskPage, TaskQuery,
+    Version,
+};
 use a2a_types::{TaskId, TaskPushNotificationConfig};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
@@ -21,8 +24,8 @@ use crate::error::{SqlStoreError, backend, json};
 use crate::list::{ListSql, Param};
 use crate::options::SqlStoreOptions;
 use crate::rows::{
-    Expiry, ScopeKey, TaskRow, decode_stored, first_version, millis_after, now_millis, to_i64,
-    to_u64, version_refusal,
+    ClaimRow, Expiry, ScopeKey, TaskRow, claimed_webhooks, decode_stored, first_version,
+    millis_after, now_millis, progress_columns, to_i64, to_u64, version_refusal,
 };
 use crate::schema;
 use crate::sql;
@@ -248,6 +251,7 @@ impl Sqlite {
         task_id: &TaskId,
         config: &TaskPushNotificationConfig,
         max_per_task: usize,
+        deliver_after: u64,
     ) -> Result<(), StoreError> {
         let body = serde_json::to_string(config).map_err(json)?;
         let job = Arc::new((
@@ -256,6 +260,7 @@ impl Sqlite {
             crate::rows::config_key(config),
             body,
         ));
+        let deliver_after = to_i64(deliver_after);
         self.writer
             .write(move |conn| {
                 let job = Arc::clone(&job);
@@ -279,6 +284,7 @@ impl Sqlite {
                         .bind(&scope.owner)
                         .bind(config_id)
                         .bind(body)
+                        .bind(deliver_after)
                         .execute(&mut *conn)
                         .await?;
                     Ok(Ok(()))
@@ -343,6 +349,90 @@ impl Sqlite {
                         .bind(scope.has_owner)
                         .bind(&scope.owner)
                         .bind(config_id)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(done.rows_affected() > 0)
+                })
+            })
+            .await
+    }
+
+    /// Claims due webhooks in one statement; the writer runs one claim at a time, so no
+    /// two claims see the same webhook free.
+    pub(crate) async fn claim_deliveries(
+        &self,
+        instance: &str,
+        now_ms: u64,
+        claim_until_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<ClaimedWebhook>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let (now, until, limit) = (to_i64(now_ms), to_i64(claim_until_ms), to_i64(limit));
+        // Nothing due is the usual answer of a poll: the readers give it without a write
+        // transaction queued behind the writer's saves.
+        let due: Option<i64> = sqlx::query_scalar(ANY_DUE)
+            .bind(now)
+            .fetch_optional(&self.reads)
+            .await
+            .map_err(backend)?;
+        if due.is_none() {
+            return Ok(Vec::new());
+        }
+        let instance: Arc<str> = instance.into();
+        let rows = self
+            .writer
+            .write(move |conn| {
+                let instance = Arc::clone(&instance);
+                Box::pin(async move {
+                    sqlx::query_as::<_, ClaimRow>(CLAIM_DELIVERIES)
+                        .bind(now)
+                        .bind(&*instance)
+                        .bind(until)
+                        .bind(limit)
+                        .fetch_all(&mut *conn)
+                        .await
+                })
+            })
+            .await?;
+        Ok(claimed_webhooks(rows))
+    }
+
+    pub(crate) async fn record_delivery(
+        &self,
+        scope: ScopeKey,
+        task_id: &TaskId,
+        config_id: &str,
+        instance: &str,
+        progress: DeliveryProgress,
+    ) -> Result<bool, StoreError> {
+        let job = Arc::new((
+            scope,
+            task_id.as_str().to_owned(),
+            config_id.to_owned(),
+            instance.to_owned(),
+            progress_columns(&progress, instance),
+        ));
+        self.writer
+            .write(move |conn| {
+                let job = Arc::clone(&job);
+                Box::pin(async move {
+                    let (scope, task_id, config_id, instance, progress) = &*job;
+                    let (delivered, attempts, next_attempt_at, claimed_by, claimed_until) =
+                        progress;
+                    let done = sqlx::query(sql::RECORD_DELIVERY)
+                        .bind(task_id)
+                        .bind(&scope.tenant)
+                        .bind(scope.has_owner)
+                        .bind(&scope.owner)
+                        .bind(config_id)
+                        .bind(*delivered)
+                        .bind(*attempts)
+                        .bind(*next_attempt_at)
+                        .bind(claimed_by.as_deref())
+                        .bind(*claimed_until)
+                        .bind(instance)
                         .execute(&mut *conn)
                         .await?;
                     Ok(done.rows_affected() > 0)
@@ -726,6 +816,19 @@ async fn append_events(
     }
     Ok(())
 }
+
+/// `$1` now, `$2` instance, `$3` claimed until, `$4` limit → the claimed webhooks
+/// ([`ClaimRow`]), the soonest due first.
+const CLAIM_DELIVERIES: &str = concat!(
+    "UPDATE push_configs SET claimed_by = $2, claimed_until = $3 \
+     WHERE rowid IN (SELECT c.rowid ",
+    sql::claimable!(),
+    " ORDER BY c.next_attempt_at LIMIT $4) \
+     RETURNING tenant, has_owner, owner, task_id, body, delivered_sequence, attempts"
+);
+
+/// `$1` now → a row when some webhook is due.
+const ANY_DUE: &str = concat!("SELECT 1 ", sql::claimable!(), " LIMIT 1");
 
 /// [`sql::LOAD_EVENTS`] for SQLite, whose events are keyed by the task's `task_key`.
 const LOAD_EVENTS: &str = "SELECT e.sequence, e.body FROM tasks t \

@@ -47,7 +47,7 @@ async fn cleanup_deletes_expired_tasks_with_their_events_and_push_configs() {
                 .await
                 .unwrap();
             store
-                .save_push_config(&scope, &task.id, &config(&task.id), 10)
+                .save_push_config(&scope, &task.id, &config(&task.id), 10, 0)
                 .await
                 .unwrap();
         }
@@ -117,7 +117,7 @@ async fn an_expired_task_id_can_be_created_again_with_a_greater_version_and_a_ne
             .await
             .unwrap();
         store
-            .save_push_config(&scope, &old.id, &config(&old.id), 10)
+            .save_push_config(&scope, &old.id, &config(&old.id), 10, 0)
             .await
             .unwrap();
         sleep(TTL + Duration::from_millis(100)).await;

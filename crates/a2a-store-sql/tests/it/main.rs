@@ -10,9 +10,10 @@
 mod cluster;
 mod conformance;
 mod connect;
+mod delivery;
 mod events;
-mod locate;
 mod expiry;
+mod locate;
 mod push;
 mod support;
 mod writer;

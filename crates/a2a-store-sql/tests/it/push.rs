@@ -21,7 +21,9 @@ async fn concurrent_saves_never_pass_the_limit() {
                 let mut config = TaskPushNotificationConfig::new("https://example.com/hook");
                 config.id = Some(PushConfigId::new(format!("c{n:02}")));
                 config.task_id = Some(task_id.clone());
-                store.save_push_config(&scope, &task_id, &config, 5).await
+                store
+                    .save_push_config(&scope, &task_id, &config, 5, 0)
+                    .await
             });
         }
         let (mut stored, mut refused) = (0, 0);

@@ -68,7 +68,9 @@ async fn a_failing_write_fails_alone() {
             let saved = store.save(&scope, &task, Expected::Absent, &[]).await;
             let mut config = TaskPushNotificationConfig::new("https://example.com/hook");
             config.id = Some(PushConfigId::new("c"));
-            let pushed = store.save_push_config(&scope, &task.id, &config, 10).await;
+            let pushed = store
+                .save_push_config(&scope, &task.id, &config, 10, 0)
+                .await;
             (saved.is_ok(), pushed.is_err())
         });
     }

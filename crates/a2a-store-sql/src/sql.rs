@@ -2,11 +2,11 @@
 //! like PostgreSQL, so one text serves both. A task is visible while it is not terminal or
 //! became terminal after the expiry cut-off (`rows::Expiry`).
 
-/// `$1` task id, `$2…$4` scope, `$5` now → body, version, last sequence.
 /// `$1` task id, `$2` now → the task's (tenant, has_owner, owner), whoever owns it.
 pub(crate) const LOCATE_TASK: &str = "SELECT tenant, has_owner, owner FROM tasks \
      WHERE task_id = $1 AND (expires_at IS NULL OR expires_at > $2)";
 
+/// `$1` task id, `$2…$4` scope, `$5` now → body, version, last sequence.
 pub(crate) const LOAD_TASK: &str = "SELECT body, version, last_sequence FROM tasks \
      WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 \
      AND (expires_at IS NULL OR expires_at > $5)";

@@ -85,6 +85,9 @@ fn es256() -> (JwkSet, String) {
     (jwks, jsonwebtoken::encode(&header, &claims, &key).unwrap())
 }
 
+/// A name, the card, what the server accepts, and the header a caller sends.
+type Variant<'a> = (&'a str, AgentCard, Authentication, Option<(&'a str, &'a str)>);
+
 const BODY: &str = r#"{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]}}}"#;
 
 async fn measure(router: &axum::Router, header: Option<(&str, &str)>, requests: usize) -> f64 {
@@ -125,7 +128,7 @@ fn main() {
                 .with_audience("https://agent.bench"),
         )
         .unwrap();
-        let variants: Vec<(&str, AgentCard, Authentication, Option<(&str, &str)>)> = vec![
+        let variants: Vec<Variant<'_>> = vec![
             ("off", card(None), Authentication::disabled(), None),
             (
                 "api key",

@@ -1,4 +1,6 @@
-//! Agent registry and protocol-aware proxy for a fleet of A2A agents.
+//! Agent registry and protocol-aware proxy for a fleet of A2A agents (seed 004): agents
+//! register under an id, clients reach each through `/a2a/{agent_id}`.
 //!
-//! This crate will hold the registry API and the JSON-RPC / HTTP+JSON forwarding that puts
-//! many agents behind one address. It is not filled yet: see the project's open issues.
+//! - [`agent`]: the registered agent and the directory the proxy reads.
+
+pub mod agent;

@@ -86,7 +86,12 @@ fn es256() -> (JwkSet, String) {
 }
 
 /// A name, the card, what the server accepts, and the header a caller sends.
-type Variant<'a> = (&'a str, AgentCard, Authentication, Option<(&'a str, &'a str)>);
+type Variant<'a> = (
+    &'a str,
+    AgentCard,
+    Authentication,
+    Option<(&'a str, &'a str)>,
+);
 
 const BODY: &str = r#"{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]}}}"#;
 

@@ -2,5 +2,7 @@
 //! register under an id, clients reach each through `/a2a/{agent_id}`.
 //!
 //! - [`agent`]: the registered agent and the directory the proxy reads.
+//! - [`registry`]: the agent registry behind `/agents` (REG-01…REG-12).
 
 pub mod agent;
+pub mod registry;

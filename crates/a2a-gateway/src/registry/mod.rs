@@ -1,0 +1,81 @@
+//! The agent registry (REG-01…REG-12, D-21): which agents are registered under which id,
+//! and for how long.
+//!
+//! Agents register a card under an id (GW-02), heartbeat to stay live (REG-09) and
+//! deregister when they stop; the proxy finds live agents through the
+//! [`AgentDirectory`](crate::agent::AgentDirectory) that [`Registry`] implements.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! use std::time::Duration;
+//! use a2a_gateway::registry::{Registry, RegistryOptions, router};
+//!
+//! let options = RegistryOptions::new().agent_ttl(Duration::from_secs(300));
+//! let registry = Arc::new(Registry::connect("sqlite://registry.db", options).await?);
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:9090").await?;
+//! axum::serve(listener, router(registry)).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! # Register bodies
+//!
+//! `POST /agents/register` (and [`Registry::register`]) takes any of three shapes (REG-01):
+//!
+//! 1. **A KubeMQ record**, the seed's shape: `{"agent_id", "name", "url", "description"?,
+//!    "version"?, "skills"?, "defaultInputModes"?, "defaultOutputModes"?,
+//!    "protocolVersions"?, …}`. It is recognised by having no `supportedInterfaces`; `url`
+//!    is where JSON-RPC calls go. Members the registry does not know are kept, and the
+//!    record shows REG-01's defaults for the optional members it lacks.
+//! 2. **An A2A v1.0 agent card with `agent_id` beside its members**: the card's own
+//!    members plus `"agent_id": "…"` at the top level.
+//! 3. **An envelope**: `{"agent_id": "…", "card": {…}}`, the card exactly as the agent
+//!    serves (and perhaps signed) it.
+//!
+//! In every shape `agent_id`, `registered_at` and `last_seen` are registration members,
+//! not card members: they are taken out of the stored card
+//! ([`RegisteredAgent::card`](crate::agent::RegisteredAgent::card)), and client-supplied
+//! `registered_at` and `last_seen` are ignored (REG-03). What remains is the card that
+//! signatures cover ([`SignaturePolicy`]).
+//!
+//! Required: an `agent_id` valid under GW-02 ([`validate_agent_id`]), a non-empty `name`,
+//! and somewhere to call: a KubeMQ record's absolute http(s) `url`; for a v1.0 card, a
+//! `JSONRPC` or `HTTP+JSON` interface (every such interface URL must be absolute http(s)).
+//! The JSON-RPC URL of a v1.0 card is its first `JSONRPC` interface of protocol version
+//! 1.x, else its first `JSONRPC` interface, else its v0.3 top-level `url`; the REST URL is
+//! chosen the same way among `HTTP+JSON` interfaces.
+//!
+//! # Layout
+//!
+//! - `lifecycle`: [`Registry`], its operations, and the [`AgentDirectory`] impl.
+//! - `options`: [`RegistryOptions`] and the [`Clock`] expiry reads.
+//! - `record`: the register body shapes accepted, and the enriched record returned.
+//! - `validate`: the id (GW-02) and URL checks.
+//! - `signature`: [`SignaturePolicy`], how signed cards are checked (spec §11.5).
+//! - `canonical`: the payload a card signature covers (RFC 8785).
+//! - `jwk`: public keys from JWKs.
+//! - `store`: the SQLite and PostgreSQL tables.
+//! - `routes`: the HTTP API, [`router`].
+//! - `error`: [`RegistryError`].
+//!
+//! [`AgentDirectory`]: crate::agent::AgentDirectory
+
+mod canonical;
+mod error;
+mod jwk;
+mod lifecycle;
+mod options;
+mod record;
+mod routes;
+mod signature;
+mod store;
+mod validate;
+
+pub use self::canonical::{signed_payload, to_jcs};
+pub use self::error::RegistryError;
+pub use self::lifecycle::{AgentFilter, Registry};
+pub use self::options::{Clock, RegistryOptions, SystemClock};
+pub use self::record::{RecordError, enriched};
+pub use self::routes::router;
+pub use self::signature::{SignatureError, SignaturePolicy};
+pub use self::validate::{AgentIdError, validate_agent_id};

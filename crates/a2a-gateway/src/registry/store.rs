@@ -1,0 +1,424 @@
+//! Where registrations live: SQLite or PostgreSQL through sqlx, with the schema migrated
+//! at connect.
+//!
+//! Every time is milliseconds since the Unix epoch, computed by the registry (never by the
+//! database), so that one clock decides expiry on both backends. Registering takes the
+//! write lock first (SQLite `BEGIN IMMEDIATE`; a PostgreSQL advisory lock when the registry
+//! has a size limit), so the count of live agents cannot change between the check and the
+//! insert.
+
+use std::str::FromStr as _;
+use std::time::Duration;
+
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+use sqlx::{Connection as _, PgPool, SqlitePool};
+
+use super::error::RegistryError;
+use super::options::RegistryOptions;
+
+/// The newest schema version this build knows.
+const SCHEMA_VERSION: i64 = 1;
+
+const SQLITE_MIGRATIONS: &[(i64, &str)] =
+    &[(1, include_str!("../../migrations/sqlite/0001_agents.sql"))];
+const POSTGRES_MIGRATIONS: &[(i64, &str)] =
+    &[(1, include_str!("../../migrations/postgres/0001_agents.sql"))];
+
+const VERSION_TABLE: &str =
+    "CREATE TABLE IF NOT EXISTS a2a_gateway_schema_version (version BIGINT NOT NULL)";
+const READ_VERSION: &str = "SELECT MAX(version) FROM a2a_gateway_schema_version";
+const CLEAR_VERSION: &str = "DELETE FROM a2a_gateway_schema_version";
+const WRITE_VERSION: &str = "INSERT INTO a2a_gateway_schema_version (version) VALUES ($1)";
+
+/// Advisory lock keys ("a2ag" and "a2am" in ASCII), shared by every schema of a database.
+const REGISTER_LOCK: i64 = 0x6132_6167;
+const MIGRATION_LOCK: i64 = 0x6132_616d;
+
+/// How long SQLite waits for another process's write lock.
+const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+const COLUMNS: &str = "agent_id, name, jsonrpc_url, rest_url, card, registered_at, last_seen";
+
+const COUNT_OTHERS: &str =
+    "SELECT COUNT(*) FROM gateway_agents WHERE last_seen > $1 AND agent_id <> $2";
+
+// An agent expired but not yet cleaned up registers afresh: a new registered_at (REG-04
+// keeps it only for a live agent). last_seen never goes back if clocks disagree.
+const UPSERT: &str = "INSERT INTO gateway_agents \
+     (agent_id, name, jsonrpc_url, rest_url, card, registered_at, last_seen) \
+     VALUES ($1, $2, $3, $4, $5, $6, $6) \
+     ON CONFLICT (agent_id) DO UPDATE SET \
+     name = excluded.name, jsonrpc_url = excluded.jsonrpc_url, \
+     rest_url = excluded.rest_url, card = excluded.card, \
+     registered_at = CASE WHEN gateway_agents.last_seen > $7 \
+         THEN gateway_agents.registered_at ELSE excluded.registered_at END, \
+     last_seen = CASE WHEN gateway_agents.last_seen > excluded.last_seen \
+         THEN gateway_agents.last_seen ELSE excluded.last_seen END \
+     RETURNING registered_at, last_seen";
+
+const TOUCH: &str = "UPDATE gateway_agents \
+     SET last_seen = CASE WHEN last_seen > $2 THEN last_seen ELSE $2 END \
+     WHERE agent_id = $1 AND last_seen > $3 RETURNING last_seen";
+
+const DELETE: &str = "DELETE FROM gateway_agents WHERE agent_id = $1 RETURNING last_seen";
+
+const DELETE_EXPIRED: &str = "DELETE FROM gateway_agents WHERE last_seen <= $1";
+
+/// One row of `gateway_agents`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StoredAgent {
+    pub(crate) agent_id: String,
+    pub(crate) name: String,
+    pub(crate) jsonrpc_url: Option<String>,
+    pub(crate) rest_url: Option<String>,
+    /// JSON text.
+    pub(crate) card: String,
+    pub(crate) registered_at: i64,
+    pub(crate) last_seen: i64,
+}
+
+/// The outcome of a registration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Saved {
+    /// Stored; the times now on record.
+    Agent { registered_at: i64, last_seen: i64 },
+    /// Refused: the registry holds `max_agents` other live agents.
+    Full,
+}
+
+/// The database of a registry.
+#[derive(Debug, Clone)]
+pub(crate) enum Store {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Runs `$body` with `$pool` bound to whichever pool `$store` holds: the statements are
+/// the same text on both backends.
+macro_rules! on_pool {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match $store {
+            Store::Sqlite($pool) => $body,
+            Store::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// The body of a registration inside its transaction `$tx`: the size check (when `$limit`
+/// is not 0), the upsert, the commit.
+macro_rules! count_and_upsert {
+    ($tx:ident, $agent:ident, $cutoff:ident, $limit:ident) => {{
+        if $limit > 0 {
+            let others: i64 = sqlx::query_scalar(COUNT_OTHERS)
+                .bind($cutoff)
+                .bind(&$agent.agent_id)
+                .fetch_one(&mut *$tx)
+                .await?;
+            if others >= $limit {
+                return Ok(Saved::Full);
+            }
+        }
+        let (registered_at, last_seen): (i64, i64) = sqlx::query_as(UPSERT)
+            .bind(&$agent.agent_id)
+            .bind(&$agent.name)
+            .bind(&$agent.jsonrpc_url)
+            .bind(&$agent.rest_url)
+            .bind(&$agent.card)
+            .bind($agent.last_seen)
+            .bind($cutoff)
+            .fetch_one(&mut *$tx)
+            .await?;
+        $tx.commit().await?;
+        Ok(Saved::Agent {
+            registered_at,
+            last_seen,
+        })
+    }};
+}
+
+impl Store {
+    /// Opens the database `url` names and brings its schema up to date.
+    pub(crate) async fn open(
+        url: &str,
+        shown_url: &str,
+        options: &RegistryOptions,
+    ) -> Result<Self, RegistryError> {
+        let invalid = |reason: &str| RegistryError::InvalidUrl {
+            url: shown_url.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let connect_failed = |source| RegistryError::Connect {
+            url: shown_url.to_owned(),
+            source,
+        };
+        match url.split_once(':').map(|(scheme, _)| scheme) {
+            Some("sqlite") => {
+                let connect = SqliteConnectOptions::from_str(url)
+                    .map_err(|_| invalid("not a SQLite URL"))?
+                    .create_if_missing(true)
+                    .busy_timeout(SQLITE_BUSY_TIMEOUT);
+                // One connection, never closed: an in-memory database lives as long as its
+                // connection, and SQLite has one writer anyway.
+                let pool = SqlitePoolOptions::new()
+                    .max_connections(1)
+                    .min_connections(1)
+                    .idle_timeout(None)
+                    .max_lifetime(None)
+                    .acquire_timeout(options.acquire_timeout)
+                    .connect_with(connect)
+                    .await
+                    .map_err(connect_failed)?;
+                migrate_sqlite(&pool, shown_url).await?;
+                Ok(Self::Sqlite(pool))
+            }
+            Some("postgres" | "postgresql") => {
+                let mut connect =
+                    PgConnectOptions::from_str(url).map_err(|_| invalid("not a PostgreSQL URL"))?;
+                if let Some(schema) = &options.postgres_schema {
+                    connect = connect.options([("search_path", format!("\"{schema}\""))]);
+                }
+                let pool = PgPoolOptions::new()
+                    .max_connections(options.max_connections.max(1))
+                    .acquire_timeout(options.acquire_timeout)
+                    .connect_with(connect)
+                    .await
+                    .map_err(connect_failed)?;
+                migrate_postgres(&pool, options.postgres_schema.as_deref(), shown_url).await?;
+                Ok(Self::Postgres(pool))
+            }
+            _ => Err(invalid(
+                "expected sqlite://PATH, sqlite::memory:, postgres://… or postgresql://…",
+            )),
+        }
+    }
+
+    /// Registers `agent` (its `last_seen` is now), unless `max_agents` (0 = no limit)
+    /// other agents are live.
+    pub(crate) async fn save(
+        &self,
+        agent: &StoredAgent,
+        cutoff: i64,
+        max_agents: usize,
+    ) -> Result<Saved, sqlx::Error> {
+        let limit = i64::try_from(max_agents).unwrap_or(i64::MAX);
+        match self {
+            Self::Sqlite(pool) => {
+                let mut conn = pool.acquire().await?;
+                let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+                count_and_upsert!(tx, agent, cutoff, limit)
+            }
+            Self::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                if limit > 0 {
+                    sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                        .bind(REGISTER_LOCK)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                count_and_upsert!(tx, agent, cutoff, limit)
+            }
+        }
+    }
+
+    /// The agent `agent_id` when it is live (seen after `cutoff`).
+    pub(crate) async fn get(
+        &self,
+        agent_id: &str,
+        cutoff: i64,
+    ) -> Result<Option<StoredAgent>, sqlx::Error> {
+        let sql =
+            format!("SELECT {COLUMNS} FROM gateway_agents WHERE agent_id = $1 AND last_seen > $2");
+        on_pool!(self, pool => {
+            let row = sqlx::query(&sql)
+                .bind(agent_id)
+                .bind(cutoff)
+                .fetch_optional(pool)
+                .await?;
+            row.as_ref().map(decode).transpose()
+        })
+    }
+
+    /// Every live agent, by id.
+    pub(crate) async fn list(&self, cutoff: i64) -> Result<Vec<StoredAgent>, sqlx::Error> {
+        let sql =
+            format!("SELECT {COLUMNS} FROM gateway_agents WHERE last_seen > $1 ORDER BY agent_id");
+        on_pool!(self, pool => {
+            let rows = sqlx::query(&sql).bind(cutoff).fetch_all(pool).await?;
+            rows.iter().map(decode).collect()
+        })
+    }
+
+    /// Moves a live agent's `last_seen` to `now`; its new `last_seen`, or `None` when it is
+    /// not live.
+    pub(crate) async fn touch(
+        &self,
+        agent_id: &str,
+        now: i64,
+        cutoff: i64,
+    ) -> Result<Option<i64>, sqlx::Error> {
+        on_pool!(self, pool => {
+            sqlx::query_scalar(TOUCH)
+                .bind(agent_id)
+                .bind(now)
+                .bind(cutoff)
+                .fetch_optional(pool)
+                .await
+        })
+    }
+
+    /// Deletes the agent; true when it was live.
+    pub(crate) async fn delete(&self, agent_id: &str, cutoff: i64) -> Result<bool, sqlx::Error> {
+        let last_seen: Option<i64> = on_pool!(self, pool => {
+            sqlx::query_scalar(DELETE).bind(agent_id).fetch_optional(pool).await?
+        });
+        Ok(last_seen.is_some_and(|last_seen| last_seen > cutoff))
+    }
+
+    /// Deletes every agent not seen after `cutoff`; how many went.
+    pub(crate) async fn delete_expired(&self, cutoff: i64) -> Result<u64, sqlx::Error> {
+        on_pool!(self, pool => {
+            Ok(sqlx::query(DELETE_EXPIRED)
+                .bind(cutoff)
+                .execute(pool)
+                .await?
+                .rows_affected())
+        })
+    }
+
+    /// Closes the connections, waiting for calls in flight.
+    pub(crate) async fn close(&self) {
+        on_pool!(self, pool => pool.close().await);
+    }
+}
+
+fn decode<R>(row: &R) -> Result<StoredAgent, sqlx::Error>
+where
+    R: sqlx::Row,
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    String: sqlx::Type<R::Database> + for<'r> sqlx::Decode<'r, R::Database>,
+    i64: sqlx::Type<R::Database> + for<'r> sqlx::Decode<'r, R::Database>,
+{
+    Ok(StoredAgent {
+        agent_id: row.try_get("agent_id")?,
+        name: row.try_get("name")?,
+        jsonrpc_url: row.try_get("jsonrpc_url")?,
+        rest_url: row.try_get("rest_url")?,
+        card: row.try_get("card")?,
+        registered_at: row.try_get("registered_at")?,
+        last_seen: row.try_get("last_seen")?,
+    })
+}
+
+async fn migrate_sqlite(pool: &SqlitePool, url: &str) -> Result<(), RegistryError> {
+    let failed = |version: i64| {
+        move |source| RegistryError::Migration {
+            url: url.to_owned(),
+            version,
+            source,
+        }
+    };
+    let mut conn = pool.acquire().await.map_err(failed(0))?;
+    // IMMEDIATE: two processes opening one new file do not both migrate it.
+    let mut tx = conn
+        .begin_with("BEGIN IMMEDIATE")
+        .await
+        .map_err(failed(0))?;
+    sqlx::raw_sql(VERSION_TABLE)
+        .execute(&mut *tx)
+        .await
+        .map_err(failed(0))?;
+    let found: Option<i64> = sqlx::query_scalar(READ_VERSION)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(failed(0))?;
+    let found = check_version(found, url)?;
+    for &(version, sql) in SQLITE_MIGRATIONS
+        .iter()
+        .filter(|(version, _)| *version > found)
+    {
+        sqlx::raw_sql(sql)
+            .execute(&mut *tx)
+            .await
+            .map_err(failed(version))?;
+        sqlx::query(CLEAR_VERSION)
+            .execute(&mut *tx)
+            .await
+            .map_err(failed(version))?;
+        sqlx::query(WRITE_VERSION)
+            .bind(version)
+            .execute(&mut *tx)
+            .await
+            .map_err(failed(version))?;
+    }
+    tx.commit().await.map_err(failed(SCHEMA_VERSION))
+}
+
+async fn migrate_postgres(
+    pool: &PgPool,
+    schema: Option<&str>,
+    url: &str,
+) -> Result<(), RegistryError> {
+    let failed = |version: i64| {
+        move |source| RegistryError::Migration {
+            url: url.to_owned(),
+            version,
+            source,
+        }
+    };
+    let mut tx = pool.begin().await.map_err(failed(0))?;
+    // Instances starting together take turns; the lock ends with the transaction.
+    sqlx::query("SELECT pg_advisory_xact_lock($1)")
+        .bind(MIGRATION_LOCK)
+        .execute(&mut *tx)
+        .await
+        .map_err(failed(0))?;
+    if let Some(schema) = schema {
+        // The name was checked to be a plain identifier (RegistryOptions validation).
+        sqlx::raw_sql(&format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\""))
+            .execute(&mut *tx)
+            .await
+            .map_err(failed(0))?;
+    }
+    sqlx::raw_sql(VERSION_TABLE)
+        .execute(&mut *tx)
+        .await
+        .map_err(failed(0))?;
+    let found: Option<i64> = sqlx::query_scalar(READ_VERSION)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(failed(0))?;
+    let found = check_version(found, url)?;
+    for &(version, sql) in POSTGRES_MIGRATIONS
+        .iter()
+        .filter(|(version, _)| *version > found)
+    {
+        sqlx::raw_sql(sql)
+            .execute(&mut *tx)
+            .await
+            .map_err(failed(version))?;
+        sqlx::query(CLEAR_VERSION)
+            .execute(&mut *tx)
+            .await
+            .map_err(failed(version))?;
+        sqlx::query(WRITE_VERSION)
+            .bind(version)
+            .execute(&mut *tx)
+            .await
+            .map_err(failed(version))?;
+    }
+    tx.commit().await.map_err(failed(SCHEMA_VERSION))
+}
+
+/// The version found, or 0 for a new database; an error when it is newer than this build.
+fn check_version(found: Option<i64>, url: &str) -> Result<i64, RegistryError> {
+    let found = found.unwrap_or(0);
+    if found > SCHEMA_VERSION {
+        return Err(RegistryError::SchemaTooNew {
+            url: url.to_owned(),
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    Ok(found)
+}

@@ -1,0 +1,147 @@
+//! The cards the gateway serves: its own (GW-21), and each agent's as seen through the
+//! gateway (GW-22).
+
+use std::sync::Arc;
+
+use a2a_types::ProtocolBinding;
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse as _, Response};
+use http::header::{HOST, HeaderMap};
+use serde_json::{Value, json};
+
+use super::error::GatewayError;
+use super::rest::status_response;
+use super::routes::Proxy;
+use crate::agent::RegisteredAgent;
+use crate::registry::{enriched, validate_agent_id};
+
+/// `GET /.well-known/agent-card.json`: the platform card of GW-21. `capabilities` is added
+/// so that A2A clients can read it as an agent card.
+pub(crate) async fn platform_card(State(proxy): State<Arc<Proxy>>, headers: HeaderMap) -> Response {
+    Json(json!({
+        "name": "kubemq",
+        "description": "KubeMQ A2A Gateway",
+        "version": "latest",
+        "url": public_base(&proxy, &headers),
+        "skills": [],
+        "defaultInputModes": ["text"],
+        "defaultOutputModes": ["text"],
+        "protocolVersions": ["1.0"],
+        "capabilities": {},
+    }))
+    .into_response()
+}
+
+/// `GET /a2a/{agent_id}/.well-known/agent-card.json` (GW-22), or 404.
+pub(crate) async fn agent_card(
+    State(proxy): State<Arc<Proxy>>,
+    Path(agent_id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if validate_agent_id(&agent_id).is_err() {
+        return status_response(&GatewayError::AgentNotFound { agent_id });
+    }
+    match proxy.find(&agent_id).await {
+        Ok(agent) => {
+            let through = format!("{}/a2a/{agent_id}", public_base(&proxy, &headers));
+            Json(seen_through_gateway(&agent, &through)).into_response()
+        }
+        Err(error) => status_response(&error),
+    }
+}
+
+/// The gateway's base URL: the configured one, else `http://` and the request's `Host`.
+fn public_base(proxy: &Proxy, headers: &HeaderMap) -> String {
+    if let Some(url) = &proxy.config.public_url {
+        return url.trim_end_matches('/').to_owned();
+    }
+    let host = headers
+        .get(HOST)
+        .and_then(|host| host.to_str().ok())
+        .unwrap_or("localhost");
+    format!("http://{host}")
+}
+
+/// The registered document as a client of the gateway should see it, where `through` is
+/// `{gateway}/a2a/{agent_id}`.
+///
+/// An A2A v1.0 card (one with `supportedInterfaces`) is the card as registered with its
+/// JSON-RPC and HTTP+JSON interfaces, and a v0.3 top-level `url`, pointing at `through`:
+/// clients must not learn the agent's own address (GW-01). Interfaces the gateway cannot
+/// carry (gRPC, custom) are dropped, and so are signatures, which covered the agent's URLs
+/// and would no longer verify. Anything else is a KubeMQ record, returned as the registry's
+/// enriched record, exactly as `GET /agents/{id}` shows it (GW-22).
+fn seen_through_gateway(agent: &RegisteredAgent, through: &str) -> Value {
+    let mut card = agent.card.clone();
+    let Some(Value::Array(interfaces)) = card.get_mut("supportedInterfaces") else {
+        return enriched(agent);
+    };
+    interfaces.retain_mut(|interface| {
+        let carried = interface
+            .get("protocolBinding")
+            .cloned()
+            .and_then(|binding| serde_json::from_value::<ProtocolBinding>(binding).ok())
+            .is_some_and(|binding| match binding {
+                ProtocolBinding::JsonRpc | ProtocolBinding::HttpJson => true,
+                ProtocolBinding::Grpc | ProtocolBinding::Other(_) => false,
+            });
+        if carried && let Some(entry) = interface.as_object_mut() {
+            entry.insert("url".to_owned(), through.into());
+        }
+        carried
+    });
+    if let Some(object) = card.as_object_mut() {
+        if object.contains_key("url") {
+            object.insert("url".to_owned(), through.into());
+        }
+        object.remove("signatures");
+    }
+    card
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const THROUGH: &str = "http://gw/a2a/echo";
+
+    #[test]
+    fn a_v1_card_points_at_the_gateway_for_the_bindings_it_carries() {
+        let agent = RegisteredAgent::new(
+            "echo",
+            "Echo",
+            json!({
+                "name": "Echo",
+                "url": "http://10.0.0.5/a2a",
+                "supportedInterfaces": [
+                    {"url": "http://10.0.0.5/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                    {"url": "http://10.0.0.5/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+                    {"url": "10.0.0.5:50051", "protocolBinding": "GRPC", "protocolVersion": "1.0"}
+                ],
+                "signatures": [{"protected": "x", "signature": "y"}]
+            }),
+        );
+        let card = seen_through_gateway(&agent, THROUGH);
+        let interfaces = card["supportedInterfaces"].as_array().unwrap();
+        assert_eq!(interfaces.len(), 2);
+        assert!(
+            interfaces
+                .iter()
+                .all(|interface| interface["url"] == THROUGH)
+        );
+        assert_eq!(interfaces[1]["protocolBinding"], "HTTP+JSON");
+        assert_eq!(card["url"], THROUGH);
+        assert!(card.get("signatures").is_none());
+    }
+
+    #[test]
+    fn a_kubemq_record_is_the_enriched_record() {
+        let agent = RegisteredAgent::new(
+            "echo",
+            "Echo",
+            json!({"name": "Echo", "url": "http://10.0.0.5:8000"}),
+        );
+        assert_eq!(seen_through_gateway(&agent, THROUGH), enriched(&agent));
+    }
+}

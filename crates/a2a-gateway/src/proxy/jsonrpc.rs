@@ -1,0 +1,231 @@
+//! `POST /a2a/{agent_id}`: a JSON-RPC request checked, forwarded unchanged to the agent's
+//! JSON-RPC URL, and its answer relayed or replaced by the gateway's error (GW-01…GW-13).
+//!
+//! Every request that could be read is answered at HTTP 200 with a JSON-RPC body (GW-05),
+//! except notifications, which get 204 and no body whatever happens (GW-07), and agent
+//! errors that are not JSON-RPC, which are relayed with the agent's own status (GW-11).
+
+use std::sync::Arc;
+
+use a2a_types::jsonrpc::{
+    EnvelopeError, JsonRpcPayload, JsonRpcRequest, JsonRpcResponse, RequestId,
+};
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
+use axum::response::{IntoResponse as _, Response};
+use bytes::Bytes;
+use http::StatusCode;
+use http::header::{CONTENT_TYPE, HeaderMap, HeaderValue};
+use serde_json::Value;
+use tokio::time::Instant;
+
+use super::error::GatewayError;
+use super::limits::read_request;
+use super::routes::Proxy;
+use super::stream::{self, Framing};
+use super::upstream::{self, Reply};
+use super::{auth, headers};
+use crate::metrics::{Outcome, UNKNOWN_AGENT};
+use crate::registry::validate_agent_id;
+
+/// `POST /a2a/{agent_id}`.
+pub(crate) async fn handle(
+    State(proxy): State<Arc<Proxy>>,
+    Path(agent_id): Path<String>,
+    request: Request,
+) -> Response {
+    let started = Instant::now();
+    let mut labels = Labels {
+        agent_id: UNKNOWN_AGENT.to_owned(),
+        method: String::new(),
+    };
+    let (response, outcome) = forward(&proxy, &agent_id, request, &mut labels).await;
+    proxy
+        .metrics
+        .record_request(&labels.agent_id, &labels.method, outcome, started.elapsed());
+    response
+}
+
+/// `POST /a2a` and `POST /a2a/`: an empty agent id (GW-02).
+pub(crate) async fn handle_without_id(state: State<Arc<Proxy>>, request: Request) -> Response {
+    handle(state, Path(String::new()), request).await
+}
+
+/// The metric labels, learnt as the request is read.
+struct Labels {
+    agent_id: String,
+    method: String,
+}
+
+async fn forward(
+    proxy: &Proxy,
+    agent_id: &str,
+    request: Request,
+    labels: &mut Labels,
+) -> (Response, Outcome) {
+    let (parts, body) = request.into_parts();
+    // Before the body is read: an unauthenticated caller costs no more than its headers.
+    let verifier = proxy.config.token_verifier.as_deref();
+    let caller_id = match auth::caller_id(verifier, &parts.headers).await {
+        Ok(caller_id) => caller_id,
+        Err(error) => return refuse(RequestId::Null, &error),
+    };
+    let (body, request) = match read(proxy, agent_id, &parts.headers, body).await {
+        Ok(read) => read,
+        Err((id, error)) => return refuse(id, &error),
+    };
+    labels.method.clone_from(&request.method);
+    let answer = call(
+        proxy,
+        agent_id,
+        &parts.headers,
+        &caller_id,
+        &request,
+        body,
+        labels,
+    )
+    .await;
+    match (request.id, answer) {
+        (None, Ok((_, outcome))) => (StatusCode::NO_CONTENT.into_response(), outcome),
+        (None, Err(error)) => (StatusCode::NO_CONTENT.into_response(), error.outcome()),
+        (Some(_), Ok(answer)) => answer,
+        (Some(id), Err(error)) => refuse(id, &error),
+    }
+}
+
+/// The body as sent, and the request it holds, checked in the order of GW-04 with the
+/// agent id (GW-02) once the request's id is known.
+async fn read(
+    proxy: &Proxy,
+    agent_id: &str,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<(Bytes, JsonRpcRequest), (RequestId, GatewayError)> {
+    let body = read_request(body, proxy.config.max_request_bytes)
+        .await
+        .map_err(|error| (RequestId::Null, error))?;
+    if !upstream::has_media_type(headers, "application/json") {
+        let error = GatewayError::parse("Content-Type must be application/json");
+        return Err((RequestId::Null, error));
+    }
+    let value: Value = serde_json::from_slice(&body)
+        .map_err(|_| (RequestId::Null, GatewayError::parse("invalid JSON")))?;
+    let id = RequestId::of_request(&value);
+    if let Err(error) = validate_agent_id(agent_id) {
+        return Err((id, GatewayError::invalid_request(error.to_string())));
+    }
+    let request = JsonRpcRequest::from_value(value).map_err(|error| {
+        let error = match error {
+            EnvelopeError::InvalidMember {
+                member: "params", ..
+            } => GatewayError::InvalidParams {
+                reason: error.to_string(),
+            },
+            // A foreign non-exhaustive enum: every other envelope fault is an invalid request.
+            _ => GatewayError::invalid_request(error.to_string()),
+        };
+        (id.clone(), error)
+    })?;
+    Ok((body, request))
+}
+
+/// Routes `request` to the agent and turns its answer into the client's response.
+async fn call(
+    proxy: &Proxy,
+    agent_id: &str,
+    client_headers: &HeaderMap,
+    caller_id: &str,
+    request: &JsonRpcRequest,
+    body: Bytes,
+    labels: &mut Labels,
+) -> Result<(Response, Outcome), GatewayError> {
+    let agent = proxy.find(agent_id).await?;
+    labels.agent_id.clone_from(&agent.agent_id);
+    let url = agent
+        .jsonrpc_url
+        .as_deref()
+        .ok_or_else(|| GatewayError::MethodNotFound {
+            reason: format!("agent {agent_id} has no JSON-RPC interface"),
+        })?;
+    let permit = proxy.limits.acquire(agent_id)?;
+    let outgoing = proxy
+        .client()?
+        .post(url)
+        .headers(headers::to_agent(client_headers, caller_id))
+        .body(body);
+    let deadline = upstream::deadline(request.params.as_ref(), &proxy.config);
+    let reply = upstream::call(
+        outgoing,
+        agent_id,
+        deadline,
+        proxy.config.max_response_bytes,
+    )
+    .await?;
+    match reply {
+        Reply::Stream(response) => {
+            let framing = Framing::JsonRpc(request.id.clone().unwrap_or(RequestId::Null));
+            let held = (permit, proxy.metrics.stream_opened(agent_id));
+            let response = stream::response(response, agent_id, framing, &proxy.config, held);
+            Ok((response, Outcome::Success))
+        }
+        Reply::Complete {
+            status,
+            headers,
+            body,
+        } => relay(agent_id, status, &headers, body),
+    }
+}
+
+/// The agent's whole answer as the client gets it (GW-11): a JSON-RPC response byte for
+/// byte at HTTP 200, whether result or the agent's own error; any other error body with
+/// the agent's status; anything else is -32004.
+fn relay(
+    agent_id: &str,
+    status: StatusCode,
+    agent_headers: &HeaderMap,
+    body: Bytes,
+) -> Result<(Response, Outcome), GatewayError> {
+    if !(status.is_success() || status.is_client_error() || status.is_server_error()) {
+        return Err(GatewayError::invalid_response(
+            agent_id,
+            format!("HTTP {status}"),
+        ));
+    }
+    let answer = serde_json::from_slice::<Value>(&body)
+        .ok()
+        .and_then(|value| JsonRpcResponse::from_value(value).ok());
+    let mut client_headers = headers::to_client(agent_headers);
+    let (status, outcome) = match answer {
+        Some(answer) => {
+            client_headers
+                .entry(CONTENT_TYPE)
+                .or_insert(HeaderValue::from_static("application/json"));
+            let outcome = match answer.payload {
+                JsonRpcPayload::Result(_) => Outcome::Success,
+                JsonRpcPayload::Error(_) => Outcome::AgentError,
+            };
+            (StatusCode::OK, outcome)
+        }
+        None if status.is_success() => {
+            return Err(GatewayError::invalid_response(
+                agent_id,
+                "the body is not a JSON-RPC response",
+            ));
+        }
+        None => (status, Outcome::AgentError),
+    };
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
+    *response.headers_mut() = client_headers;
+    Ok((response, outcome))
+}
+
+/// The gateway's own error, at HTTP 200 (GW-05, D-20).
+fn refuse(id: RequestId, error: &GatewayError) -> (Response, Outcome) {
+    let body = JsonRpcResponse::error(id, error.to_jsonrpc_error());
+    (
+        (StatusCode::OK, Json(body)).into_response(),
+        error.outcome(),
+    )
+}

@@ -1,0 +1,52 @@
+//! The protocol-aware proxy: clients call `/a2a/{agent_id}` and the gateway forwards to the
+//! registered agent, with deadlines, limits and its own errors (seed 004, GW-01…GW-24).
+//!
+//! ```no_run
+//! # use std::sync::Arc;
+//! # async fn run(directory: Arc<dyn a2a_gateway::agent::AgentDirectory>) -> std::io::Result<()> {
+//! use a2a_gateway::metrics::{Metrics, metrics_route};
+//! use a2a_gateway::proxy::{ProxyConfig, router};
+//!
+//! let metrics = Arc::new(Metrics::new());
+//! let app = router(directory, ProxyConfig::default(), Arc::clone(&metrics))
+//!     .merge(metrics_route(metrics));
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:9090").await?;
+//! axum::serve(listener, app).await
+//! # }
+//! ```
+//!
+//! Errors the gateway makes (D-20), all at HTTP 200 on the JSON-RPC route, each with an
+//! `ErrorInfo` of domain [`GATEWAY_DOMAIN`] and `metadata.executed = "false"`:
+//!
+//! | condition | code | message |
+//! |---|---|---|
+//! | body not JSON, or `Content-Type` not `application/json` | -32700 | |
+//! | bad envelope, batch, bad `agent_id`, body too large | -32600 | |
+//! | agent has no JSON-RPC interface | -32601 | |
+//! | `params` neither object nor array | -32602 | |
+//! | deadline passed (stream: idle too long) | -32001 | `agent timeout: <id>` |
+//! | no live agent with the id | -32002 | `agent not found: <id>` |
+//! | unreachable; 502/503/504; busy; reply too large | -32003 | `agent unreachable: <id>`, `agent unavailable: 50x`, `server busy: concurrency limit reached`, `agent response too large` |
+//! | reply not JSON-RPC | -32004 | `invalid agent response: …` |
+//! | bearer token missing or refused | -32010 | `authentication failed: …` |
+//! | registry unreadable | -32603 | `internal error` |
+//!
+//! The agent's own answers, errors included, are relayed untouched (GW-11).
+
+mod auth;
+mod card;
+mod config;
+mod cors;
+mod error;
+mod headers;
+mod jsonrpc;
+mod limits;
+mod rest;
+mod routes;
+pub mod stream;
+mod upstream;
+
+pub use self::config::ProxyConfig;
+pub use self::error::GATEWAY_DOMAIN;
+pub use self::headers::CALLER_ID_HEADER;
+pub use self::routes::router;

@@ -1,0 +1,102 @@
+//! [`router`]: the proxy's routes and the state they share.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::{any, get, post};
+
+use super::error::GatewayError;
+use super::limits::ConcurrencyLimits;
+use super::{ProxyConfig, card, cors, jsonrpc, rest};
+use crate::agent::{AgentDirectory, RegisteredAgent};
+use crate::metrics::Metrics;
+
+/// The proxy's routes:
+///
+/// | route | what |
+/// |---|---|
+/// | `POST /a2a/{agent_id}` | JSON-RPC, forwarded to the agent's JSON-RPC URL (GW-01…GW-13) |
+/// | `GET /a2a/{agent_id}/.well-known/agent-card.json` | the agent's card, pointing at the gateway (GW-22) |
+/// | any `/a2a/{agent_id}/{*path}` | HTTP+JSON, forwarded to the agent's REST base URL + `path` (GW-16) |
+/// | `GET /.well-known/agent-card.json` | the gateway's own card (GW-21) |
+///
+/// `GET /a2a/{agent_id}` answers 405 (GW-08). CORS headers are added for
+/// [`ProxyConfig::trusted_origins`] (CORS-04). `/metrics` is served separately, by
+/// [`metrics_route`](crate::metrics::metrics_route).
+pub fn router(
+    directory: Arc<dyn AgentDirectory>,
+    config: ProxyConfig,
+    metrics: Arc<Metrics>,
+) -> Router {
+    let client = reqwest::Client::builder()
+        // A redirect could send the call, with the caller's headers, anywhere.
+        .redirect(reqwest::redirect::Policy::none())
+        .danger_accept_invalid_certs(config.agent_tls_skip_verify)
+        .build()
+        .inspect_err(|error| {
+            tracing::error!(error = %error, "the proxy's HTTP client cannot be built; every call will fail");
+        })
+        .ok();
+    if config.agent_tls_skip_verify {
+        tracing::warn!("TLS certificates of agents are not verified (AgentTLSSkipVerify)");
+    }
+    let trusted_origins = config.trusted_origins.clone();
+    let proxy = Arc::new(Proxy {
+        directory,
+        limits: ConcurrencyLimits::new(config.max_concurrency_per_agent),
+        config,
+        metrics,
+        client,
+    });
+    let routes = Router::new()
+        .route("/a2a", post(jsonrpc::handle_without_id))
+        .route("/a2a/", post(jsonrpc::handle_without_id))
+        .route("/a2a/{agent_id}", post(jsonrpc::handle))
+        .route(
+            "/a2a/{agent_id}/.well-known/agent-card.json",
+            get(card::agent_card),
+        )
+        .route("/a2a/{agent_id}/{*path}", any(rest::handle))
+        .route(a2a_server::WELL_KNOWN_CARD_PATH, get(card::platform_card))
+        .with_state(proxy);
+    cors::apply(routes, &trusted_origins)
+}
+
+/// What every route shares.
+#[derive(Debug)]
+pub(crate) struct Proxy {
+    pub(crate) directory: Arc<dyn AgentDirectory>,
+    pub(crate) config: ProxyConfig,
+    pub(crate) metrics: Arc<Metrics>,
+    pub(crate) limits: ConcurrencyLimits,
+    /// `None` when it could not be built; the cause was logged once.
+    client: Option<reqwest::Client>,
+}
+
+impl Proxy {
+    /// The live agent registered as `agent_id`.
+    ///
+    /// # Errors
+    /// [`GatewayError::AgentNotFound`] when there is none (expired and deregistered agents
+    /// included, GW-03); [`GatewayError::Internal`] when the registry cannot be read.
+    pub(crate) async fn find(&self, agent_id: &str) -> Result<RegisteredAgent, GatewayError> {
+        match self.directory.find(agent_id).await {
+            Ok(Some(agent)) => Ok(agent),
+            Ok(None) => Err(GatewayError::AgentNotFound {
+                agent_id: agent_id.to_owned(),
+            }),
+            Err(error) => {
+                tracing::error!(agent_id, error = %error, "agent registry read failed");
+                Err(GatewayError::Internal)
+            }
+        }
+    }
+
+    /// The HTTP client for calls to agents.
+    ///
+    /// # Errors
+    /// [`GatewayError::Internal`] when it could not be built.
+    pub(crate) fn client(&self) -> Result<&reqwest::Client, GatewayError> {
+        self.client.as_ref().ok_or(GatewayError::Internal)
+    }
+}

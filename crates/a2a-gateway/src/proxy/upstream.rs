@@ -1,0 +1,154 @@
+//! One call to an agent: sent and answered within the call's deadline, the answer read
+//! within the size cap and sorted into what the gateway relays and what it reports
+//! (GW-09…GW-12).
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::StatusCode;
+use http::header::{CONTENT_TYPE, HeaderMap};
+use serde_json::Value;
+
+use super::ProxyConfig;
+use super::error::GatewayError;
+use super::limits::{ReadError, read_capped};
+
+/// What an agent answered, once it is known to be worth relaying.
+#[derive(Debug)]
+pub(crate) enum Reply {
+    /// A whole body (any status but 502, 503 and 504), read within the cap.
+    Complete {
+        status: StatusCode,
+        headers: HeaderMap,
+        body: Bytes,
+    },
+    /// A 2xx `text/event-stream` answer, its body still to be relayed.
+    Stream(reqwest::Response),
+}
+
+/// Sends `request` to `agent_id` and waits for its answer until `deadline`. Dropping the
+/// call at the deadline closes the connection, so the agent sees the call cancelled
+/// (GW-10).
+///
+/// # Errors
+/// [`GatewayError::Timeout`] at the deadline; [`GatewayError::Unreachable`] when the agent
+/// cannot be connected to or the connection breaks; [`GatewayError::Unavailable`] for 502,
+/// 503 and 504; [`GatewayError::ResponseTooLarge`] past `max_response_bytes`.
+pub(crate) async fn call(
+    request: reqwest::RequestBuilder,
+    agent_id: &str,
+    deadline: Duration,
+    max_response_bytes: usize,
+) -> Result<Reply, GatewayError> {
+    let exchange = async {
+        let response = request.send().await.map_err(|error| {
+            tracing::debug!(agent_id, error = %error, "agent unreachable");
+            GatewayError::Unreachable {
+                agent_id: agent_id.to_owned(),
+            }
+        })?;
+        let status = response.status();
+        if matches!(status.as_u16(), 502..=504) {
+            return Err(GatewayError::Unavailable {
+                agent_id: agent_id.to_owned(),
+                status: status.as_u16(),
+            });
+        }
+        if status.is_success() && is_event_stream(response.headers()) {
+            return Ok(Reply::Stream(response));
+        }
+        let headers = response.headers().clone();
+        let body =
+            read_capped(response, max_response_bytes)
+                .await
+                .map_err(|error| match error {
+                    ReadError::TooLarge => GatewayError::ResponseTooLarge {
+                        agent_id: agent_id.to_owned(),
+                    },
+                    ReadError::Body => GatewayError::Unreachable {
+                        agent_id: agent_id.to_owned(),
+                    },
+                })?;
+        Ok(Reply::Complete {
+            status,
+            headers,
+            body,
+        })
+    };
+    tokio::time::timeout(deadline, exchange)
+        .await
+        .unwrap_or_else(|_elapsed| {
+            Err(GatewayError::Timeout {
+                agent_id: agent_id.to_owned(),
+            })
+        })
+}
+
+/// The call's deadline: `configuration.timeout` of `params` in seconds when it is a positive
+/// number, capped silently at `max_timeout`; `default_timeout` otherwise (GW-09).
+pub(crate) fn deadline(params: Option<&Value>, config: &ProxyConfig) -> Duration {
+    let requested = params
+        .and_then(|params| params.pointer("/configuration/timeout"))
+        .and_then(Value::as_f64)
+        .filter(|seconds| seconds.is_finite() && *seconds > 0.0);
+    match requested {
+        Some(seconds) => Duration::try_from_secs_f64(seconds).unwrap_or(config.max_timeout),
+        None => config.default_timeout,
+    }
+    .min(config.max_timeout)
+}
+
+/// Whether `headers` declare a body of media type `essence` (`type/subtype`, any case,
+/// parameters ignored).
+pub(crate) fn has_media_type(headers: &HeaderMap, essence: &str) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|media_type| media_type.trim().eq_ignore_ascii_case(essence))
+}
+
+fn is_event_stream(headers: &HeaderMap) -> bool {
+    has_media_type(headers, "text/event-stream")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_deadline_follows_gw_09() {
+        let config = ProxyConfig::default();
+        let cases = [
+            (None, 300.0),
+            (Some(json!({})), 300.0),
+            (Some(json!({"configuration": {"timeout": 1}})), 1.0),
+            (Some(json!({"configuration": {"timeout": 2.5}})), 2.5),
+            (Some(json!({"configuration": {"timeout": 99999}})), 3600.0),
+            (Some(json!({"configuration": {"timeout": 0}})), 300.0),
+            (Some(json!({"configuration": {"timeout": -4}})), 300.0),
+            (Some(json!({"configuration": {"timeout": "9"}})), 300.0),
+            (Some(json!({"configuration": {"timeout": 1e300}})), 3600.0),
+        ];
+        for (params, seconds) in cases {
+            assert_eq!(
+                deadline(params.as_ref(), &config),
+                Duration::from_secs_f64(seconds),
+                "{params:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn media_types_ignore_case_and_parameters() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            CONTENT_TYPE,
+            "Application/JSON; charset=utf-8".parse().unwrap(),
+        );
+        assert!(has_media_type(&headers, "application/json"));
+        assert!(!has_media_type(&headers, "text/event-stream"));
+        assert!(!has_media_type(&HeaderMap::new(), "application/json"));
+    }
+}

@@ -1,0 +1,99 @@
+//! What only a SQLite file shows: agents survive a restart, the periodic cleanup deletes
+//! expired rows; and the checks `connect` makes.
+
+use std::time::Duration;
+
+use a2a_gateway::registry::{Registry, RegistryError, RegistryOptions};
+
+use crate::support::{ManualClock, record};
+use crate::with_clock;
+
+#[tokio::test]
+async fn a_sqlite_file_keeps_agents_across_a_restart() {
+    let path =
+        std::env::temp_dir().join(format!("a2a-registry-{}.db", uuid::Uuid::new_v4().simple()));
+    let url = format!("sqlite://{}", path.display());
+    let registry = Registry::connect(&url, RegistryOptions::new())
+        .await
+        .unwrap();
+    let registered = registry.register(record("durable")).await.unwrap();
+    registry.close().await;
+    drop(registry);
+    let reopened = Registry::connect(&url, RegistryOptions::new())
+        .await
+        .unwrap();
+    let found = reopened.get("durable").await.unwrap().unwrap();
+    assert_eq!(found, registered);
+    reopened.close().await;
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+#[tokio::test]
+async fn bad_urls_and_options_are_refused_at_connect() {
+    let refused = [
+        ("mysql://localhost/x", RegistryOptions::new()),
+        (
+            "sqlite::memory:",
+            RegistryOptions::new().postgres_schema("bad schema"),
+        ),
+    ];
+    for (url, options) in refused {
+        let error = Registry::connect(url, options).await.unwrap_err();
+        assert!(
+            matches!(
+                error,
+                RegistryError::InvalidUrl { .. } | RegistryError::InvalidOption { .. }
+            ),
+            "{url}: {error:?}"
+        );
+    }
+    let error = Registry::connect(
+        "postgres://user:secret@127.0.0.1:1/x",
+        RegistryOptions::new().acquire_timeout(Duration::from_millis(500)),
+    )
+    .await
+    .unwrap_err();
+    assert!(!error.to_string().contains("secret"), "{error}");
+}
+
+#[tokio::test]
+async fn the_periodic_cleanup_deletes_expired_agents() {
+    let path =
+        std::env::temp_dir().join(format!("a2a-registry-{}.db", uuid::Uuid::new_v4().simple()));
+    let url = format!("sqlite://{}", path.display());
+    let clock = ManualClock::new();
+    let options = with_clock(&clock)
+        .agent_ttl(Duration::from_secs(30))
+        .cleanup_interval(Duration::from_millis(50));
+    let registry = Registry::connect(&url, options).await.unwrap();
+    registry.register(record("old")).await.unwrap();
+    registry.register(record("young")).await.unwrap();
+    clock.advance(Duration::from_secs(20));
+    registry.heartbeat("young").await.unwrap().unwrap();
+    clock.advance(Duration::from_secs(10));
+    let rows = || async {
+        use sqlx::Connection as _;
+        let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        let ids: Vec<String> =
+            sqlx::query_scalar("SELECT agent_id FROM gateway_agents ORDER BY agent_id")
+                .fetch_all(&mut conn)
+                .await
+                .unwrap();
+        ids
+    };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while rows().await.len() > 1 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        rows().await,
+        ["young"],
+        "the cleanup deleted the expired agent's row"
+    );
+    registry.close().await;
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}

@@ -11,6 +11,7 @@
 mod millis;
 mod options;
 mod push;
+mod register;
 mod security;
 mod settings;
 
@@ -20,6 +21,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args as _, FromArgMatches as _};
 
 pub(crate) use self::options::{LogFormat, ServeOptions};
+pub(crate) use self::register::RegisterSetting;
 pub(crate) use self::security::{
     AuthSetting, Credentials, IntrospectionSetting, JwtKeys, JwtSetting,
 };

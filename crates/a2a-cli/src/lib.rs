@@ -36,6 +36,8 @@
 //! - `render/`: human output of protocol values, as strings; `spinner`: the wait animation.
 //! - `serving`: how `a2a serve` serves, over HTTP or HTTPS (mutual TLS with `--client-ca`),
 //!   and stops gracefully.
+//! - `register`: `a2a serve --register`, keeping the served agent registered with a
+//!   gateway (REG-12).
 //! - `output`: the only module that prints to stdout.
 
 mod agents;
@@ -51,6 +53,7 @@ mod follow;
 mod logging;
 mod output;
 mod progress;
+mod register;
 mod render;
 mod serving;
 mod spinner;

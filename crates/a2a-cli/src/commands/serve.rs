@@ -70,14 +70,16 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let mut termination = Termination::watch()?;
     log_summary(&settings, &server, address);
     output::listening(crate::serving::scheme(&settings), address);
-    crate::serving::serve(
-        listener,
-        &server,
-        tls,
-        termination.received(),
-        settings.shutdown_grace,
-    )
-    .await
+    let registration = crate::register::start(&settings, server.handler().card(), address)?;
+    let termination = async {
+        let signal = termination.received().await;
+        // REG-12: leave the gateway first, so it stops routing calls here while we drain.
+        if let Some(registration) = registration {
+            registration.stop().await;
+        }
+        signal
+    };
+    crate::serving::serve(listener, &server, tls, termination, settings.shutdown_grace).await
 }
 
 /// The task store `a2a serve` was asked for, opened (and migrated) before the server starts.

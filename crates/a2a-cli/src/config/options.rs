@@ -132,6 +132,16 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "FILE", help_heading = "Security")]
     pub(crate) client_ca: Option<PathBuf>,
 
+    /// Register with the A2A gateway at this URL while serving: heartbeats keep the registration live, SIGINT/SIGTERM deregisters (REG-12) [default: not registered]
+    #[arg(long, value_name = "URL", help_heading = "Gateway")]
+    pub(crate) register: Option<String>,
+    /// The id to register under: lowercase letters, digits and hyphens (GW-02) [default: from the card's name]
+    #[arg(long, value_name = "ID", help_heading = "Gateway")]
+    pub(crate) agent_id: Option<String>,
+    /// Time between heartbeats to the gateway; keep it under a third of the gateway's agent TTL [default: 60000]
+    #[arg(long, value_name = "MS", help_heading = "Gateway")]
+    pub(crate) heartbeat_interval: Option<Millis>,
+
     /// Agent card file (JSON) to serve (CFG-01) [default: a card built from --name etc.]
     #[arg(long, value_name = "FILE", help_heading = "Card")]
     pub(crate) card: Option<PathBuf>,
@@ -245,6 +255,9 @@ impl ServeOptions {
             tls_cert: self.tls_cert.or(lower.tls_cert),
             tls_key: self.tls_key.or(lower.tls_key),
             client_ca: self.client_ca.or(lower.client_ca),
+            register: self.register.or(lower.register),
+            agent_id: self.agent_id.or(lower.agent_id),
+            heartbeat_interval: self.heartbeat_interval.or(lower.heartbeat_interval),
             card: self.card.or(lower.card),
             name: self.name.or(lower.name),
             description: self.description.or(lower.description),

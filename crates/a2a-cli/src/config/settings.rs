@@ -15,6 +15,7 @@ use tracing_subscriber::filter::Targets;
 use super::ConfigError;
 use super::options::{AgentKind, LogFormat, ServeOptions};
 use super::push::{self, PushSetting};
+use super::register::{self, RegisterSetting};
 use super::security::{self, AuthSetting, TlsSetting};
 
 /// Where `a2a serve` listens unless told otherwise.
@@ -48,6 +49,8 @@ pub(crate) struct Settings {
     pub(crate) tls: Option<TlsSetting>,
     /// Push notifications, when on.
     pub(crate) push: Option<PushSetting>,
+    /// Registration with a gateway, when `--register` names one (REG-12).
+    pub(crate) register: Option<RegisterSetting>,
     /// How long running work gets on shutdown.
     pub(crate) shutdown_grace: Duration,
     /// Log format.
@@ -121,6 +124,7 @@ impl Settings {
         let auth = security::auth(&options)?;
         let tls = security::tls(&options)?;
         let push = push::push(&options)?;
+        let register = register::register(&options)?;
         if let Some(push) = &push {
             server.push = push.options.clone();
         }
@@ -153,6 +157,7 @@ impl Settings {
             auth,
             tls,
             push,
+            register,
             shutdown_grace: options
                 .shutdown_grace
                 .map_or(DEFAULT_SHUTDOWN_GRACE, |grace| grace.0),

@@ -21,6 +21,7 @@ mod conformance;
 mod crash;
 mod exec;
 mod push_delivery;
+mod register;
 mod serve;
 mod support;
 mod tls;

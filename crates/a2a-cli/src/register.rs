@@ -1,0 +1,367 @@
+//! `a2a serve --register`: keeping the served agent registered with an A2A gateway (REG-12).
+//!
+//! After the listener is bound, a task registers the card (the v1.0 card with `agent_id`
+//! beside its members, plus the KubeMQ `url` member naming the JSON-RPC interface, so both
+//! our gateway and KubeMQ's accept it), then sends a heartbeat every interval. A heartbeat
+//! the gateway answers with "agent not found" (it expired or restarted) leads to a new
+//! registration. Failures are logged and retried with a doubling delay (1 s to 60 s), never
+//! fatal: the agent keeps serving. On SIGINT/SIGTERM the agent deregisters before draining,
+//! so the gateway stops routing calls to it (REG-12 step 4).
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use a2a_types::AgentCard;
+use anyhow::Context as _;
+use serde_json::{Map, Value};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{RegisterSetting, Settings};
+
+/// The time limit of one call to the gateway.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long shutdown waits for the gateway to take the deregistration.
+const DEREGISTER_TIMEOUT: Duration = Duration::from_secs(3);
+/// The first delay before registering again; it doubles up to [`MAX_RETRY_DELAY`].
+const FIRST_RETRY_DELAY: Duration = Duration::from_secs(1);
+const MAX_RETRY_DELAY: Duration = Duration::from_secs(60);
+
+/// The registration of this agent, kept alive by a background task until [`stop`].
+///
+/// [`stop`]: Registration::stop
+#[derive(Debug)]
+pub(crate) struct Registration {
+    gateway: Gateway,
+    stop: CancellationToken,
+    task: Option<JoinHandle<()>>,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
+
+/// Starts registering `card` with the gateway `settings` names; `None` without
+/// `--register`. `address` is the bound listener, for the card's relative URLs when no
+/// `--public-url` is set.
+///
+/// # Errors
+/// When no HTTP client can be built.
+pub(crate) fn start(
+    settings: &Settings,
+    card: &AgentCard,
+    address: SocketAddr,
+) -> anyhow::Result<Option<Registration>> {
+    let Some(setting) = &settings.register else {
+        return Ok(None);
+    };
+    let root = settings
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("{}://{address}", crate::serving::scheme(settings)));
+    let agent_id = setting.agent_id_for(&card.name);
+    let body = register_body(card, &agent_id, &format!("{root}{}/", settings.base_path))?;
+    let gateway = Gateway::new(setting, agent_id)?;
+    let stop = CancellationToken::new();
+    let task = tokio::spawn(keep_registered(
+        gateway.clone(),
+        body,
+        setting.heartbeat_interval,
+        stop.clone(),
+    ));
+    Ok(Some(Registration {
+        gateway,
+        stop,
+        task: Some(task),
+    }))
+}
+
+impl Registration {
+    /// Stops the heartbeats and deregisters, waiting at most 3 s for the gateway.
+    pub(crate) async fn stop(mut self) {
+        self.stop.cancel();
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+        let gateway = &self.gateway;
+        match tokio::time::timeout(DEREGISTER_TIMEOUT, gateway.deregister()).await {
+            Ok(Ok(Answer::Done)) => tracing::info!(
+                gateway = %gateway.root,
+                agent_id = %gateway.agent_id,
+                "deregistered from the gateway"
+            ),
+            Ok(Ok(Answer::Unknown)) => tracing::info!(
+                gateway = %gateway.root,
+                agent_id = %gateway.agent_id,
+                "the gateway had no registration to remove"
+            ),
+            Ok(Err(error)) => tracing::warn!(
+                gateway = %gateway.root,
+                agent_id = %gateway.agent_id,
+                "cannot deregister from the gateway: {error}"
+            ),
+            Err(_) => tracing::warn!(
+                gateway = %gateway.root,
+                agent_id = %gateway.agent_id,
+                "the gateway did not take the deregistration within {} s",
+                DEREGISTER_TIMEOUT.as_secs()
+            ),
+        }
+    }
+}
+
+/// The register body: the card's members with `agent_id` first; interface URLs made
+/// absolute against `base` (a card file may give them relative to the base path); and a
+/// top-level `url`, the JSON-RPC interface, for gateways that read KubeMQ records.
+fn register_body(card: &AgentCard, agent_id: &str, base: &str) -> anyhow::Result<Value> {
+    let base = url::Url::parse(base).with_context(|| format!("{base} is not a URL"))?;
+    let Value::Object(mut members) = serde_json::to_value(card)? else {
+        anyhow::bail!("the card is not a JSON object");
+    };
+    let mut jsonrpc_url = None;
+    if let Some(Value::Array(interfaces)) = members.get_mut("supportedInterfaces") {
+        for interface in interfaces.iter_mut().filter_map(Value::as_object_mut) {
+            let Some(Value::String(url)) = interface.get_mut("url") else {
+                continue;
+            };
+            if url::Url::parse(url).is_err()
+                && let Ok(absolute) = base.join(url.trim_start_matches('/'))
+            {
+                *url = absolute.to_string();
+            }
+            let is_jsonrpc = interface
+                .get("protocolBinding")
+                .and_then(Value::as_str)
+                .is_some_and(|binding| {
+                    a2a_types::ProtocolBinding::parse(binding)
+                        == a2a_types::ProtocolBinding::JsonRpc
+                });
+            if is_jsonrpc && jsonrpc_url.is_none() {
+                jsonrpc_url = interface.get("url").cloned();
+            }
+        }
+    }
+    let mut body = Map::new();
+    body.insert("agent_id".to_owned(), Value::from(agent_id));
+    body.append(&mut members);
+    if let Some(url) = jsonrpc_url
+        && !body.contains_key("url")
+    {
+        body.insert("url".to_owned(), url);
+    }
+    Ok(Value::Object(body))
+}
+
+/// Registers, then heartbeats until `stop`, registering again when the gateway forgot us.
+async fn keep_registered(
+    gateway: Gateway,
+    body: Value,
+    interval: Duration,
+    stop: CancellationToken,
+) {
+    if !register_until_done(&gateway, &body, &stop).await {
+        return;
+    }
+    loop {
+        tokio::select! {
+            () = stop.cancelled() => return,
+            () = tokio::time::sleep(interval) => {}
+        }
+        let beat = tokio::select! {
+            () = stop.cancelled() => return,
+            beat = gateway.heartbeat() => beat,
+        };
+        match beat {
+            Ok(Answer::Done) => tracing::debug!(agent_id = %gateway.agent_id, "heartbeat sent"),
+            Ok(Answer::Unknown) => {
+                tracing::warn!(
+                    gateway = %gateway.root,
+                    agent_id = %gateway.agent_id,
+                    "the gateway no longer knows this agent; registering again"
+                );
+                if !register_until_done(&gateway, &body, &stop).await {
+                    return;
+                }
+            }
+            Err(error) => tracing::warn!(
+                gateway = %gateway.root,
+                agent_id = %gateway.agent_id,
+                "heartbeat failed: {error}; next in {} ms",
+                interval.as_millis()
+            ),
+        }
+    }
+}
+
+/// Registers, retrying with a doubling delay; false when stopped first.
+async fn register_until_done(gateway: &Gateway, body: &Value, stop: &CancellationToken) -> bool {
+    let mut delay = FIRST_RETRY_DELAY;
+    loop {
+        let attempt = tokio::select! {
+            () = stop.cancelled() => return false,
+            attempt = gateway.register(body) => attempt,
+        };
+        match attempt {
+            Ok(()) => {
+                tracing::info!(
+                    gateway = %gateway.root,
+                    agent_id = %gateway.agent_id,
+                    "registered with the gateway"
+                );
+                return true;
+            }
+            Err(error) => tracing::warn!(
+                gateway = %gateway.root,
+                agent_id = %gateway.agent_id,
+                "cannot register with the gateway: {error}; retrying in {} ms",
+                delay.as_millis()
+            ),
+        }
+        tokio::select! {
+            () = stop.cancelled() => return false,
+            () = tokio::time::sleep(delay) => {}
+        }
+        delay = (delay * 2).min(MAX_RETRY_DELAY);
+    }
+}
+
+/// How the gateway answered a heartbeat or deregistration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    /// 200.
+    Done,
+    /// "agent not found": 400 for heartbeats (REG-07), 404 for deregistrations (REG-08).
+    Unknown,
+}
+
+/// A gateway call that failed.
+#[derive(Debug, thiserror::Error)]
+enum CallError {
+    #[error("the gateway is unreachable")]
+    Unreachable(#[source] reqwest::Error),
+    #[error("the gateway answered HTTP {status}: {message}")]
+    Refused { status: u16, message: String },
+}
+
+/// The gateway's registry API, for one agent id.
+#[derive(Debug, Clone)]
+struct Gateway {
+    http: reqwest::Client,
+    root: String,
+    agent_id: String,
+}
+
+impl Gateway {
+    fn new(setting: &RegisterSetting, agent_id: String) -> anyhow::Result<Self> {
+        let http = reqwest::Client::builder()
+            .timeout(REQUEST_TIMEOUT)
+            .build()
+            .context("cannot build the HTTP client for the gateway")?;
+        Ok(Self {
+            http,
+            root: setting.gateway.clone(),
+            agent_id,
+        })
+    }
+
+    async fn register(&self, body: &Value) -> Result<(), CallError> {
+        match self.post("/agents/register", body).await? {
+            (200..=299, _) => Ok(()),
+            (status, message) => Err(CallError::Refused { status, message }),
+        }
+    }
+
+    async fn heartbeat(&self) -> Result<Answer, CallError> {
+        let body = serde_json::json!({"agent_id": self.agent_id});
+        match self.post("/agents/heartbeat", &body).await? {
+            (200..=299, _) => Ok(Answer::Done),
+            (400 | 404, _) => Ok(Answer::Unknown),
+            (status, message) => Err(CallError::Refused { status, message }),
+        }
+    }
+
+    async fn deregister(&self) -> Result<Answer, CallError> {
+        let body = serde_json::json!({"agent_id": self.agent_id});
+        match self.post("/agents/deregister", &body).await? {
+            (200..=299, _) => Ok(Answer::Done),
+            (404, _) => Ok(Answer::Unknown),
+            (status, message) => Err(CallError::Refused { status, message }),
+        }
+    }
+
+    /// POSTs `body`; the status and the `error` of the answer (or its first line).
+    async fn post(&self, path: &str, body: &Value) -> Result<(u16, String), CallError> {
+        let response = self
+            .http
+            .post(format!("{}{path}", self.root))
+            .json(body)
+            .send()
+            .await
+            .map_err(CallError::Unreachable)?;
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap_or_default();
+        let message = serde_json::from_str::<Value>(&text)
+            .ok()
+            .and_then(|answer| {
+                answer
+                    .get("error")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
+            .unwrap_or_else(|| {
+                text.lines()
+                    .next()
+                    .unwrap_or_default()
+                    .chars()
+                    .take(200)
+                    .collect()
+            });
+        Ok((status, message))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a_types::{AgentInterface, ProtocolBinding};
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_body_is_the_card_with_agent_id_and_a_kubemq_url() {
+        let card = AgentCard::new("Echo", "Echoes", "1.0")
+            .with_interface(AgentInterface::new("/rest", ProtocolBinding::HttpJson))
+            .with_interface(AgentInterface::new("rpc", ProtocolBinding::JsonRpc))
+            .with_interface(AgentInterface::new(
+                "https://elsewhere.example/rpc",
+                ProtocolBinding::JsonRpc,
+            ));
+        let body = register_body(&card, "echo", "http://127.0.0.1:8080/base/").unwrap();
+        let members: Vec<&str> = body
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(members.first(), Some(&"agent_id"));
+        assert_eq!(body["agent_id"], "echo");
+        assert_eq!(body["name"], "Echo");
+        let urls: Vec<&str> = body["supportedInterfaces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|interface| interface["url"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            urls,
+            [
+                "http://127.0.0.1:8080/base/rest",
+                "http://127.0.0.1:8080/base/rpc",
+                "https://elsewhere.example/rpc"
+            ]
+        );
+        assert_eq!(body["url"], json!("http://127.0.0.1:8080/base/rpc"));
+    }
+}

@@ -402,15 +402,19 @@ async fn run(scheme: &str, method: &Method, presented: &Presented<'_>) -> Outcom
             name,
             keys,
         } => {
-            let value: Option<&[u8]> = match location {
-                Location::Header => presented.header(name),
-                Location::Query => presented.query(name).map(str::as_bytes),
-                Location::Cookie => presented.cookie(name).map(str::as_bytes),
+            let value: Option<std::borrow::Cow<'_, [u8]>> = match location {
+                Location::Header => presented.header(name).map(std::borrow::Cow::Borrowed),
+                Location::Query => presented
+                    .query(name)
+                    .map(|value| std::borrow::Cow::Owned(value.into_bytes())),
+                Location::Cookie => presented
+                    .cookie(name)
+                    .map(|value| std::borrow::Cow::Borrowed(value.as_bytes())),
             };
             let Some(value) = value else {
                 return Outcome::Missing;
             };
-            match matching(keys, value) {
+            match matching(keys, &value) {
                 Some(key) => Outcome::Pass(CallerProfile::static_credential(
                     scheme,
                     CredentialKind::ApiKey,

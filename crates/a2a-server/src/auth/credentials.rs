@@ -14,7 +14,9 @@ const MAX_CREDENTIAL_BYTES: usize = 16 * 1024;
 #[derive(Debug)]
 pub(super) struct Presented<'a> {
     headers: &'a HeaderMap,
-    query: Vec<(String, String)>,
+    /// The raw query string: parsed only when a scheme reads a key from it, so requests to
+    /// cards without query-parameter keys never pay for it.
+    query: &'a str,
     certificate: Option<&'a ClientCertificate>,
 }
 
@@ -36,7 +38,7 @@ impl<'a> Presented<'a> {
     pub(super) fn of(parts: &'a Parts) -> Self {
         Self {
             headers: &parts.headers,
-            query: crate::binding::query_pairs(parts.uri.query().unwrap_or_default()),
+            query: parts.uri.query().unwrap_or_default(),
             certificate: parts.extensions.get::<ClientCertificate>(),
         }
     }
@@ -52,12 +54,12 @@ impl<'a> Presented<'a> {
     }
 
     /// The value of query parameter `name`, when exactly one is present.
-    pub(super) fn query(&self, name: &str) -> Option<&str> {
-        let mut values = self
-            .query
-            .iter()
+    pub(super) fn query(&self, name: &str) -> Option<String> {
+        let pairs = crate::binding::query_pairs(self.query);
+        let mut values = pairs
+            .into_iter()
             .filter(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str());
+            .map(|(_, value)| value);
         let value = values.next()?;
         if values.next().is_some() || value.len() > MAX_CREDENTIAL_BYTES {
             return None;
@@ -192,7 +194,7 @@ mod tests {
         let presented = Presented::of(&parts);
         assert_eq!(presented.header("X-API-Key"), Some(&b"h1"[..]));
         assert_eq!(presented.header("x-twice"), None);
-        assert_eq!(presented.query("api_key"), Some("q1"));
+        assert_eq!(presented.query("api_key").as_deref(), Some("q1"));
         assert_eq!(presented.query("dup"), None);
         assert_eq!(presented.cookie("key"), Some("c1"));
         assert_eq!(presented.cookie("b"), Some("2"));

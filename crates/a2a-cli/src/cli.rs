@@ -21,6 +21,8 @@ pub struct Cli {
 enum Command {
     /// Serve an agent over A2A: JSON-RPC and HTTP+JSON, card at /.well-known/agent-card.json.
     Serve(Box<commands::serve::ServeArgs>),
+    /// Run a gateway: an agent registry, and one address that forwards to every registered agent.
+    Gateway(Box<commands::gateway::GatewayArgs>),
     /// Fetch an agent's card and print a summary of it.
     Card(Box<commands::card::CardArgs>),
     /// Send a message to an agent and print the answer.
@@ -52,6 +54,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         .context("cannot start the async runtime")?;
     match cli.command {
         Command::Serve(args) => runtime.block_on(commands::serve::run(*args)),
+        Command::Gateway(args) => runtime.block_on(commands::gateway::run(*args)),
         Command::Card(args) => runtime.block_on(commands::card::run(*args)),
         Command::Send(args) => runtime.block_on(commands::send::run(*args)),
         Command::Chat(args) => runtime.block_on(commands::chat::run(*args)),

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args as _, FromArgMatches as _};
 
+pub(crate) use self::millis::Millis;
 pub(crate) use self::options::{LogFormat, ServeOptions};
 pub(crate) use self::register::RegisterSetting;
 pub(crate) use self::security::{

@@ -195,10 +195,11 @@ fn code_of(error: &anyhow::Error) -> u8 {
     });
     if usage {
         USAGE
-    } else if error
-        .chain()
-        .any(|cause| cause.is::<BindError>() || cause.is::<StoreOpenError>())
-    {
+    } else if error.chain().any(|cause| {
+        cause.is::<BindError>()
+            || cause.is::<StoreOpenError>()
+            || cause.is::<crate::commands::gateway::GatewayStoreError>()
+    }) {
         UNREACHABLE
     } else {
         RUNTIME

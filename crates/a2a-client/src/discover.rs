@@ -120,6 +120,8 @@ impl CardFetchOptions {
 
 /// Where the card of `url` is (CLT-01): `path` resolved against the URL when given; the URL
 /// itself when its path ends in `.json`; else `/.well-known/agent-card.json` at its origin.
+/// (When that origin has no usable card and the URL has a path, [`fetch_agent_card`] then
+/// tries `/.well-known/agent-card.json` under the path.)
 ///
 /// # Errors
 /// [`ClientError::Config`] when `url` is not an absolute http(s) URL.
@@ -170,11 +172,50 @@ pub(crate) async fn fetch_card_with_source(
         None => Arc::new(HttpTransport::new()?),
     };
     let start = card_url(url, options.path.as_deref())?;
+    let fetched = fetch_with_retries(transport.as_ref(), &start, options).await;
+    match fetched {
+        // A URL with a path may name an agent behind a gateway or a shared host, whose
+        // card is under that path (`…/a2a/echo/.well-known/agent-card.json`) while the
+        // origin serves another card or none: when the origin's answer is no usable card,
+        // the path's own well-known card is tried (as the official SDKs resolve cards).
+        Err(error @ (ClientError::Http { status: 404, .. } | ClientError::InvalidCard { .. }))
+            if options.path.is_none() =>
+        {
+            match nested_card_url(url) {
+                Some(nested) => fetch_with_retries(transport.as_ref(), &nested, options)
+                    .await
+                    .map_err(|_| error),
+                None => Err(error),
+            }
+        }
+        other => other,
+    }
+}
+
+/// `/.well-known/agent-card.json` under the path of `url`, when it has one (not `/`, not a
+/// `.json` file).
+fn nested_card_url(url: &str) -> Option<url::Url> {
+    let mut nested = parse_http_url(url).ok()?;
+    let path = nested.path().trim_end_matches('/').to_owned();
+    if path.is_empty() || path.ends_with(".json") {
+        return None;
+    }
+    nested.set_path(&format!("{path}{WELL_KNOWN_CARD_PATH}"));
+    nested.set_query(None);
+    nested.set_fragment(None);
+    Some(nested)
+}
+
+async fn fetch_with_retries(
+    transport: &dyn Transport,
+    start: &url::Url,
+    options: &CardFetchOptions,
+) -> Result<(AgentCard, url::Url), ClientError> {
     let mut attempt = 0;
     loop {
         let fetched = tokio::time::timeout(
             options.timeout,
-            fetch_once(transport.as_ref(), start.clone(), options),
+            fetch_once(transport, start.clone(), options),
         )
         .await
         .unwrap_or(Err(ClientError::Timeout(TimeoutKind::Request)));
@@ -399,6 +440,30 @@ pub(crate) fn parse_http_url(text: &str) -> Result<url::Url, ClientError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_url_with_a_path_has_a_nested_card_to_fall_back_on() {
+        let cases = [
+            (
+                "http://gw.example:9090/a2a/echo-01",
+                Some("http://gw.example:9090/a2a/echo-01/.well-known/agent-card.json"),
+            ),
+            (
+                "http://gw.example/a2a/echo-01/?x=1",
+                Some("http://gw.example/a2a/echo-01/.well-known/agent-card.json"),
+            ),
+            ("http://gw.example/", None),
+            ("http://gw.example", None),
+            ("http://gw.example/cards/echo.json", None),
+        ];
+        for (url, expected) in cases {
+            assert_eq!(
+                nested_card_url(url).map(String::from).as_deref(),
+                expected,
+                "{url}"
+            );
+        }
+    }
 
     #[test]
     fn card_urls_follow_clt_01() {

@@ -1,12 +1,31 @@
 //! Agent registry and protocol-aware proxy for a fleet of A2A agents (seed 004): agents
 //! register under an id, clients reach each through `/a2a/{agent_id}`.
 //!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! use a2a_gateway::Gateway;
+//! use a2a_gateway::proxy::ProxyConfig;
+//! use a2a_gateway::registry::{Registry, RegistryOptions};
+//!
+//! // Agents POST their cards to /agents/register; callers POST JSON-RPC to /a2a/{agent_id}.
+//! let registry = Registry::connect("sqlite://gateway.db", RegistryOptions::new()).await?;
+//! let gateway = Gateway::new(Arc::new(registry), ProxyConfig::default());
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:9090").await?;
+//! axum::serve(listener, gateway.router()).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! - [`Gateway`]: all of it on one router, as `a2a gateway` serves it.
 //! - [`agent`]: the registered agent and the directory the proxy reads.
 //! - [`proxy`]: `/a2a/{agent_id}`, forwarded to the registered agent.
 //! - [`metrics`]: the Prometheus series at `/metrics`.
 //! - [`registry`]: the agent registry behind `/agents` (REG-01…REG-12).
 
 pub mod agent;
+mod gateway;
 pub mod metrics;
 pub mod proxy;
 pub mod registry;
+
+pub use self::gateway::Gateway;

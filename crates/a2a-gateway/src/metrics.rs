@@ -42,7 +42,7 @@ pub const UNKNOWN_AGENT: &str = "_unknown";
 pub(crate) const REST_METHOD: &str = "rest";
 
 /// The Prometheus text format's media type.
-const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
+pub(crate) const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// Upper bounds of the latency histogram, in seconds: from a fast local call to the longest
 /// per-call deadline (GW-09).

@@ -3,6 +3,7 @@
 pub(crate) mod cancel;
 pub(crate) mod card;
 pub(crate) mod chat;
+pub(crate) mod gateway;
 pub(crate) mod get;
 pub(crate) mod list;
 pub(crate) mod push;

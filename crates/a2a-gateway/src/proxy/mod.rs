@@ -36,7 +36,7 @@
 mod auth;
 mod card;
 mod config;
-mod cors;
+pub(crate) mod cors;
 mod error;
 mod headers;
 mod jsonrpc;

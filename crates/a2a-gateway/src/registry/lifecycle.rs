@@ -221,6 +221,16 @@ impl Registry {
         Ok(agents)
     }
 
+    /// How many agents are live: the registry-size gauge (GW-23).
+    ///
+    /// # Errors
+    /// [`RegistryError::Database`].
+    pub async fn count(&self) -> Result<usize, RegistryError> {
+        let cutoff = self.cutoff(self.now_millis());
+        let count = self.store.count(cutoff).await?;
+        Ok(usize::try_from(count).unwrap_or(0))
+    }
+
     /// Records a heartbeat of a live agent (REG-07); its new `last_seen`, or `None` when no
     /// live agent has that id (it must register again).
     ///

@@ -249,6 +249,16 @@ impl Store {
         })
     }
 
+    /// How many agents are live.
+    pub(crate) async fn count(&self, cutoff: i64) -> Result<i64, sqlx::Error> {
+        on_pool!(self, pool => {
+            sqlx::query_scalar("SELECT COUNT(*) FROM gateway_agents WHERE last_seen > $1")
+                .bind(cutoff)
+                .fetch_one(pool)
+                .await
+        })
+    }
+
     /// Moves a live agent's `last_seen` to `now`; its new `last_seen`, or `None` when it is
     /// not live.
     pub(crate) async fn touch(

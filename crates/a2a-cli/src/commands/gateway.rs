@@ -1,0 +1,417 @@
+//! `a2a gateway`: the agent registry and the protocol-aware proxy for a fleet of agents
+//! (seed 004), until SIGINT or SIGTERM.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_gateway::Gateway;
+use a2a_gateway::proxy::ProxyConfig;
+use a2a_gateway::registry::{Registry, RegistryOptions, SignaturePolicy};
+use a2a_server::auth::Secret;
+use a2a_server::auth::token::{JwksSource, JwtConfig, JwtVerifier, TokenVerifier};
+use anyhow::Context as _;
+use clap::builder::BoolishValueParser;
+use tokio::net::TcpListener;
+use tokio::signal::unix::{SignalKind, signal};
+
+use crate::config::{LogFormat, Millis};
+use crate::error::{BindError, UsageError};
+use crate::{logging, output};
+
+/// Flags of `a2a gateway`; each may also come from the environment variable named.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Agents register with POST /agents/register (a2a serve --register URL does it, and keeps \
+heartbeating); callers POST JSON-RPC to /a2a/{agent_id} or use /a2a/{agent_id}/… for \
+HTTP+JSON; GET /metrics serves Prometheus text.
+
+Examples:
+  a2a gateway
+  a2a gateway --bind 0.0.0.0:9090 --public-url https://gateway.example --registry-key \"$KEY\"
+  a2a gateway --store postgres://gateway@db/a2a   # several instances over one database")]
+pub(crate) struct GatewayArgs {
+    /// Address to listen on (port 0 picks a free port)
+    #[arg(
+        long,
+        value_name = "ADDR",
+        default_value = "127.0.0.1:9090",
+        env = "A2A_GATEWAY_BIND",
+        help_heading = "Serving"
+    )]
+    bind: String,
+    /// Root URL clients use to reach the gateway, for the cards it serves [default: http:// and the request's Host]
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "A2A_GATEWAY_PUBLIC_URL",
+        help_heading = "Serving"
+    )]
+    public_url: Option<String>,
+    /// Origins whose browser pages may call the gateway, comma-separated; * for any (CORS-04)
+    #[arg(
+        long,
+        value_name = "ORIGINS",
+        value_delimiter = ',',
+        env = "A2A_GATEWAY_CORS_ORIGINS",
+        help_heading = "Serving"
+    )]
+    cors_origins: Vec<String>,
+    /// How long open calls and streams may finish after SIGINT/SIGTERM
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "10s",
+        env = "A2A_GATEWAY_SHUTDOWN_GRACE",
+        help_heading = "Serving"
+    )]
+    shutdown_grace: Millis,
+
+    /// The registry's database: sqlite://FILE, sqlite::memory:, or postgres://… shared by several gateway instances
+    #[arg(
+        long,
+        value_name = "URL",
+        default_value = "sqlite://gateway.db",
+        env = "A2A_GATEWAY_STORE",
+        help_heading = "Registry"
+    )]
+    store: String,
+    /// An agent that sends no heartbeat for this long expires (REG-09); 0 never expires
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "300s",
+        env = "A2A_GATEWAY_AGENT_TTL",
+        help_heading = "Registry"
+    )]
+    agent_ttl: Millis,
+    /// The most agents registered at once; 0 for no limit (REG-10)
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        env = "A2A_GATEWAY_MAX_AGENTS",
+        help_heading = "Registry"
+    )]
+    max_agents: usize,
+    /// Key required on registry writes (register, heartbeat, deregister) as a bearer token or X-API-Key; without it anybody who reaches the gateway can register
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "A2A_GATEWAY_REGISTRY_KEY",
+        hide_env_values = true,
+        help_heading = "Registry"
+    )]
+    registry_key: Option<Secret>,
+    /// Refuse cards that carry no valid signature (signed cards are always verified)
+    #[arg(long, env = "A2A_GATEWAY_REQUIRE_SIGNED_CARDS", value_parser = BoolishValueParser::new(),
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          default_value = "false", value_name = "BOOL", help_heading = "Registry")]
+    require_signed_cards: bool,
+    /// JWK Set file of keys trusted for card signatures, beside keys embedded in signatures
+    #[arg(
+        long,
+        value_name = "FILE",
+        env = "A2A_GATEWAY_CARD_KEYS",
+        help_heading = "Registry"
+    )]
+    card_keys: Option<PathBuf>,
+
+    /// Deadline of a call whose request names none (params.configuration.timeout, seconds)
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "300s",
+        env = "A2A_GATEWAY_TIMEOUT",
+        help_heading = "Proxy"
+    )]
+    timeout: Millis,
+    /// The longest deadline a request may ask for
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "3600s",
+        env = "A2A_GATEWAY_MAX_TIMEOUT",
+        help_heading = "Proxy"
+    )]
+    max_timeout: Millis,
+    /// A stream quiet this long ends with a -32001 frame
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "300s",
+        env = "A2A_GATEWAY_MAX_SSE_IDLE",
+        help_heading = "Proxy"
+    )]
+    max_sse_idle: Millis,
+    /// Time between `: keepalive` comments on a quiet stream; 0 sends none
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "30s",
+        env = "A2A_GATEWAY_SSE_KEEPALIVE",
+        help_heading = "Proxy"
+    )]
+    sse_keepalive: Millis,
+    /// Calls and open streams one agent may have at once; 0 for no limit
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 100,
+        env = "A2A_GATEWAY_MAX_CONCURRENCY_PER_AGENT",
+        help_heading = "Proxy"
+    )]
+    max_concurrency_per_agent: usize,
+    /// The largest agent reply (and single stream event) read, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024,
+          env = "A2A_GATEWAY_MAX_RESPONSE_BYTES", help_heading = "Proxy")]
+    max_response_bytes: usize,
+    /// The largest request body accepted, in bytes
+    #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024,
+          env = "A2A_GATEWAY_MAX_REQUEST_BYTES", help_heading = "Proxy")]
+    max_request_bytes: usize,
+    /// Accept any TLS certificate from agents (GW-24); for development only
+    #[arg(long, env = "A2A_GATEWAY_AGENT_TLS_SKIP_VERIFY", value_parser = BoolishValueParser::new(),
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          default_value = "false", value_name = "BOOL", help_heading = "Proxy")]
+    agent_tls_skip_verify: bool,
+
+    /// Callers need a JWT signed by a key of this JWK Set (GW-15); with --issuer and --audience
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "A2A_GATEWAY_JWKS_URL",
+        conflicts_with = "oidc_issuer",
+        help_heading = "Caller authentication"
+    )]
+    jwks_url: Option<String>,
+    /// The `iss` JWTs must carry, with --jwks-url
+    #[arg(
+        long,
+        value_name = "ISSUER",
+        env = "A2A_GATEWAY_ISSUER",
+        requires = "jwks_url",
+        help_heading = "Caller authentication"
+    )]
+    issuer: Option<String>,
+    /// Callers need a JWT of this OpenID Connect issuer (keys found by discovery)
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "A2A_GATEWAY_OIDC_ISSUER",
+        help_heading = "Caller authentication"
+    )]
+    oidc_issuer: Option<String>,
+    /// The `aud` JWTs must carry: tokens for other services must not work here
+    #[arg(
+        long,
+        value_name = "AUDIENCE",
+        env = "A2A_GATEWAY_AUDIENCE",
+        help_heading = "Caller authentication"
+    )]
+    audience: Option<String>,
+
+    /// Log format
+    #[arg(
+        long,
+        value_enum,
+        default_value = "text",
+        env = "A2A_GATEWAY_LOG_FORMAT",
+        help_heading = "Logging"
+    )]
+    log_format: LogFormat,
+    /// Log filter, e.g. `info` or `warn,a2a_gateway=debug`
+    #[arg(
+        long,
+        value_name = "FILTER",
+        default_value = "info",
+        env = "A2A_GATEWAY_LOG_LEVEL",
+        help_heading = "Logging"
+    )]
+    log_level: String,
+}
+
+/// Serves the gateway until a termination signal, then drains and closes the registry.
+pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
+    let filter = args
+        .log_level
+        .parse()
+        .map_err(|error| UsageError::new(format!("--log-level: {error}")))?;
+    logging::init(args.log_format, filter)?;
+    let proxy = proxy_config(&args)?;
+    let options = registry_options(&args)?;
+
+    let listener = TcpListener::bind(&args.bind)
+        .await
+        .map_err(|source| BindError {
+            address: args.bind.clone(),
+            source,
+        })?;
+    let address = listener
+        .local_addr()
+        .context("cannot read the bound address")?;
+    if !address.ip().is_loopback() && args.registry_key.is_none() {
+        tracing::warn!(
+            "insecure setting: the registry takes registrations from anybody who reaches \
+             {address}; set --registry-key"
+        );
+    }
+    if args.agent_tls_skip_verify {
+        tracing::warn!("insecure setting: TLS certificates of agents are not verified");
+    }
+    let registry = Registry::connect(&args.store, options)
+        .await
+        .map_err(GatewayStoreError)?;
+    let registry = Arc::new(registry);
+    let mut gateway = Gateway::new(Arc::clone(&registry), proxy);
+    if let Some(key) = args.registry_key.clone() {
+        gateway = gateway.registry_key(key);
+    }
+
+    let mut terminate = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
+    let mut interrupt = signal(SignalKind::interrupt()).context("cannot watch SIGINT")?;
+    tracing::info!(
+        store = registry.url(),
+        agent_ttl_s = registry.agent_ttl().as_secs(),
+        max_agents = registry.max_agents(),
+        jwt = args.jwks_url.is_some() || args.oidc_issuer.is_some(),
+        registry_key = args.registry_key.is_some(),
+        "gateway ready"
+    );
+    output::listening("http", address);
+
+    let stop = tokio_util::sync::CancellationToken::new();
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        // Without it the last frames of an answer wait for a delayed ACK (~40 ms).
+        let _ = tcp.set_nodelay(true);
+    });
+    let mut serving = Box::pin(
+        axum::serve(listener, gateway.router())
+            .with_graceful_shutdown(stop.clone().cancelled_owned())
+            .into_future(),
+    );
+    let signal = tokio::select! {
+        result = &mut serving => {
+            registry.close().await;
+            return result.context("the gateway stopped");
+        }
+        _ = terminate.recv() => "SIGTERM",
+        _ = interrupt.recv() => "SIGINT",
+    };
+    let grace = args.shutdown_grace.0;
+    tracing::info!(signal, grace_ms = grace.as_millis(), "shutting down");
+    stop.cancel();
+    match tokio::time::timeout(grace, &mut serving).await {
+        Ok(result) => result.context("the gateway failed while shutting down")?,
+        Err(_elapsed) => {
+            tracing::warn!("calls and streams still open after the grace period were dropped");
+        }
+    }
+    registry.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// The registry database could not be opened (exit code 3). The message never holds a
+/// password.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot open the gateway's registry: {0}")]
+pub(crate) struct GatewayStoreError(#[source] pub(crate) a2a_gateway::registry::RegistryError);
+
+fn proxy_config(args: &GatewayArgs) -> anyhow::Result<ProxyConfig> {
+    let mut config = ProxyConfig::default();
+    config.default_timeout = positive("timeout", args.timeout.0)?;
+    config.max_timeout = positive("max-timeout", args.max_timeout.0)?;
+    if config.default_timeout > config.max_timeout {
+        return Err(UsageError::new("--timeout must not exceed --max-timeout").into());
+    }
+    config.max_sse_idle = positive("max-sse-idle", args.max_sse_idle.0)?;
+    config.sse_keepalive = args.sse_keepalive.0;
+    config.max_concurrency_per_agent = args.max_concurrency_per_agent;
+    config.max_response_bytes = args.max_response_bytes;
+    config.max_request_bytes = args.max_request_bytes;
+    config.agent_tls_skip_verify = args.agent_tls_skip_verify;
+    config.trusted_origins = args
+        .cors_origins
+        .iter()
+        .map(|origin| origin.trim().to_owned())
+        .filter(|origin| !origin.is_empty())
+        .collect();
+    config.token_verifier = token_verifier(args)?;
+    if let Some(url) = &args.public_url {
+        let parsed = url::Url::parse(url)
+            .map_err(|error| UsageError::new(format!("--public-url {url}: {error}")))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(UsageError::new("--public-url must be an http or https URL").into());
+        }
+        config.public_url = Some(url.trim_end_matches('/').to_owned());
+    }
+    Ok(config)
+}
+
+fn positive(option: &str, value: Duration) -> Result<Duration, UsageError> {
+    if value.is_zero() {
+        Err(UsageError::new(format!("--{option} must be more than 0")))
+    } else {
+        Ok(value)
+    }
+}
+
+/// The JWT check of `--jwks-url`/`--issuer` or `--oidc-issuer`, with `--audience`.
+fn token_verifier(args: &GatewayArgs) -> anyhow::Result<Option<Arc<dyn TokenVerifier>>> {
+    let source = match (&args.jwks_url, &args.oidc_issuer) {
+        (Some(url), None) => {
+            let Some(issuer) = &args.issuer else {
+                return Err(UsageError::new("--jwks-url needs --issuer").into());
+            };
+            let url = url::Url::parse(url)
+                .map_err(|error| UsageError::new(format!("--jwks-url: {error}")))?;
+            JwtConfig::new(JwksSource::Url(url)).with_issuer(issuer.clone())
+        }
+        (None, Some(issuer)) => {
+            let url = url::Url::parse(issuer)
+                .map_err(|error| UsageError::new(format!("--oidc-issuer: {error}")))?;
+            JwtConfig::new(JwksSource::OidcIssuer(url)).with_issuer(issuer.clone())
+        }
+        (None, None) => {
+            if args.audience.is_some() {
+                return Err(UsageError::new(
+                    "--audience applies only with --jwks-url or --oidc-issuer",
+                )
+                .into());
+            }
+            return Ok(None);
+        }
+        (Some(_), Some(_)) => {
+            return Err(UsageError::new("give --jwks-url or --oidc-issuer, not both").into());
+        }
+    };
+    let Some(audience) = &args.audience else {
+        return Err(UsageError::new(
+            "--audience is required with --jwks-url or --oidc-issuer: tokens for other \
+             services must not work here",
+        )
+        .into());
+    };
+    let verifier =
+        JwtVerifier::new(source.with_audience(audience.clone())).context("JWT verification")?;
+    Ok(Some(Arc::new(verifier)))
+}
+
+fn registry_options(args: &GatewayArgs) -> anyhow::Result<RegistryOptions> {
+    let mut policy = SignaturePolicy::new().require_signature(args.require_signed_cards);
+    if let Some(path) = &args.card_keys {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| UsageError::new(format!("--card-keys {}: {error}", path.display())))?;
+        let jwks: serde_json::Value = serde_json::from_str(&text).map_err(|error| {
+            UsageError::new(format!("--card-keys {}: not JSON: {error}", path.display()))
+        })?;
+        policy = policy
+            .trusted_keys(&jwks)
+            .map_err(|error| UsageError::new(format!("--card-keys {}: {error}", path.display())))?;
+    }
+    Ok(RegistryOptions::new()
+        .agent_ttl(args.agent_ttl.0)
+        .max_agents(args.max_agents)
+        .signatures(policy))
+}

@@ -1,0 +1,161 @@
+//! [`Gateway`]: the registry API, the proxy and the metrics assembled on one router, as
+//! `a2a gateway` serves them.
+
+use std::sync::Arc;
+
+use a2a_server::auth::Secret;
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse as _, Response};
+use http::header::{self, HeaderValue};
+use http::{Method, StatusCode};
+use serde_json::json;
+
+use crate::agent::AgentDirectory;
+use crate::metrics::{Metrics, TEXT_FORMAT};
+use crate::proxy::{self, ProxyConfig};
+use crate::registry::{self, Registry};
+
+/// Everything a gateway serves, over one [`Registry`]:
+///
+/// | routes | what |
+/// |---|---|
+/// | `/agents…` | the registry API ([`registry::router`]), writes guarded by [`Gateway::registry_key`] |
+/// | `/a2a/{agent_id}…`, `/.well-known/agent-card.json` | the proxy ([`proxy::router`]) |
+/// | `GET /metrics` | Prometheus text; the registry-size gauge is counted at each scrape, so it is right with several instances over one database |
+///
+/// CORS headers are added for [`ProxyConfig::trusted_origins`] on every route (CORS-04).
+///
+/// ```no_run
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::sync::Arc;
+/// use a2a_gateway::Gateway;
+/// use a2a_gateway::proxy::ProxyConfig;
+/// use a2a_gateway::registry::{Registry, RegistryOptions};
+///
+/// let registry = Registry::connect("sqlite://gateway.db", RegistryOptions::new()).await?;
+/// let gateway = Gateway::new(Arc::new(registry), ProxyConfig::default())
+///     .registry_key("change-me");
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:9090").await?;
+/// axum::serve(listener, gateway.router()).await?;
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Gateway {
+    registry: Arc<Registry>,
+    metrics: Arc<Metrics>,
+    proxy: ProxyConfig,
+    registry_key: Option<Arc<Secret>>,
+}
+
+impl Gateway {
+    /// A gateway over `registry`, forwarding as `proxy` says, with fresh metrics.
+    #[must_use]
+    pub fn new(registry: Arc<Registry>, proxy: ProxyConfig) -> Self {
+        Self {
+            registry,
+            metrics: Arc::new(Metrics::new()),
+            proxy,
+            registry_key: None,
+        }
+    }
+
+    /// Requires `key` on the registry's writes (register, heartbeat, deregister), as
+    /// `Authorization: Bearer <key>` or `X-API-Key: <key>`; others get 401
+    /// `{"error":"registry key required"}`. Without one, anybody who reaches the gateway can
+    /// register an agent id and so decide where its calls go: set one unless every caller
+    /// is trusted. Reads (`GET /agents…`) stay open: they show cards, which are public.
+    #[must_use]
+    pub fn registry_key(mut self, key: impl Into<Secret>) -> Self {
+        let key = key.into();
+        self.registry_key = (!key.is_empty()).then(|| Arc::new(key));
+        self
+    }
+
+    /// The registry the gateway routes by.
+    #[must_use]
+    pub fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    /// The metrics the proxy records and `/metrics` shows.
+    #[must_use]
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
+    }
+
+    /// The routes, ready to serve.
+    pub fn router(&self) -> Router {
+        let directory: Arc<dyn AgentDirectory> = self.registry.clone();
+        let proxied = proxy::router(directory, self.proxy.clone(), Arc::clone(&self.metrics));
+        let mut registry = registry::router(Arc::clone(&self.registry));
+        if let Some(key) = &self.registry_key {
+            registry = registry.layer(axum::middleware::from_fn_with_state(
+                Arc::clone(key),
+                guard_writes,
+            ));
+        }
+        let scrape = Scrape {
+            registry: Arc::clone(&self.registry),
+            metrics: Arc::clone(&self.metrics),
+        };
+        let metrics = Router::new()
+            .route("/metrics", axum::routing::get(render_metrics))
+            .with_state(Arc::new(scrape));
+        let own = proxy::cors::apply(registry.merge(metrics), &self.proxy.trusted_origins);
+        own.merge(proxied)
+    }
+}
+
+/// Refuses registry writes without the key.
+async fn guard_writes(State(key): State<Arc<Secret>>, request: Request, next: Next) -> Response {
+    let writes = request.method() == Method::POST || request.method() == Method::DELETE;
+    if !writes || presented(&request).is_some_and(|presented| key.matches(presented)) {
+        return next.run(request).await;
+    }
+    let mut response = (
+        StatusCode::UNAUTHORIZED,
+        axum::Json(json!({"error": "registry key required"})),
+    )
+        .into_response();
+    response.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static("Bearer realm=\"a2a-gateway registry\""),
+    );
+    response
+}
+
+/// The key a request presents: its bearer token, else its `X-API-Key`.
+fn presented(request: &Request) -> Option<&[u8]> {
+    let headers = request.headers();
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| {
+            let (scheme, token) = value.split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+        })
+        .map(str::as_bytes);
+    bearer.or_else(|| headers.get("x-api-key").map(HeaderValue::as_bytes))
+}
+
+#[derive(Debug)]
+struct Scrape {
+    registry: Arc<Registry>,
+    metrics: Arc<Metrics>,
+}
+
+/// `GET /metrics`: counts the live agents, then renders everything.
+async fn render_metrics(State(scrape): State<Arc<Scrape>>) -> Response {
+    match scrape.registry.count().await {
+        Ok(count) => scrape.metrics.set_registered_agents(count),
+        // The last count stays; the scrape still shows the proxy's series.
+        Err(error) => tracing::warn!(error = %error, "cannot count the registered agents"),
+    }
+    (
+        [(header::CONTENT_TYPE, HeaderValue::from_static(TEXT_FORMAT))],
+        scrape.metrics.render(),
+    )
+        .into_response()
+}

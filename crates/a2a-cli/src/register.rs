@@ -17,6 +17,8 @@ use serde_json::{Map, Value};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use a2a_server::auth::Secret;
+
 use crate::config::{RegisterSetting, Settings};
 
 /// The time limit of one call to the gateway.
@@ -251,6 +253,7 @@ struct Gateway {
     http: reqwest::Client,
     root: String,
     agent_id: String,
+    key: Option<Secret>,
 }
 
 impl Gateway {
@@ -263,6 +266,7 @@ impl Gateway {
             http,
             root: setting.gateway.clone(),
             agent_id,
+            key: setting.key.clone(),
         })
     }
 
@@ -293,13 +297,11 @@ impl Gateway {
 
     /// POSTs `body`; the status and the `error` of the answer (or its first line).
     async fn post(&self, path: &str, body: &Value) -> Result<(u16, String), CallError> {
-        let response = self
-            .http
-            .post(format!("{}{path}", self.root))
-            .json(body)
-            .send()
-            .await
-            .map_err(CallError::Unreachable)?;
+        let mut request = self.http.post(format!("{}{path}", self.root)).json(body);
+        if let Some(key) = &self.key {
+            request = request.bearer_auth(key.expose());
+        }
+        let response = request.send().await.map_err(CallError::Unreachable)?;
         let status = response.status().as_u16();
         let text = response.text().await.unwrap_or_default();
         let message = serde_json::from_str::<Value>(&text)

@@ -141,6 +141,9 @@ pub(crate) struct ServeOptions {
     /// Time between heartbeats to the gateway; keep it under a third of the gateway's agent TTL [default: 60000]
     #[arg(long, value_name = "MS", help_heading = "Gateway")]
     pub(crate) heartbeat_interval: Option<Millis>,
+    /// The gateway's registry key (its --registry-key), sent as a bearer token with registrations, heartbeats and deregistrations (secret; prefer A2A_REGISTER_KEY) [default: none]
+    #[arg(long, value_name = "KEY", help_heading = "Gateway")]
+    pub(crate) register_key: Option<Secret>,
 
     /// Agent card file (JSON) to serve (CFG-01) [default: a card built from --name etc.]
     #[arg(long, value_name = "FILE", help_heading = "Card")]
@@ -258,6 +261,7 @@ impl ServeOptions {
             register: self.register.or(lower.register),
             agent_id: self.agent_id.or(lower.agent_id),
             heartbeat_interval: self.heartbeat_interval.or(lower.heartbeat_interval),
+            register_key: self.register_key.or(lower.register_key),
             card: self.card.or(lower.card),
             name: self.name.or(lower.name),
             description: self.description.or(lower.description),

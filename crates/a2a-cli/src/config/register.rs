@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use a2a_gateway::registry::validate_agent_id;
+use a2a_server::auth::Secret;
 
 use super::ConfigError;
 use super::options::ServeOptions;
@@ -22,6 +23,8 @@ pub(crate) struct RegisterSetting {
     pub(crate) agent_id: Option<String>,
     /// Time between heartbeats.
     pub(crate) heartbeat_interval: Duration,
+    /// The gateway's registry key, when it wants one.
+    pub(crate) key: Option<Secret>,
 }
 
 impl RegisterSetting {
@@ -56,6 +59,7 @@ pub(crate) fn register(options: &ServeOptions) -> Result<Option<RegisterSetting>
         let stray = [
             (options.agent_id.is_some(), "agent-id"),
             (options.heartbeat_interval.is_some(), "heartbeat-interval"),
+            (options.register_key.is_some(), "register-key"),
         ];
         if let Some((_, option)) = stray.iter().find(|(given, _)| *given) {
             return Err(invalid(option, "applies only with --register"));
@@ -81,6 +85,7 @@ pub(crate) fn register(options: &ServeOptions) -> Result<Option<RegisterSetting>
         gateway: gateway_url(gateway)?,
         agent_id,
         heartbeat_interval,
+        key: options.register_key.clone().filter(|key| !key.is_empty()),
     }))
 }
 

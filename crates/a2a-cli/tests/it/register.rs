@@ -11,7 +11,7 @@ use a2a_gateway::registry::{Registry, router};
 use serde_json::Value;
 use tokio::net::TcpListener;
 
-use crate::support::{Server, eventually, run};
+use crate::support::{Server, a2a, eventually, run};
 
 /// A registry on `sqlite::memory:`, served on `listener` until the test ends.
 async fn serve_registry(listener: TcpListener) -> (Arc<Registry>, String) {
@@ -136,6 +136,64 @@ async fn a_gateway_that_is_down_delays_registration_but_not_serving() {
             )
         });
     assert_eq!(record["url"], server.url.as_str());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateway_with_a_registry_key_takes_only_agents_that_present_it() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let registry = Arc::new(Registry::in_memory().await.unwrap());
+    let gateway = a2a_gateway::Gateway::new(
+        Arc::clone(&registry),
+        a2a_gateway::proxy::ProxyConfig::default(),
+    )
+    .registry_key("fleet-key");
+    let app = gateway.router();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+
+    let keyless = Server::start(&[
+        "--register",
+        &url,
+        "--agent-id",
+        "keyless",
+        "--heartbeat-interval",
+        "200ms",
+        "--no-auth",
+    ]);
+    let mut command = a2a();
+    command.env("A2A_REGISTER_KEY", "fleet-key");
+    let mut keyed = Server::start_command(
+        command,
+        &[
+            "--register",
+            &url,
+            "--agent-id",
+            "keyed",
+            "--heartbeat-interval",
+            "200ms",
+            "--no-auth",
+        ],
+    );
+    registered(&url, "keyed", Duration::from_secs(10))
+        .await
+        .unwrap_or_else(|| panic!("not registered; log:\n{}", keyed.log()));
+    let refused = eventually(Duration::from_secs(5), || async {
+        keyless
+            .log()
+            .contains("cannot register with the gateway: the gateway answered HTTP 401: registry key required")
+            .then_some(())
+    })
+    .await;
+    assert!(refused.is_some(), "log:\n{}", keyless.log());
+    assert_eq!(status_of(&url, "keyless").await, 404);
+    assert!(
+        !keyed.log().contains("fleet-key"),
+        "the key never reaches the log"
+    );
+
+    // The key also carries the deregistration.
+    keyed.terminate().unwrap();
+    assert_eq!(status_of(&url, "keyed").await, 404, "{}", keyed.log());
 }
 
 #[test]

@@ -18,7 +18,8 @@
 //! # Layout
 //!
 //! - `cli`: the clap command tree and the dispatch to one subcommand.
-//! - `commands/`: one file per subcommand: `serve`, the client commands `card`, `send`,
+//! - `commands/`: one file per subcommand: `serve`, `gateway` (the registry and proxy of
+//!   `a2a-gateway` on one address, KubeMQ's defaults), the client commands `card`, `send`,
 //!   `chat`, `get`, `list`, `cancel`, `subscribe`, `push`, and `webhook`, a receiver of push
 //!   deliveries for development.
 //! - `config`: flags, `A2A_*` environment variables and the TOML file, merged in one place

@@ -173,15 +173,30 @@ async fn call(
             status,
             headers,
             body,
-        } => relay(agent_id, status, &headers, body),
+        } => relay(agent_id, request.id.as_ref(), status, &headers, body),
+    }
+}
+
+/// Whether `answered` is the id of a reply to a request of id `asked`: the same id (numbers
+/// compared by value, as an agent may write `1.0` back as `1`), or `null` on an error, which
+/// an agent may send when it could not read the id (JSON-RPC 2.0 §5).
+fn answers(asked: &RequestId, answered: &RequestId, payload: &JsonRpcPayload) -> bool {
+    match (asked, answered) {
+        (_, RequestId::Null) => matches!(payload, JsonRpcPayload::Error(_)),
+        (RequestId::Number(asked), RequestId::Number(answered)) => {
+            asked == answered || asked.as_f64().is_some_and(|a| answered.as_f64() == Some(a))
+        }
+        (RequestId::String(asked), RequestId::String(answered)) => asked == answered,
+        (RequestId::String(_) | RequestId::Number(_) | RequestId::Null, _) => false,
     }
 }
 
 /// The agent's whole answer as the client gets it (GW-11): a JSON-RPC response byte for
 /// byte at HTTP 200, whether result or the agent's own error; any other error body with
-/// the agent's status; anything else is -32004.
+/// the agent's status; anything else, or a reply with another request's id, is -32004.
 fn relay(
     agent_id: &str,
+    asked: Option<&RequestId>,
     status: StatusCode,
     agent_headers: &HeaderMap,
     body: Bytes,
@@ -197,6 +212,14 @@ fn relay(
         .and_then(|value| JsonRpcResponse::from_value(value).ok());
     let mut client_headers = headers::to_client(agent_headers);
     let (status, outcome) = match answer {
+        // A reply to another request is not an answer to this one (-32004): relaying it
+        // would hand the caller someone else's result.
+        Some(answer) if asked.is_some_and(|asked| !answers(asked, &answer.id, &answer.payload)) => {
+            return Err(GatewayError::invalid_response(
+                agent_id,
+                format!("the reply's id {} is not the request's", answer.id),
+            ));
+        }
         Some(answer) => {
             client_headers
                 .entry(CONTENT_TYPE)

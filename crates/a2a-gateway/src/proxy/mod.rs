@@ -27,7 +27,7 @@
 //! | deadline passed (stream: idle too long) | -32001 | `agent timeout: <id>` |
 //! | no live agent with the id | -32002 | `agent not found: <id>` |
 //! | unreachable; 502/503/504; busy; reply too large | -32003 | `agent unreachable: <id>`, `agent unavailable: 50x`, `server busy: concurrency limit reached`, `agent response too large` |
-//! | reply not JSON-RPC | -32004 | `invalid agent response: …` |
+//! | reply not JSON-RPC, or with another request's id | -32004 | `invalid agent response: …` |
 //! | bearer token missing or refused | -32010 | `authentication failed: …` |
 //! | registry unreadable | -32603 | `internal error` |
 //!

@@ -144,7 +144,7 @@ async fn a_reply_over_10_mib_is_refused_whether_announced_or_not() {
 }
 
 #[tokio::test]
-async fn a_reply_that_is_not_json_rpc_is_an_invalid_response() {
+async fn a_reply_that_is_not_json_rpc_or_answers_another_id_is_an_invalid_response() {
     let app = axum::Router::new()
         .route("/text", post(|| async { "hello, I am not JSON" }))
         .route(
@@ -154,10 +154,19 @@ async fn a_reply_that_is_not_json_rpc_is_an_invalid_response() {
         .route(
             "/redirect",
             post(|| async { (StatusCode::FOUND, [("location", "http://169.254.169.254/")]) }),
+        )
+        .route(
+            "/other-id",
+            post(|| async {
+                (
+                    [("content-type", "application/json")],
+                    r#"{"jsonrpc":"2.0","id":"someone-else","result":{}}"#,
+                )
+            }),
         );
     let gateway = Gateway::start().await;
     let addr = serve(app).await;
-    for path in ["text", "json", "redirect"] {
+    for path in ["text", "json", "redirect", "other-id"] {
         let agent_id = format!("odd-{path}");
         gateway
             .directory

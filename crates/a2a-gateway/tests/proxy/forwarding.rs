@@ -139,7 +139,7 @@ async fn agent_error_statuses_are_relayed_with_their_body() {
                 (
                     StatusCode::INTERNAL_SERVER_ERROR,
                     [("content-type", "application/json")],
-                    r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom"}}"#,
+                    r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"boom"}}"#,
                 )
             }),
         );
@@ -182,7 +182,7 @@ async fn agent_error_statuses_are_relayed_with_their_body() {
     );
     assert_eq!(
         response.text().await.unwrap(),
-        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom"}}"#
+        r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"boom"}}"#
     );
 }
 

@@ -1,5 +1,6 @@
 //! Interop with the official Python SDK: its client (`a2a-sdk` 1.3.0) drives the real
-//! `a2a serve --agent conformance` binary over JSON-RPC and over HTTP+JSON.
+//! `a2a serve --agent conformance` binary over JSON-RPC and over HTTP+JSON, directly and
+//! through `a2a gateway`.
 //!
 //! Each test starts the server on an ephemeral port, reads the `listening on http://…` line it
 //! prints first, and runs `tests/interop/python/drive_agent.py` with the virtualenv's
@@ -46,9 +47,221 @@ fn python_sdk_client_over_http_json() {
     drive("rest");
 }
 
+#[test]
+fn python_sdk_client_through_the_gateway_over_jsonrpc() {
+    through_the_gateway("jsonrpc");
+}
+
+#[test]
+fn python_sdk_client_through_the_gateway_over_http_json() {
+    through_the_gateway("rest");
+}
+
+/// The driver's checks with `a2a gateway` between the SDK's client and the agent: the
+/// client resolves the agent's card at `/a2a/{id}/.well-known/agent-card.json` (GW-22),
+/// whose interfaces point at the gateway, and every call, stream and key goes through it
+/// (`X-API-Key` is an `X-*` header, which the gateway forwards, GW-14).
+fn through_the_gateway(binding: &str) {
+    let Some(python) = python() else { return };
+    let gateway = Server::spawn(
+        &[
+            "gateway",
+            "--bind",
+            "127.0.0.1:0",
+            "--store",
+            "sqlite::memory:",
+        ],
+        "a2a gateway",
+    );
+    let agent = Server::spawn(
+        &[
+            "serve",
+            "--agent",
+            "conformance",
+            "--bind",
+            "127.0.0.1:0",
+            "--store",
+            "memory",
+            "--api-key",
+            API_KEY,
+            "--register",
+            &gateway.url,
+            "--agent-id",
+            "conformance-01",
+        ],
+        "a2a serve --register",
+    );
+    let deadline = Instant::now() + STARTUP_TIMEOUT;
+    while !agent.log().contains("registered with the gateway") {
+        assert!(
+            Instant::now() < deadline,
+            "the agent did not register\n--- agent log ---\n{}\n--- gateway log ---\n{}",
+            agent.log(),
+            gateway.log()
+        );
+        thread::sleep(Duration::from_millis(50));
+    }
+    let url = format!("{}/a2a/conformance-01", gateway.url);
+    run_driver(&python, &url, binding, &|| {
+        format!(
+            "--- agent log ---\n{}\n--- gateway log ---\n{}",
+            agent.log(),
+            gateway.log()
+        )
+    });
+}
+
+/// The other way round: the official SDK serves the agent (its echo agent of the client
+/// interop tests), registered with `a2a gateway` by its own card; `a2a send` reaches it
+/// through the gateway over both bindings, plain and streaming.
+#[test]
+fn a_python_sdk_agent_behind_the_gateway_answers_a2a_send() {
+    let Some(python) = python() else { return };
+    let root = workspace_root();
+    let script = root.join("crates/a2a-client/tests/interop/python/echo_agent.py");
+    let agent = PythonAgent::start(&python, &script);
+    let gateway = Server::spawn(
+        &[
+            "gateway",
+            "--bind",
+            "127.0.0.1:0",
+            "--store",
+            "sqlite::memory:",
+        ],
+        "a2a gateway",
+    );
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let http = reqwest::Client::new();
+        let card: serde_json::Value = http
+            .get(format!("{}/.well-known/agent-card.json", agent.url))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        // REG-01's envelope: the card exactly as the SDK serves it.
+        let registered = http
+            .post(format!("{}/agents/register", gateway.url))
+            .json(&serde_json::json!({"agent_id": "py-echo", "card": card}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            registered.status(),
+            200,
+            "{}",
+            registered.text().await.unwrap()
+        );
+    });
+
+    let url = format!("{}/a2a/py-echo", gateway.url);
+    for binding in ["jsonrpc", "rest"] {
+        for stream in [false, true] {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_a2a"));
+            command.args(["send", "--binding", binding]);
+            if stream {
+                command.arg("--stream");
+            }
+            let output = command
+                .args([url.as_str(), "hello through the gateway"])
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(
+                output.status.success() && stdout.contains("echo: hello through the gateway"),
+                "{binding} stream={stream}: {}\n{stdout}{}\n--- agent log ---\n{}\n--- gateway log ---\n{}",
+                describe(output.status),
+                String::from_utf8_lossy(&output.stderr),
+                agent.log(),
+                gateway.log()
+            );
+        }
+    }
+}
+
+/// The SDK's echo agent (`echo_agent.py 0`), once it printed `ready URL`; killed on drop.
+struct PythonAgent {
+    child: Child,
+    url: String,
+    log: Arc<Mutex<String>>,
+}
+
+impl PythonAgent {
+    fn start(python: &Path, script: &Path) -> Self {
+        let mut child = Command::new(python)
+            .arg(script)
+            .arg("0")
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .env("PYTHONUNBUFFERED", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let log = Arc::new(Mutex::new(String::new()));
+        let (tx, rx) = mpsc::channel();
+        let sink = Arc::clone(&log);
+        thread::spawn(move || {
+            let mut lines = BufReader::new(stdout).lines();
+            let _ = tx.send(lines.next().and_then(Result::ok));
+            for line in lines.map_while(Result::ok) {
+                push_line(&sink, &line);
+            }
+        });
+        let sink = Arc::clone(&log);
+        thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                push_line(&sink, &line);
+            }
+        });
+        let first = rx.recv_timeout(STARTUP_TIMEOUT).ok().flatten();
+        let url = first
+            .as_deref()
+            .and_then(|line| line.trim().strip_prefix("ready "))
+            .map(str::to_owned);
+        let mut agent = Self {
+            child,
+            url: String::new(),
+            log,
+        };
+        match url {
+            Some(url) => agent.url = url,
+            None => panic!(
+                "echo_agent.py printed {first:?}, not `ready URL`\n{}",
+                agent.log()
+            ),
+        }
+        agent
+    }
+
+    fn log(&self) -> String {
+        self.log.lock().map(|log| log.clone()).unwrap_or_default()
+    }
+}
+
+impl Drop for PythonAgent {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Runs the Python driver against a fresh server over `binding` (`jsonrpc` or `rest`).
 fn drive(binding: &str) {
     let Some(python) = python() else { return };
+    let server = Server::start();
+    run_driver(&python, &server.url, binding, &|| {
+        format!("--- server log ---\n{}", server.log())
+    });
+}
+
+/// Runs the driver against the agent at `url`; `logs` shows the servers' logs on failure.
+fn run_driver(python: &Path, url: &str, binding: &str, logs: &dyn Fn() -> String) {
     let root = workspace_root();
     let script = root.join("tests/interop/python/drive_agent.py");
     assert!(
@@ -57,10 +270,9 @@ fn drive(binding: &str) {
         script.display()
     );
 
-    let server = Server::start();
-    let mut child = Command::new(&python)
+    let mut child = Command::new(python)
         .arg(&script)
-        .arg(&server.url)
+        .arg(url)
         .arg(binding)
         .current_dir(&root)
         .env("PYTHONDONTWRITEBYTECODE", "1")
@@ -93,12 +305,7 @@ fn drive(binding: &str) {
         err.join().expect("stderr reader")
     );
 
-    let report = || {
-        format!(
-            "--- driver output ({binding}) ---\n{output}\n--- server log ---\n{}",
-            server.log()
-        )
-    };
+    let report = || format!("--- driver output ({binding}) ---\n{output}\n{}", logs());
     assert!(
         !timed_out,
         "the Python SDK driver ({binding}) did not finish within {DRIVER_TIMEOUT:?}\n{}",
@@ -167,7 +374,7 @@ fn drain(
     })
 }
 
-/// `a2a serve --agent conformance` on an ephemeral port; killed on drop.
+/// An `a2a` server (`serve` or `gateway`) on an ephemeral port; killed on drop.
 struct Server {
     child: Child,
     url: String,
@@ -175,10 +382,28 @@ struct Server {
 }
 
 impl Server {
+    /// `a2a serve --agent conformance` with the API key.
     fn start() -> Self {
+        Self::spawn(
+            &[
+                "serve",
+                "--agent",
+                "conformance",
+                "--bind",
+                "127.0.0.1:0",
+                "--store",
+                "memory",
+                "--api-key",
+                API_KEY,
+            ],
+            "a2a serve --agent conformance",
+        )
+    }
+
+    /// `a2a ARGS…`, once it printed its `listening on` line; `what` names it in failures.
+    fn spawn(args: &[&str], what: &str) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
-            .args(["serve", "--agent", "conformance", "--bind", "127.0.0.1:0"])
-            .args(["--store", "memory", "--api-key", API_KEY])
+            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -216,15 +441,13 @@ impl Server {
                 let status = server.child.wait().expect("wait for `a2a serve`");
                 let _ = stderr_reader.join();
                 panic!(
-                    "`a2a serve --agent conformance` printed no `listening on` line ({})\n\
-                     --- server log ---\n{}",
+                    "`{what}` printed no `listening on` line ({})\n--- server log ---\n{}",
                     describe(status),
                     server.log()
                 );
             }
             Err(RecvTimeoutError::Timeout) => panic!(
-                "`a2a serve --agent conformance` printed nothing within {STARTUP_TIMEOUT:?}\n\
-                 --- server log ---\n{}",
+                "`{what}` printed nothing within {STARTUP_TIMEOUT:?}\n--- server log ---\n{}",
                 server.log()
             ),
         };

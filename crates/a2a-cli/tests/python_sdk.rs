@@ -61,6 +61,7 @@ fn python_sdk_client_through_the_gateway_over_http_json() {
 /// client resolves the agent's card at `/a2a/{id}/.well-known/agent-card.json` (GW-22),
 /// whose interfaces point at the gateway, and every call, stream and key goes through it
 /// (`X-API-Key` is an `X-*` header, which the gateway forwards, GW-14).
+#[allow(clippy::disallowed_methods)] // a synchronous test: no runtime to block
 fn through_the_gateway(binding: &str) {
     let Some(python) = python() else { return };
     let gateway = Server::spawn(

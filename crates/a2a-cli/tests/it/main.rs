@@ -20,6 +20,7 @@ mod client_terminal;
 mod conformance;
 mod crash;
 mod exec;
+mod gateway;
 mod push_delivery;
 mod register;
 mod serve;

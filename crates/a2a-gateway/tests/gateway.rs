@@ -1,0 +1,30 @@
+//! The assembled [`a2a_gateway::Gateway`] on a real socket: the registry API, the proxy and
+//! `/metrics` on one router, with real `A2aServer` agents registered over HTTP (seed 004,
+//! GW-01…GW-23, REG-01…REG-12, CORS-04).
+//!
+//! - `seed`: every curl example of seed 004, answered as the seed shows.
+//! - `lifecycle`: expiry, heartbeats, deregistration and registering again, seen through the
+//!   proxy.
+//! - `access`: the registry key, CORS, `/metrics` and a stream end to end.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    unreachable_pub,
+    missing_docs
+)]
+
+mod support;
+
+#[allow(dead_code)]
+#[path = "proxy/support.rs"]
+mod proxy_support;
+
+#[path = "gateway/access.rs"]
+mod access;
+#[path = "gateway/fleet.rs"]
+mod fleet;
+#[path = "gateway/lifecycle.rs"]
+mod lifecycle;
+#[path = "gateway/seed.rs"]
+mod seed;

@@ -1,0 +1,195 @@
+//! Each curl example of seed 004 ("Error Handling → Examples"), sent as the seed sends it to
+//! the assembled gateway, and answered as the seed shows: HTTP 200 and a JSON-RPC error
+//! (GW-02…GW-05, GW-09, GW-10, GW-12, D-20).
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use a2a_gateway::proxy::ProxyConfig;
+use a2a_gateway::registry::RegistryOptions;
+use axum::routing::post;
+use serde_json::{Value, json};
+
+use crate::fleet::{Running, assert_echoed, assert_gateway_error};
+use crate::proxy_support::{DropSignal, serve};
+
+/// `body` without the `ErrorInfo` our errors add under `error.data`, to compare with the
+/// seed's output.
+fn as_the_seed_shows(body: &Value) -> Value {
+    let mut body = body.clone();
+    body["error"].as_object_mut().unwrap().remove("data");
+    body
+}
+
+/// A gateway with the real echo agent registered over HTTP as `echo-agent-01`.
+async fn gateway_with_echo_agent() -> Running {
+    let gateway = Running::with(RegistryOptions::new(), ProxyConfig::default()).await;
+    gateway.register_agent("echo-agent-01").await;
+    gateway
+}
+
+#[tokio::test]
+async fn a_message_to_an_unregistered_agent_is_agent_not_found_at_http_200() {
+    let gateway = gateway_with_echo_agent().await;
+    // The seed's first curl, byte for byte.
+    let (status, body) = gateway
+        .call(
+            "nonexistent-agent",
+            r#"{
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "message/send",
+    "params": {"message": {"parts": [{"text": "Hello?"}]}}
+  }"#,
+        )
+        .await;
+    // GW-03, GW-05.
+    assert_eq!(status, 200);
+    assert_eq!(
+        as_the_seed_shows(&body),
+        json!({"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"agent not found: nonexistent-agent"}})
+    );
+    assert_gateway_error(
+        &body,
+        &json!(1),
+        -32002,
+        "agent not found: nonexistent-agent",
+    );
+    assert_eq!(body["error"]["data"][0]["reason"], "AGENT_NOT_FOUND");
+}
+
+#[tokio::test]
+async fn malformed_requests_get_the_seeds_base_codes_before_any_routing() {
+    let gateway = gateway_with_echo_agent().await;
+    let sent = r#"{"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {}}"#;
+    // (what, agent id, Content-Type, body, code, id): the seed's "Invalid request" examples
+    // (GW-02, GW-04). Unreadable requests have a null id.
+    let cases = [
+        (
+            "invalid JSON",
+            "echo-agent-01",
+            "application/json",
+            "{invalid json!!!}",
+            -32700,
+            Value::Null,
+        ),
+        (
+            "missing method",
+            "echo-agent-01",
+            "application/json",
+            r#"{"jsonrpc": "2.0", "id": 1, "params": {}}"#,
+            -32600,
+            json!(1),
+        ),
+        (
+            "jsonrpc 1.0",
+            "echo-agent-01",
+            "application/json",
+            r#"{"jsonrpc": "1.0", "id": 1, "method": "message/send", "params": {}}"#,
+            -32600,
+            json!(1),
+        ),
+        (
+            "Content-Type text/plain",
+            "echo-agent-01",
+            "text/plain",
+            sent,
+            -32700,
+            Value::Null,
+        ),
+        (
+            "upper-case agent id",
+            "UPPERCASE-BAD",
+            "application/json",
+            sent,
+            -32600,
+            json!(1),
+        ),
+    ];
+    for (what, agent_id, content_type, body, code, id) in cases {
+        let (status, answer) = gateway
+            .post_as(&format!("/a2a/{agent_id}"), content_type, body)
+            .await;
+        assert_eq!(status, 200, "{what}: {answer}");
+        assert_eq!(answer["jsonrpc"], "2.0", "{what}: {answer}");
+        assert_eq!(answer["id"], id, "{what}: {answer}");
+        assert_eq!(answer["error"]["code"], code, "{what}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(!message.is_empty(), "{what}: {answer}");
+        let info = &answer["error"]["data"][0];
+        assert_eq!(info["metadata"]["executed"], "false", "{what}: {answer}");
+    }
+    // None of them was routed (no series names the agent), and the agent answers a
+    // well-formed call as before.
+    let metrics = gateway.metrics().await;
+    assert!(
+        !metrics.contains(r#"agent_id="echo-agent-01""#),
+        "the agent was called:\n{metrics}"
+    );
+    assert_echoed(
+        &gateway.send("echo-agent-01", "still here").await,
+        "still here",
+    );
+}
+
+#[tokio::test]
+async fn a_slow_agent_times_out_at_one_second() {
+    // slow-agent-01 takes 5 s, as in the seed; it notices when its call is dropped.
+    let (cancelled, was_cancelled) = tokio::sync::oneshot::channel();
+    let signal = Arc::new(Mutex::new(Some(cancelled)));
+    let app = axum::Router::new().route(
+        "/",
+        post(move || {
+            let guard = DropSignal(signal.lock().unwrap().take());
+            async move {
+                let _guard = guard;
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                axum::Json(json!({"jsonrpc": "2.0", "id": 1, "result": {}}))
+            }
+        }),
+    );
+    let agent = serve(app).await;
+    let gateway = Running::with(RegistryOptions::new(), ProxyConfig::default()).await;
+    let (status, record) = gateway
+        .register(&json!({
+            "agent_id": "slow-agent-01", "name": "Slow agent", "url": format!("http://{agent}/")
+        }))
+        .await;
+    assert_eq!(status, 200, "{record}");
+
+    let started = Instant::now();
+    let (status, body) = gateway
+        .call(
+            "slow-agent-01",
+            r#"{
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "message/send",
+    "params": {
+      "message": {"parts": [{"text": "This will timeout"}]},
+      "configuration": {"timeout": 1}
+    }
+  }"#,
+        )
+        .await;
+    let elapsed = started.elapsed();
+    // GW-09, GW-10: the per-call deadline is 1 s, with no grace on top.
+    assert_eq!(status, 200);
+    assert!(
+        elapsed >= Duration::from_millis(950) && elapsed < Duration::from_millis(1500),
+        "answered after {elapsed:?}"
+    );
+    assert_eq!(
+        as_the_seed_shows(&body),
+        json!({"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"agent timeout: slow-agent-01"}})
+    );
+    assert_gateway_error(&body, &json!(1), -32001, "agent timeout: slow-agent-01");
+    // GW-10: the upstream call is cancelled, not left running.
+    tokio::time::timeout(Duration::from_secs(2), was_cancelled)
+        .await
+        .expect("the call to the slow agent is dropped at the deadline")
+        .unwrap();
+    assert!(gateway.metrics().await.contains(
+        r#"kubemq_a2a_requests_total{agent_id="slow-agent-01",method="message/send",outcome="timeout"} 1"#
+    ));
+}

@@ -181,10 +181,10 @@ pub(crate) async fn fetch_card_with_source(
         Err(error @ (ClientError::Http { status: 404, .. } | ClientError::InvalidCard { .. }))
             if options.path.is_none() =>
         {
+            // When neither place has a card, the path's answer is the one that names this
+            // agent (a gateway's "agent not found: <id>").
             match nested_card_url(url) {
-                Some(nested) => fetch_with_retries(transport.as_ref(), &nested, options)
-                    .await
-                    .map_err(|_| error),
+                Some(nested) => fetch_with_retries(transport.as_ref(), &nested, options).await,
                 None => Err(error),
             }
         }

@@ -47,7 +47,9 @@ pub enum ClientError {
     /// body, an RFC 9457 problem or a legacy `{"error","message"}` body (CLT-09, CLT-10).
     /// When delegating from an executor, this is the other agent's answer, not the caller's
     /// (CLT-20).
-    #[error("the agent answered {}: {}", .0.reason(), .0.message())]
+    /// A gateway's own errors (another `ErrorInfo` domain) are shown by domain and code, as
+    /// their codes collide with the A2A catalogue (C-05).
+    #[error("{}", agent_error_text(.0))]
     Agent(A2aError),
     /// A non-2xx HTTP answer that is not an A2A error body (a proxy's 502 page, a 404 from a
     /// server that does not speak A2A).
@@ -252,6 +254,21 @@ impl ClientError {
 }
 
 /// GW-26 for errors that arrived as A2A errors.
+/// "the agent answered REASON: message", or, for an error of another domain (a gateway's),
+/// "DOMAIN answered CODE: message".
+fn agent_error_text(error: &A2aError) -> String {
+    if error.domain() == A2A_DOMAIN {
+        format!("the agent answered {}: {}", error.reason(), error.message())
+    } else {
+        format!(
+            "{} answered {}: {}",
+            error.domain(),
+            error.kind().jsonrpc_code(),
+            error.message()
+        )
+    }
+}
+
 fn agent_error_is_retryable(error: &A2aError) -> bool {
     let from_gateway = error.domain() != A2A_DOMAIN
         && error

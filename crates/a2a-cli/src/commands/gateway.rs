@@ -316,7 +316,7 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
 /// password.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot open the gateway's registry: {0}")]
-pub(crate) struct GatewayStoreError(#[source] pub(crate) a2a_gateway::registry::RegistryError);
+pub(crate) struct GatewayStoreError(pub(crate) a2a_gateway::registry::RegistryError);
 
 fn proxy_config(args: &GatewayArgs) -> anyhow::Result<ProxyConfig> {
     let mut config = ProxyConfig::default();

@@ -443,15 +443,18 @@ async fn gateway_with_a_dead_agent() -> Gateway {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "bug: a2a send shows the gateway's -32003 as the A2A PUSH_NOTIFICATION_NOT_SUPPORTED \
-            (crates/a2a-client/src/error.rs:50 names the kind's reason, ignoring the \
-            ErrorInfo domain `a2a-gateway`, D-20)"]
 async fn a_send_through_the_gateway_names_the_gateways_error_not_an_a2a_one() {
     let gateway = gateway_with_a_dead_agent().await;
     let run = a2a_run(&["send", &format!("{}/a2a/dead-01", gateway.url), "hi"]).await;
-    assert_ne!(run.code, Some(0));
+    assert_eq!(
+        run.code,
+        Some(3),
+        "the agent is out of reach: {}",
+        run.stderr
+    );
     assert!(
-        run.stderr.contains("agent unreachable: dead-01"),
+        run.stderr
+            .contains("a2a-gateway answered -32003: agent unreachable: dead-01"),
         "{}",
         run.stderr
     );
@@ -463,9 +466,6 @@ async fn a_send_through_the_gateway_names_the_gateways_error_not_an_a2a_one() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "bug: a2a send to an unregistered id reports the gateway's own card \
-            ('supportedInterfaces is empty') and drops the 404 'agent not found: <id>' of \
-            the nested card (crates/a2a-client/src/discover.rs, `.map_err(|_| error)`)"]
 async fn a_send_to_an_unregistered_id_says_the_agent_is_not_found() {
     let gateway = gateway_with_a_dead_agent().await;
     let run = a2a_run(&["send", &format!("{}/a2a/never-01", gateway.url), "hi"]).await;
@@ -478,8 +478,6 @@ async fn a_send_to_an_unregistered_id_says_the_agent_is_not_found() {
 }
 
 #[test]
-#[ignore = "bug: the store error is printed twice: GatewayStoreError's message embeds its \
-            source ({0}) and also names it as #[source] (crates/a2a-cli/src/commands/gateway.rs:318)"]
 fn a_store_that_cannot_be_opened_is_named_once() {
     let run = cli(&[
         "gateway",

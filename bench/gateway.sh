@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# Gateway benchmark: the latency (p50, p99) the gateway adds to a SendMessage and the share
+# of the direct throughput it keeps, `a2a gateway` against calling the agent directly, in one
+# run; see bench/README.md. One run builds in release, starts one echo agent and one gateway
+# (the agent registered with it) on 127.0.0.1:0 ports, runs `sendload` against both targets
+# in turn, and prints one table.
+# Exit status: 2 when the setup failed (build, a server that does not start, the agent not
+# registered), 1 when a figure could not be measured (the client failed, or requests
+# failed), 0 otherwise, whether the goals are met or not.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SECONDS_PER_RUN=${BENCH_SECONDS:-10}  # one measured run
+CONCURRENCY=${BENCH_CONCURRENCY:-64}  # requests in flight in the throughput runs
+WARMUP=${BENCH_WARMUP:-1000}          # requests before each measured run
+ROUNDS=${BENCH_ROUNDS:-2}             # runs per target and figure, alternated; medians
+REFERENCES=${BENCH_REFERENCES:-0}     # 1: also the reference proxies of `gwproxy`
+RESULTS=${BENCH_RESULTS:-target/bench-gateway} # summaries and server logs, kept after the run
+AGENT_ID=echo-bench
+ADDED_P50_GOAL=0.2   # ms added at p50, concurrency 1
+THROUGHPUT_GOAL=0.7  # gateway req/s / direct req/s, at CONCURRENCY
+
+die() {
+    echo "gateway: $*" >&2
+    exit 2
+}
+warn() { echo "gateway: warning: $*" >&2; }
+step() { echo "gateway: $*" >&2; }
+
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer"
+command -v curl >/dev/null || die "curl not found (needed to see the agent registered)"
+
+step "building a2a and the bench binaries (release)"
+cargo build --release --quiet -p a2a-cli -p a2a-bench || die "the build failed"
+BIN=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
+for binary in a2a sendload gwproxy; do
+    [[ -x $BIN/$binary ]] || die "$BIN/$binary was not built"
+done
+"$BIN/a2a" serve --help | grep -q -- '--register' || die "this a2a serve has no --register flag"
+
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+RESULTS=$(cd "$RESULTS" && pwd)
+TMP=$(mktemp -d)
+TICKS_PER_S=$(getconf CLK_TCK)
+
+# Stopped in reverse order: the agent deregisters from the gateway before the gateway stops.
+PIDS=()
+cleanup() {
+    local i
+    for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
+        kill -TERM "${PIDS[i]}" 2>/dev/null || true
+        wait "${PIDS[i]}" 2>/dev/null || true
+    done
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# start NAME COMMAND...: starts a server in the background and waits for its
+# `listening on http://ADDR` line; sets PID and URL.
+start() {
+    local name=$1
+    shift
+    "$@" >"$RESULTS/$name.out" 2>"$RESULTS/$name.log" &
+    PID=$!
+    PIDS+=("$PID")
+    local _
+    for _ in $(seq 100); do
+        URL=$(sed -n 's|^listening on \(http://[^ ]*\)$|\1|p' "$RESULTS/$name.out")
+        [[ -n $URL ]] && return 0
+        if ! kill -0 "$PID" 2>/dev/null; then
+            cat "$RESULTS/$name.log" >&2
+            die "$name exited at start-up: $*"
+        fi
+        sleep 0.1
+    done
+    die "$name did not print its address within 10 s"
+}
+
+# field FILE KEY: a number from sendload's summary (one `"key": value` per line).
+field() {
+    sed -n "s/^ *\"$2\": *\\([-0-9.eE+]*\\),\\{0,1\\}$/\\1/p" "$1" | head -n 1
+}
+
+# cpu_ticks PID: user + system CPU time of the process so far, in clock ticks.
+cpu_ticks() {
+    awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+# median VALUE...: the median (the mean of the middle two for an even count).
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+        END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+step "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+start gateway "$BIN/a2a" gateway --bind 127.0.0.1:0 --store "sqlite://$TMP/gateway.db" \
+    --log-level warn --shutdown-grace 1s
+GATEWAY=$URL
+GATEWAY_PID=$PID
+start agent "$BIN/a2a" serve --no-auth --agent echo --bind 127.0.0.1:0 --store memory \
+    --max-stored-tasks 10000 --register "$GATEWAY" --agent-id "$AGENT_ID" \
+    --heartbeat-interval 30s --log-level warn --shutdown-grace 1000
+AGENT=$URL
+AGENT_PID=$PID
+registered=""
+for _ in $(seq 100); do
+    code=$(curl -s -o /dev/null -w '%{http_code}' "$GATEWAY/agents/$AGENT_ID" || true)
+    if [[ $code == 200 ]]; then
+        registered=yes
+        break
+    fi
+    sleep 0.1
+done
+[[ -n $registered ]] || die "the agent is not registered with the gateway after 10 s (see $RESULTS/agent.log)"
+
+# The targets, in the order they run in each round; URLS and PROXY_PIDS give the URL
+# sendload posts to and the process in front of the agent (none for direct).
+TARGETS=(direct gateway)
+declare -A URLS=([direct]="$AGENT/" [gateway]="$GATEWAY/a2a/$AGENT_ID")
+declare -A PROXY_PIDS=([direct]="" [gateway]="$GATEWAY_PID")
+# The references (BENCH_REFERENCES=1): bare-hop, a proxy that only reads, forwards and
+# relays (`gwproxy --mode forward`), and memory-dir, the gateway's own proxy over an agent
+# directory in memory instead of the SQLite registry (`gwproxy --mode memory`).
+if [[ $REFERENCES == 1 ]]; then
+    for reference in bare-hop:forward memory-dir:memory; do
+        target=${reference%%:*}
+        start "gwproxy-$target" "$BIN/gwproxy" --mode "${reference#*:}" --agent "$AGENT/"
+        TARGETS+=("$target")
+        URLS[$target]="$URL/a2a/$AGENT_ID"
+        PROXY_PIDS[$target]=$PID
+    done
+fi
+
+status=0
+# measure FIGURE TARGET ROUND CONCURRENCY: one sendload run; its summary goes to
+# FIGURE-TARGET-ROUND.json, and the CPU time per request (µs) of the agent and of the proxy,
+# warm-up included, to FIGURE-TARGET-ROUND.cpu.
+measure() {
+    local figure=$1 target=$2 round=$3 concurrency=$4
+    local summary=$RESULTS/$figure-$target-$round.json
+    local proxy=${PROXY_PIDS[$target]}
+    local agent_before proxy_before=0 agent_after proxy_after=0
+    agent_before=$(cpu_ticks "$AGENT_PID")
+    [[ -n $proxy ]] && proxy_before=$(cpu_ticks "$proxy")
+    if ! "$BIN/sendload" --url "${URLS[$target]}" --concurrency "$concurrency" \
+        --seconds "$SECONDS_PER_RUN" --warmup "$WARMUP" \
+        --out "$summary" 2>>"$RESULTS/sendload.log"; then
+        warn "sendload failed on $target, $figure round $round (see $RESULTS/sendload.log)"
+        rm -f "$summary"
+        status=1
+        return 0
+    fi
+    agent_after=$(cpu_ticks "$AGENT_PID")
+    [[ -n $proxy ]] && proxy_after=$(cpu_ticks "$proxy")
+    local requests
+    requests=$(($(field "$summary" requests) + WARMUP))
+    awk -v a=$((agent_after - agent_before)) -v p=$((proxy_after - proxy_before)) \
+        -v n="$requests" -v t="$TICKS_PER_S" -v proxied="$proxy" \
+        'BEGIN { printf "%.1f %s\n", a * 1e6 / t / n, proxied == "" ? "-" : sprintf("%.1f", p * 1e6 / t / n) }' \
+        >"${summary%.json}.cpu"
+}
+
+for round in $(seq "$ROUNDS"); do
+    for target in "${TARGETS[@]}"; do
+        step "latency, round $round: $target, ${SECONDS_PER_RUN}s at 1 in flight"
+        measure latency "$target" "$round" 1
+    done
+done
+for round in $(seq "$ROUNDS"); do
+    for target in "${TARGETS[@]}"; do
+        step "throughput, round $round: $target, ${SECONDS_PER_RUN}s at $CONCURRENCY in flight"
+        measure throughput "$target" "$round" "$CONCURRENCY"
+    done
+done
+
+# figure TARGET FIGURE KEY: the median of KEY over the target's runs of FIGURE; empty when
+# a run is missing.
+figure() {
+    local target=$1 kind=$2 key=$3 values=() round summary
+    for round in $(seq "$ROUNDS"); do
+        summary=$RESULTS/$kind-$target-$round.json
+        [[ -f $summary ]] || return 0
+        values+=("$(field "$summary" "$key")")
+    done
+    median "${values[@]}"
+}
+# cpu TARGET COLUMN: the median CPU µs per request of the throughput runs (1 agent, 2 proxy).
+cpu() {
+    local target=$1 column=$2 values=() round file value
+    for round in $(seq "$ROUNDS"); do
+        file=$RESULTS/throughput-$target-$round.cpu
+        [[ -f $file ]] || return 0
+        value=$(cut -d' ' -f"$column" "$file")
+        [[ $value == - ]] && return 0
+        values+=("$value")
+    done
+    median "${values[@]}"
+}
+# Failed requests per target, over all its runs.
+declare -A FAILED
+for target in "${TARGETS[@]}"; do
+    FAILED[$target]=0
+    for summary in "$RESULTS"/*-"$target"-*.json; do
+        [[ -f $summary ]] || continue
+        FAILED[$target]=$((FAILED[$target] + $(field "$summary" failed)))
+    done
+    [[ ${FAILED[$target]} == 0 ]] || status=1
+done
+
+direct_p50=$(figure direct latency latency_ms_p50)
+direct_p99=$(figure direct latency latency_ms_p99)
+direct_rate=$(figure direct throughput tasks_per_s)
+# num VALUE FORMAT: VALUE printed with FORMAT, or `-` when there is none.
+num() {
+    if [[ -n $1 ]]; then printf "$2" "$1"; else printf -- -; fi
+}
+# minus A B / ratio A B: A - B, A / B, or empty when either is missing.
+minus() { [[ -n $1 && -n $2 ]] && awk -v a="$1" -v b="$2" 'BEGIN { print a - b }' || true; }
+ratio() { [[ -n $1 && -n $2 ]] && awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) print a / b }' || true; }
+
+echo
+echo "SendMessage through the gateway vs directly; medians of $ROUNDS alternated runs of ${SECONDS_PER_RUN}s"
+echo "p50/p99: latency at 1 in flight; req/s and CPU per request: at $CONCURRENCY in flight"
+printf '%-10s %8s %8s %10s %10s %9s %10s %11s %11s %9s\n' target 'p50 ms' 'p99 ms' \
+    'added p50' 'added p99' 'req/s' 'vs direct' 'agent us/r' 'proxy us/r' failures
+for target in "${TARGETS[@]}"; do
+    p50=$(figure "$target" latency latency_ms_p50)
+    p99=$(figure "$target" latency latency_ms_p99)
+    rate=$(figure "$target" throughput tasks_per_s)
+    added_p50=-
+    added_p99=-
+    vs=-
+    if [[ $target != direct ]]; then
+        added_p50=$(num "$(minus "$p50" "$direct_p50")" %.3f)
+        added_p99=$(num "$(minus "$p99" "$direct_p99")" %.3f)
+        vs=$(num "$(ratio "$rate" "$direct_rate")" %.2f)
+    fi
+    printf '%-10s %8s %8s %10s %10s %9s %10s %11s %11s %9s\n' "$target" \
+        "$(num "$p50" %.3f)" "$(num "$p99" %.3f)" "$added_p50" "$added_p99" \
+        "$(num "$rate" %.0f)" "$vs" "$(num "$(cpu "$target" 1)" %.0f)" \
+        "$(num "$(cpu "$target" 2)" %.0f)" "${FAILED[$target]}"
+done
+echo
+gateway_p50=$(figure gateway latency latency_ms_p50)
+gateway_rate=$(figure gateway throughput tasks_per_s)
+added=$(minus "$gateway_p50" "$direct_p50")
+kept=$(ratio "$gateway_rate" "$direct_rate")
+# goal NAME VALUE GOAL OP FORMAT: one `goal: met/NOT met` line; OP is <= or >=.
+goal() {
+    local verdict="not measured"
+    if [[ -n $2 ]]; then
+        if awk -v v="$2" -v g="$3" -v op="$4" 'BEGIN { exit !(op == "<=" ? v <= g : v >= g) }'; then
+            verdict="met ($(printf "$5" "$2"))"
+        else
+            verdict="NOT met ($(printf "$5" "$2"))"
+        fi
+    fi
+    echo "Goal: $1 $4 $3: $verdict"
+}
+goal "added latency at p50, ms" "$added" "$ADDED_P50_GOAL" "<=" %.3f
+goal "throughput, gateway / direct" "$kept" "$THROUGHPUT_GOAL" ">=" %.2f
+[[ $status == 0 ]] || echo "some requests failed or a figure could not be measured; see $RESULTS"
+exit "$status"

@@ -78,7 +78,7 @@ async fn main() -> anyhow::Result<()> {
         Mode::Memory => {
             let mut agent = RegisteredAgent::new(args.agent_id.as_str(), "Echo", json!({}));
             agent.jsonrpc_url = Some(args.agent.clone());
-            let directory: Arc<dyn AgentDirectory> = Arc::new(OneAgent(agent));
+            let directory: Arc<dyn AgentDirectory> = Arc::new(OneAgent(Arc::new(agent)));
             router(directory, ProxyConfig::default(), Arc::new(Metrics::new()))
         }
         Mode::Sqlite => {
@@ -108,12 +108,12 @@ async fn main() -> anyhow::Result<()> {
 
 /// A directory of one agent, whatever id is asked for.
 #[derive(Debug)]
-struct OneAgent(RegisteredAgent);
+struct OneAgent(Arc<RegisteredAgent>);
 
 #[async_trait::async_trait]
 impl AgentDirectory for OneAgent {
-    async fn find(&self, _agent_id: &str) -> Result<Option<RegisteredAgent>, DirectoryError> {
-        Ok(Some(self.0.clone()))
+    async fn find(&self, _agent_id: &str) -> Result<Option<Arc<RegisteredAgent>>, DirectoryError> {
+        Ok(Some(Arc::clone(&self.0)))
     }
 }
 

@@ -1,6 +1,8 @@
 //! [`RegisteredAgent`]: an agent as the registry knows it, and [`AgentDirectory`], how the
 //! proxy finds one. The registry implements the directory; the proxy only reads it.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
@@ -45,11 +47,12 @@ impl RegisteredAgent {
 /// Finds live agents by id.
 #[async_trait::async_trait]
 pub trait AgentDirectory: Send + Sync + std::fmt::Debug + 'static {
-    /// The agent registered under `agent_id`, unless it expired or was deregistered.
+    /// The agent registered under `agent_id`, unless it expired or was deregistered. Shared,
+    /// as the proxy asks once per call and implementations may keep it.
     ///
     /// # Errors
     /// [`DirectoryError`] when the registry cannot be read.
-    async fn find(&self, agent_id: &str) -> Result<Option<RegisteredAgent>, DirectoryError>;
+    async fn find(&self, agent_id: &str) -> Result<Option<Arc<RegisteredAgent>>, DirectoryError>;
 }
 
 /// The registry could not be read.

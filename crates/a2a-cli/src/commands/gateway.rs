@@ -103,6 +103,15 @@ pub(crate) struct GatewayArgs {
         help_heading = "Registry"
     )]
     registry_key: Option<Secret>,
+    /// How long a call may reuse an agent's record before the database is read again; what other instances sharing the database change is seen within this (0: every call reads it)
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "1s",
+        env = "A2A_GATEWAY_DIRECTORY_CACHE",
+        help_heading = "Registry"
+    )]
+    directory_cache: Millis,
     /// Refuse cards that carry no valid signature (signed cards are always verified)
     #[arg(long, env = "A2A_GATEWAY_REQUIRE_SIGNED_CARDS", value_parser = BoolishValueParser::new(),
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
@@ -413,5 +422,6 @@ fn registry_options(args: &GatewayArgs) -> anyhow::Result<RegistryOptions> {
     Ok(RegistryOptions::new()
         .agent_ttl(args.agent_ttl.0)
         .max_agents(args.max_agents)
+        .directory_cache(args.directory_cache.0)
         .signatures(policy))
 }

@@ -79,7 +79,7 @@ impl Proxy {
     /// # Errors
     /// [`GatewayError::AgentNotFound`] when there is none (expired and deregistered agents
     /// included, GW-03); [`GatewayError::Internal`] when the registry cannot be read.
-    pub(crate) async fn find(&self, agent_id: &str) -> Result<RegisteredAgent, GatewayError> {
+    pub(crate) async fn find(&self, agent_id: &str) -> Result<Arc<RegisteredAgent>, GatewayError> {
         match self.directory.find(agent_id).await {
             Ok(Some(agent)) => Ok(agent),
             Ok(None) => Err(GatewayError::AgentNotFound {

@@ -1,12 +1,14 @@
 //! [`Registry`]: registration, heartbeats, deregistration and expiry of agents over a
 //! [`Store`].
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::cache::DirectoryCache;
 use super::error::RegistryError;
 use super::options::RegistryOptions;
 use super::record;
@@ -43,6 +45,8 @@ pub struct Registry {
     options: RegistryOptions,
     url: String,
     shutdown: CancellationToken,
+    /// What the proxy found lately ([`RegistryOptions::directory_cache`]).
+    cache: DirectoryCache,
 }
 
 impl Drop for Registry {
@@ -108,6 +112,7 @@ impl Registry {
         }
         Ok(Self {
             store,
+            cache: DirectoryCache::new(options.directory_cache),
             options,
             url: shown,
             shutdown,
@@ -166,11 +171,13 @@ impl Registry {
             registered_at: now,
             last_seen: now,
         };
-        match self
+        let saved = self
             .store
             .save(&stored, self.cutoff(now), self.options.max_agents)
-            .await?
-        {
+            .await;
+        // After the write: a read that began before it may have put the old card back.
+        self.cache.forget(&stored.agent_id);
+        match saved? {
             Saved::Full => Err(RegistryError::Full {
                 max_agents: self.options.max_agents,
             }),
@@ -238,11 +245,9 @@ impl Registry {
     /// [`RegistryError::Database`].
     pub async fn heartbeat(&self, agent_id: &str) -> Result<Option<DateTime<Utc>>, RegistryError> {
         let now = self.now_millis();
-        Ok(self
-            .store
-            .touch(agent_id, now, self.cutoff(now))
-            .await?
-            .map(time))
+        let touched = self.store.touch(agent_id, now, self.cutoff(now)).await;
+        self.cache.forget(agent_id);
+        Ok(touched?.map(time))
     }
 
     /// Removes an agent (REG-08); false when no live agent had that id. An expired agent
@@ -252,7 +257,11 @@ impl Registry {
     /// [`RegistryError::Database`].
     pub async fn deregister(&self, agent_id: &str) -> Result<bool, RegistryError> {
         let cutoff = self.cutoff(self.now_millis());
-        Ok(self.store.delete(agent_id, cutoff).await?)
+        self.cache.forget(agent_id);
+        let deleted = self.store.delete(agent_id, cutoff).await;
+        // A read that began before the delete ended may have put the record back.
+        self.cache.forget(agent_id);
+        Ok(deleted?)
     }
 
     /// Deletes the expired agents now, as the periodic cleanup does; how many went.
@@ -264,6 +273,7 @@ impl Registry {
             return Ok(0);
         }
         let cutoff = self.cutoff(self.now_millis());
+        self.cache.clear();
         Ok(self.store.delete_expired(cutoff).await?)
     }
 
@@ -285,10 +295,22 @@ impl Registry {
 
 #[async_trait::async_trait]
 impl AgentDirectory for Registry {
-    async fn find(&self, agent_id: &str) -> Result<Option<RegisteredAgent>, DirectoryError> {
-        self.get(agent_id)
+    /// [`Registry::get`], through the directory cache.
+    async fn find(&self, agent_id: &str) -> Result<Option<Arc<RegisteredAgent>>, DirectoryError> {
+        let cutoff = self.cutoff(self.now_millis());
+        if let Some(agent) = self.cache.get(agent_id, cutoff) {
+            return Ok(Some(agent));
+        }
+        let generation = self.cache.generation();
+        let found = self
+            .get(agent_id)
             .await
-            .map_err(|error| DirectoryError(Box::new(error)))
+            .map_err(|error| DirectoryError(Box::new(error)))?
+            .map(Arc::new);
+        if let Some(agent) = &found {
+            self.cache.put(Arc::clone(agent), generation);
+        }
+        Ok(found)
     }
 }
 

@@ -49,6 +49,7 @@
 //!
 //! - `lifecycle`: [`Registry`], its operations, and the [`AgentDirectory`] impl.
 //! - `options`: [`RegistryOptions`] and the [`Clock`] expiry reads.
+//! - `cache`: the records the proxy found lately, reused for up to a second.
 //! - `record`: the register body shapes accepted, and the enriched record returned.
 //! - `validate`: the id (GW-02) and URL checks.
 //! - `signature`: [`SignaturePolicy`], how signed cards are checked (spec §11.5).
@@ -60,6 +61,7 @@
 //!
 //! [`AgentDirectory`]: crate::agent::AgentDirectory
 
+mod cache;
 mod canonical;
 mod error;
 mod jwk;

@@ -165,6 +165,9 @@ impl Store {
                     .min_connections(1)
                     .idle_timeout(None)
                     .max_lifetime(None)
+                    // A file or memory connection does not drop like a socket: a ping
+                    // before every query would only add a round trip to its thread.
+                    .test_before_acquire(false)
                     .acquire_timeout(options.acquire_timeout)
                     .connect_with(connect)
                     .await

@@ -27,12 +27,21 @@ pub const BROKEN_ID: &str = "broken-registry";
 
 #[async_trait::async_trait]
 impl AgentDirectory for Directory {
-    async fn find(&self, agent_id: &str) -> Result<Option<RegisteredAgent>, DirectoryError> {
+    async fn find(
+        &self,
+        agent_id: &str,
+    ) -> Result<Option<std::sync::Arc<RegisteredAgent>>, DirectoryError> {
         self.lookups.fetch_add(1, Ordering::SeqCst);
         if agent_id == BROKEN_ID {
             return Err(DirectoryError("database is down".into()));
         }
-        Ok(self.agents.lock().unwrap().get(agent_id).cloned())
+        Ok(self
+            .agents
+            .lock()
+            .unwrap()
+            .get(agent_id)
+            .cloned()
+            .map(std::sync::Arc::new))
     }
 }
 

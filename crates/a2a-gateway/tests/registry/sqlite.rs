@@ -97,3 +97,56 @@ async fn the_periodic_cleanup_deletes_expired_agents() {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
 }
+
+/// Two gateway instances over one database: what one changes reaches the other's proxy
+/// within its directory cache's life, and at once with the cache off; what an instance
+/// changes itself is seen at once.
+#[tokio::test]
+async fn another_instances_deregistration_reaches_the_proxy_within_the_cache_life() {
+    use a2a_gateway::agent::AgentDirectory as _;
+
+    let path =
+        std::env::temp_dir().join(format!("a2a-registry-{}.db", uuid::Uuid::new_v4().simple()));
+    let url = format!("sqlite://{}", path.display());
+    let life = Duration::from_millis(300);
+    let a = Registry::connect(&url, RegistryOptions::new().directory_cache(life))
+        .await
+        .unwrap();
+    let b = Registry::connect(&url, RegistryOptions::new())
+        .await
+        .unwrap();
+    let uncached = Registry::connect(&url, RegistryOptions::new().directory_cache(Duration::ZERO))
+        .await
+        .unwrap();
+
+    b.register(record("shared")).await.unwrap();
+    assert!(a.find("shared").await.unwrap().is_some());
+    assert!(uncached.find("shared").await.unwrap().is_some());
+    b.deregister("shared").await.unwrap();
+    assert!(
+        uncached.find("shared").await.unwrap().is_none(),
+        "no cache: at once"
+    );
+    assert!(
+        a.find("shared").await.unwrap().is_some(),
+        "A reuses what it read, for at most {life:?}"
+    );
+    tokio::time::sleep(life + Duration::from_millis(50)).await;
+    assert!(
+        a.find("shared").await.unwrap().is_none(),
+        "then reads again"
+    );
+
+    // A's own changes are never hidden by its cache.
+    a.register(record("own")).await.unwrap();
+    assert!(a.find("own").await.unwrap().is_some());
+    a.deregister("own").await.unwrap();
+    assert!(a.find("own").await.unwrap().is_none());
+
+    for registry in [a, b, uncached] {
+        registry.close().await;
+    }
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}

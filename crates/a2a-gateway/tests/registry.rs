@@ -274,6 +274,9 @@ async fn agents_are_listed_by_skill_tag_and_limit(backend: &Backend) {
     let (_, listed) = api.get("/agents?skill_tags=cooking").await;
     assert_eq!(listed[0]["skills"][0]["tags"], json!(["cooking"]));
     assert!(listed[0]["registered_at"].is_string());
+    // C-10: the live broker's wrapped form, on request.
+    let (_, wrapped) = api.get("/agents?skill_tags=cooking&wrap=true").await;
+    assert_eq!(wrapped["agents"], listed);
     for path in ["/agents?limit=abc", "/agents?limit=-1"] {
         let (status, answer) = api.get(path).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{path}");

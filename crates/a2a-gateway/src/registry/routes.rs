@@ -3,7 +3,7 @@
 //! | route | success | failure |
 //! |---|---|---|
 //! | `POST /agents/register` | 200, the enriched record (REG-03) | 400 `{"error"}`: bad JSON, record (REG-02) or signature; 409 `{"error"}`: `max_agents` reached (REG-10) |
-//! | `GET /agents?skill_tags=a,b&limit=N` | 200, a bare array of records (REG-05, D-21) | 400: `limit` not a number |
+//! | `GET /agents?skill_tags=a,b&limit=N` | 200, a bare array of records (REG-05, D-21); `{"agents": […]}` with `wrap=true` (C-10) | 400: `limit` not a number |
 //! | `GET /agents/{id}` | 200, the record (REG-06) | 404 `{"error":"agent not found"}` |
 //! | `POST /agents/heartbeat {agent_id}` | 200 `{agent_id, last_seen}` (REG-07) | **400** `{"error":"agent not found"}` |
 //! | `POST /agents/deregister {agent_id}` | 200 `{agent_id, status:"deregistered"}` (REG-08) | 404 `{"error":"agent not found"}` |
@@ -86,8 +86,11 @@ async fn register(State(registry): Shared, body: Bytes) -> Response {
 
 async fn list(State(registry): Shared, RawQuery(query): RawQuery) -> Response {
     let mut filter = AgentFilter::new();
+    let mut wrap = false;
     for (name, value) in url::form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {
         match name.as_ref() {
+            // C-10: the live KubeMQ broker's `{"agents": […]}`, for clients written for it.
+            "wrap" => wrap = matches!(value.trim(), "true" | "1"),
             "skill_tags" => filter.skill_tags.extend(
                 value
                     .split(',')
@@ -109,7 +112,14 @@ async fn list(State(registry): Shared, RawQuery(query): RawQuery) -> Response {
         }
     }
     match registry.list(&filter).await {
-        Ok(agents) => Json(Value::Array(agents.iter().map(enriched).collect())).into_response(),
+        Ok(agents) => {
+            let agents = Value::Array(agents.iter().map(enriched).collect());
+            if wrap {
+                Json(json!({ "agents": agents })).into_response()
+            } else {
+                Json(agents).into_response()
+            }
+        }
         Err(failure) => failed(&failure),
     }
 }

@@ -120,7 +120,14 @@ fn a_python_sdk_agent_behind_the_gateway_answers_a2a_send() {
     let Some(python) = python() else { return };
     let root = workspace_root();
     let script = root.join("crates/a2a-client/tests/interop/python/echo_agent.py");
-    let agent = PythonAgent::start(&python, &script);
+    // The SDK's echo agent prints `ready URL` once it serves.
+    let mut command = Command::new(&python);
+    command
+        .arg(&script)
+        .arg("0")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("PYTHONUNBUFFERED", "1");
+    let agent = Server::launch(command, "ready ", "echo_agent.py");
     let gateway = Server::spawn(
         &[
             "gateway",
@@ -180,75 +187,6 @@ fn a_python_sdk_agent_behind_the_gateway_answers_a2a_send() {
                 gateway.log()
             );
         }
-    }
-}
-
-/// The SDK's echo agent (`echo_agent.py 0`), once it printed `ready URL`; killed on drop.
-struct PythonAgent {
-    child: Child,
-    url: String,
-    log: Arc<Mutex<String>>,
-}
-
-impl PythonAgent {
-    fn start(python: &Path, script: &Path) -> Self {
-        let mut child = Command::new(python)
-            .arg(script)
-            .arg("0")
-            .env("PYTHONDONTWRITEBYTECODE", "1")
-            .env("PYTHONUNBUFFERED", "1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stderr = child.stderr.take().expect("piped stderr");
-        let log = Arc::new(Mutex::new(String::new()));
-        let (tx, rx) = mpsc::channel();
-        let sink = Arc::clone(&log);
-        thread::spawn(move || {
-            let mut lines = BufReader::new(stdout).lines();
-            let _ = tx.send(lines.next().and_then(Result::ok));
-            for line in lines.map_while(Result::ok) {
-                push_line(&sink, &line);
-            }
-        });
-        let sink = Arc::clone(&log);
-        thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                push_line(&sink, &line);
-            }
-        });
-        let first = rx.recv_timeout(STARTUP_TIMEOUT).ok().flatten();
-        let url = first
-            .as_deref()
-            .and_then(|line| line.trim().strip_prefix("ready "))
-            .map(str::to_owned);
-        let mut agent = Self {
-            child,
-            url: String::new(),
-            log,
-        };
-        match url {
-            Some(url) => agent.url = url,
-            None => panic!(
-                "echo_agent.py printed {first:?}, not `ready URL`\n{}",
-                agent.log()
-            ),
-        }
-        agent
-    }
-
-    fn log(&self) -> String {
-        self.log.lock().map(|log| log.clone()).unwrap_or_default()
-    }
-}
-
-impl Drop for PythonAgent {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -375,7 +313,8 @@ fn drain(
     })
 }
 
-/// An `a2a` server (`serve` or `gateway`) on an ephemeral port; killed on drop.
+/// A server (`a2a serve`, `a2a gateway`, the SDK's echo agent) on an ephemeral port;
+/// killed on drop.
 struct Server {
     child: Child,
     url: String,
@@ -403,13 +342,19 @@ impl Server {
 
     /// `a2a ARGS…`, once it printed its `listening on` line; `what` names it in failures.
     fn spawn(args: &[&str], what: &str) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
-            .args(args)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_a2a"));
+        command.args(args);
+        Self::launch(command, "listening on ", what)
+    }
+
+    /// Runs `command` until its first stdout line, `PREFIX http://…`, names its URL.
+    fn launch(mut command: Command, prefix: &str, what: &str) -> Self {
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .expect("start `a2a serve`");
+            .unwrap_or_else(|error| panic!("cannot start `{what}`: {error}"));
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
         let mut server = Self {
@@ -439,10 +384,10 @@ impl Server {
         let first = match rx.recv_timeout(STARTUP_TIMEOUT) {
             Ok(Some(line)) => line,
             Ok(None) | Err(RecvTimeoutError::Disconnected) => {
-                let status = server.child.wait().expect("wait for `a2a serve`");
+                let status = server.child.wait().expect("wait for the server");
                 let _ = stderr_reader.join();
                 panic!(
-                    "`{what}` printed no `listening on` line ({})\n--- server log ---\n{}",
+                    "`{what}` printed no `{prefix}URL` line ({})\n--- server log ---\n{}",
                     describe(status),
                     server.log()
                 );
@@ -454,10 +399,10 @@ impl Server {
         };
         server.url = first
             .trim()
-            .strip_prefix("listening on ")
+            .strip_prefix(prefix)
             .filter(|url| url.starts_with("http://"))
             .unwrap_or_else(|| {
-                panic!("expected `listening on http://HOST:PORT` as the first line, got {first:?}")
+                panic!("expected `{prefix}http://HOST:PORT` as the first line, got {first:?}")
             })
             .trim_end_matches('/')
             .to_owned();

@@ -3,14 +3,9 @@
 //! gateway with `a2a send`, streams included; one stops and deregisters, one dies without;
 //! the gateway restarts on its SQLite file and still knows them; bad settings are refused.
 
-use std::io::{BufRead as _, BufReader, Read as _};
-use std::process::{Child, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex, mpsc};
-use std::thread;
+use std::process::ExitStatus;
 use std::time::Duration;
 
-use nix::sys::signal::{self, Signal};
-use nix::unistd::Pid;
 use serde_json::{Value, json};
 
 use crate::client_mock::{Run, cli};
@@ -18,10 +13,9 @@ use crate::support::{Server, TempFile, a2a, eventually};
 
 /// A running `a2a gateway`; stopped (SIGTERM, then SIGKILL) on drop.
 struct Gateway {
-    child: Child,
+    server: Server,
     /// `http://127.0.0.1:PORT`.
     url: String,
-    log: Arc<Mutex<String>>,
     http: reqwest::Client,
 }
 
@@ -33,56 +27,21 @@ impl Gateway {
         if !args.contains(&"--bind") {
             command.args(["--bind", "127.0.0.1:0"]);
         }
-        let mut child = command
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let log = Arc::new(Mutex::new(String::new()));
-        let mut stderr = child.stderr.take().unwrap();
-        let sink = Arc::clone(&log);
-        thread::spawn(move || {
-            let mut buffer = [0; 4096];
-            while let Ok(read @ 1..) = stderr.read(&mut buffer) {
-                sink.lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&buffer[..read]));
-            }
-        });
-        let stdout = child.stdout.take().unwrap();
-        let (first_line, receive) = mpsc::channel();
-        thread::spawn(move || {
-            let mut lines = BufReader::new(stdout).lines();
-            let _ = first_line.send(lines.next().and_then(Result::ok));
-            for _ in lines {}
-        });
-        let Ok(Some(line)) = receive.recv_timeout(Duration::from_secs(20)) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "no `listening on` line from `a2a gateway {args:?}`; stderr:\n{}",
-                log.lock().unwrap()
-            );
-        };
-        let url = line
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_owned();
+        command.args(args);
+        let server = Server::spawn(command, &format!("a2a gateway {args:?}"));
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
             .build()
             .unwrap();
         Self {
-            child,
-            url,
-            log,
+            url: server.url.clone(),
+            server,
             http,
         }
     }
 
     fn log(&self) -> String {
-        self.log.lock().unwrap().clone()
+        self.server.log()
     }
 
     /// `host:port`.
@@ -155,26 +114,8 @@ impl Gateway {
     }
 
     /// SIGTERM, then up to 5 s for the exit.
-    #[allow(clippy::disallowed_methods)] // also runs in Drop, which cannot await
     fn terminate(&mut self) -> Option<ExitStatus> {
-        let pid = Pid::from_raw(i32::try_from(self.child.id()).unwrap());
-        let _ = signal::kill(pid, Signal::SIGTERM);
-        for _ in 0..100 {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Some(status);
-            }
-            thread::sleep(Duration::from_millis(50));
-        }
-        None
-    }
-}
-
-impl Drop for Gateway {
-    fn drop(&mut self) {
-        if self.terminate().is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        self.server.terminate()
     }
 }
 

@@ -51,7 +51,6 @@ impl Server {
 
     /// As [`Server::start`], with a prepared command (extra environment).
     pub fn start_command(mut command: Command, args: &[&str]) -> Self {
-        let started = Instant::now();
         command.args(["serve", "--shutdown-grace", "2s"]);
         if !args.contains(&"--bind") {
             command.args(["--bind", "127.0.0.1:0"]);
@@ -66,8 +65,15 @@ impl Server {
         if !configures_auth(&command, args) {
             command.arg("--no-auth");
         }
+        command.args(args);
+        Self::spawn(command, &format!("a2a serve {args:?}"))
+    }
+
+    /// Runs a prepared `a2a` command (`serve`, `gateway`, …) and waits for the
+    /// `listening on` line it prints first; `what` names it in failures.
+    pub fn spawn(mut command: Command, what: &str) -> Self {
+        let started = Instant::now();
         let mut child = command
-            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -97,7 +103,7 @@ impl Server {
             let _ = child.kill();
             let _ = child.wait();
             panic!(
-                "no `listening on` line from `a2a serve {args:?}`; stderr:\n{}",
+                "no `listening on` line from `{what}`; stderr:\n{}",
                 log.lock().unwrap()
             );
         };

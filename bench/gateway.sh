@@ -26,6 +26,8 @@ die() {
 }
 warn() { echo "gateway: warning: $*" >&2; }
 step() { echo "gateway: $*" >&2; }
+# shellcheck source=bench/lib.sh
+source bench/lib.sh # the working directory is the workspace root (above)
 
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer"
 command -v curl >/dev/null || die "curl not found (needed to see the agent registered)"
@@ -55,32 +57,6 @@ cleanup() {
     rm -rf "$TMP"
 }
 trap cleanup EXIT
-
-# start NAME COMMAND...: starts a server in the background and waits for its
-# `listening on http://ADDR` line; sets PID and URL.
-start() {
-    local name=$1
-    shift
-    "$@" >"$RESULTS/$name.out" 2>"$RESULTS/$name.log" &
-    PID=$!
-    PIDS+=("$PID")
-    local _
-    for _ in $(seq 100); do
-        URL=$(sed -n 's|^listening on \(http://[^ ]*\)$|\1|p' "$RESULTS/$name.out")
-        [[ -n $URL ]] && return 0
-        if ! kill -0 "$PID" 2>/dev/null; then
-            cat "$RESULTS/$name.log" >&2
-            die "$name exited at start-up: $*"
-        fi
-        sleep 0.1
-    done
-    die "$name did not print its address within 10 s"
-}
-
-# field FILE KEY: a number from sendload's summary (one `"key": value` per line).
-field() {
-    sed -n "s/^ *\"$2\": *\\([-0-9.eE+]*\\),\\{0,1\\}$/\\1/p" "$1" | head -n 1
-}
 
 # cpu_ticks PID: user + system CPU time of the process so far, in clock ticks.
 cpu_ticks() {

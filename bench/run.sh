@@ -26,6 +26,8 @@ die() {
 }
 warn() { echo "bench: warning: $*" >&2; }
 step() { echo "bench: $*" >&2; }
+# shellcheck source=bench/lib.sh
+source bench/lib.sh # the working directory is the workspace root (above)
 
 OHA=${OHA:-$(command -v oha || true)}
 [[ -n $OHA && -x $OHA ]] ||
@@ -59,27 +61,6 @@ cleanup() {
     done
 }
 trap cleanup EXIT
-
-# start NAME COMMAND...: starts a server in the background and waits for its
-# `listening on http://ADDR` line; sets PID and URL.
-start() {
-    local name=$1
-    shift
-    "$@" >"$RESULTS/$name.out" 2>"$RESULTS/$name.log" &
-    PID=$!
-    PIDS+=("$PID")
-    local _
-    for _ in $(seq 100); do
-        URL=$(sed -n 's|^listening on \(http://[^ ]*\)$|\1|p' "$RESULTS/$name.out")
-        [[ -n $URL ]] && return 0
-        if ! kill -0 "$PID" 2>/dev/null; then
-            cat "$RESULTS/$name.log" >&2
-            die "$name exited at start-up: $*"
-        fi
-        sleep 0.1
-    done
-    die "$name did not print its address within 10 s"
-}
 
 # stop PID: SIGTERM, then wait for it.
 stop() {

@@ -24,6 +24,8 @@ die() {
 }
 warn() { echo "stores: warning: $*" >&2; }
 step() { echo "stores: $*" >&2; }
+# shellcheck source=bench/lib.sh
+source bench/lib.sh # the working directory is the workspace root (above)
 
 for store in $STORES; do
     case $store in
@@ -85,36 +87,10 @@ store_url() {
     esac
 }
 
-# start NAME COMMAND...: starts the server in the background and waits for its
-# `listening on http://ADDR` line; sets SERVER_PID and URL.
-start() {
-    local name=$1
-    shift
-    "$@" >"$RESULTS/$name.out" 2>"$RESULTS/$name.log" &
-    SERVER_PID=$!
-    local _
-    for _ in $(seq 100); do
-        URL=$(sed -n 's|^listening on \(http://[^ ]*\)$|\1|p' "$RESULTS/$name.out")
-        [[ -n $URL ]] && return 0
-        if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-            cat "$RESULTS/$name.log" >&2
-            SERVER_PID=""
-            die "$name exited at start-up: $*"
-        fi
-        sleep 0.1
-    done
-    die "$name did not print its address within 10 s"
-}
-
 stop() {
     kill -TERM "$SERVER_PID" 2>/dev/null || true
     wait "$SERVER_PID" 2>/dev/null || true
     SERVER_PID=""
-}
-
-# field FILE KEY: a number from sendload's summary (one `"key": value` per line).
-field() {
-    sed -n "s/^ *\"$2\": *\\([-0-9.eE+]*\\),\\{0,1\\}$/\\1/p" "$1" | head -n 1
 }
 
 step "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -122,6 +98,7 @@ status=0
 for store in $STORES; do
     start "server-$store" "$BIN/a2a" serve --bind 127.0.0.1:0 --no-auth --agent echo \
         --store "$(store_url "$store")" --log-level warn --shutdown-grace 1000
+    SERVER_PID=$PID
     step "$store: $WARMUP warm-up requests, then ${SECONDS_PER_STORE}s at $CONCURRENCY in flight"
     if ! "$BIN/sendload" --url "$URL/" --concurrency "$CONCURRENCY" \
         --seconds "$SECONDS_PER_STORE" --warmup "$WARMUP" \

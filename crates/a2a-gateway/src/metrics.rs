@@ -110,7 +110,8 @@ pub struct Metrics {
 
 #[derive(Debug, Default)]
 struct State {
-    requests: BTreeMap<(String, &'static str, Outcome), u64>,
+    /// By agent, then by method and outcome: a call for a known agent allocates nothing.
+    requests: BTreeMap<String, BTreeMap<(&'static str, Outcome), u64>>,
     latency: BTreeMap<String, Histogram>,
     active_streams: BTreeMap<String, u64>,
     registered_agents: u64,
@@ -142,11 +143,15 @@ impl Metrics {
     ) {
         let method = method_label(method);
         let mut state = self.lock();
-        *state
-            .requests
-            .entry((agent_id.to_owned(), method, outcome))
-            .or_default() += 1;
-        let histogram = state.latency.entry(agent_id.to_owned()).or_default();
+        let by_agent = match state.requests.get_mut(agent_id) {
+            Some(by_agent) => by_agent,
+            None => state.requests.entry(agent_id.to_owned()).or_default(),
+        };
+        *by_agent.entry((method, outcome)).or_default() += 1;
+        let histogram = match state.latency.get_mut(agent_id) {
+            Some(histogram) => histogram,
+            None => state.latency.entry(agent_id.to_owned()).or_default(),
+        };
         let seconds = latency.as_secs_f64();
         if let Some(bucket) = LATENCY_BUCKETS.iter().position(|bound| seconds <= *bound) {
             histogram.buckets[bucket] += 1;
@@ -185,7 +190,12 @@ impl Metrics {
             "counter",
             "Requests through the proxy, by agent, method and outcome.",
         );
-        for ((agent_id, method, outcome), count) in &state.requests {
+        let requests = state.requests.iter().flat_map(|(agent_id, by_agent)| {
+            by_agent
+                .iter()
+                .map(move |((method, outcome), count)| (agent_id, method, outcome, count))
+        });
+        for (agent_id, method, outcome, count) in requests {
             let _ = writeln!(
                 text,
                 "kubemq_a2a_requests_total{{agent_id=\"{}\",method=\"{}\",outcome=\"{}\"}} {count}",

@@ -1,7 +1,9 @@
 //! `a2a gateway`: the agent registry and the protocol-aware proxy for a fleet of agents
 //! (seed 004), until SIGINT or SIGTERM.
 
+use std::future::{Future, IntoFuture as _};
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,6 +12,7 @@ use a2a_gateway::proxy::ProxyConfig;
 use a2a_gateway::registry::{Registry, RegistryOptions, SignaturePolicy};
 use a2a_server::auth::Secret;
 use a2a_server::auth::token::{JwksSource, JwtConfig, JwtVerifier, TokenVerifier};
+use a2a_server::tls::{TlsConfig, serve_tls};
 use anyhow::Context as _;
 use clap::builder::BoolishValueParser;
 use tokio::net::TcpListener;
@@ -40,7 +43,7 @@ pub(crate) struct GatewayArgs {
         help_heading = "Serving"
     )]
     bind: String,
-    /// Root URL clients use to reach the gateway, for the cards it serves [default: http:// and the request's Host]
+    /// Root URL clients use to reach the gateway, for the cards it serves [default: http:// and the request's Host; with TLS, https:// and the bound address]
     #[arg(
         long,
         value_name = "URL",
@@ -57,6 +60,24 @@ pub(crate) struct GatewayArgs {
         help_heading = "Serving"
     )]
     cors_origins: Vec<String>,
+    /// Serve HTTPS with this certificate chain (PEM); needs --tls-key
+    #[arg(
+        long,
+        value_name = "FILE",
+        env = "A2A_GATEWAY_TLS_CERT",
+        requires = "tls_key",
+        help_heading = "Serving"
+    )]
+    tls_cert: Option<PathBuf>,
+    /// The private key (PEM) of --tls-cert
+    #[arg(
+        long,
+        value_name = "FILE",
+        env = "A2A_GATEWAY_TLS_KEY",
+        requires = "tls_cert",
+        help_heading = "Serving"
+    )]
+    tls_key: Option<PathBuf>,
     /// How long open calls and streams may finish after SIGINT/SIGTERM
     #[arg(
         long,
@@ -247,8 +268,14 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
         .parse()
         .map_err(|error| UsageError::new(format!("--log-level: {error}")))?;
     logging::init(args.log_format, filter)?;
-    let proxy = proxy_config(&args)?;
+    let mut proxy = proxy_config(&args)?;
     let options = registry_options(&args)?;
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some(TlsConfig::from_pem_files(cert, key).map_err(|error| {
+            UsageError::new(format!("--tls-cert/--tls-key: {}", error_chain(&error)))
+        })?),
+        _ => None,
+    };
 
     let listener = TcpListener::bind(&args.bind)
         .await
@@ -272,6 +299,17 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
         .await
         .map_err(GatewayStoreError)?;
     let registry = Arc::new(registry);
+    if tls.is_some() && proxy.public_url.is_none() {
+        // Cards name the gateway by the request's Host with `http://` unless told otherwise:
+        // over TLS they must say `https://`.
+        if address.ip().is_unspecified() {
+            tracing::warn!(
+                "cards advertise https://{address}, which clients elsewhere cannot use; set \
+                 --public-url to the address they reach"
+            );
+        }
+        proxy.public_url = Some(format!("https://{address}"));
+    }
     let mut gateway = Gateway::new(Arc::clone(&registry), proxy);
     if let Some(key) = args.registry_key.clone() {
         gateway = gateway.registry_key(key);
@@ -287,18 +325,25 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
         registry_key = args.registry_key.is_some(),
         "gateway ready"
     );
-    output::listening("http", address);
+    output::listening(if tls.is_some() { "https" } else { "http" }, address);
 
     let stop = tokio_util::sync::CancellationToken::new();
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        // Without it the last frames of an answer wait for a delayed ACK (~40 ms).
-        let _ = tcp.set_nodelay(true);
-    });
-    let mut serving = Box::pin(
-        axum::serve(listener, gateway.router())
-            .with_graceful_shutdown(stop.clone().cancelled_owned())
-            .into_future(),
-    );
+    let shutdown = stop.clone().cancelled_owned();
+    let mut serving: Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>> = match tls {
+        None => {
+            let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+                // Without it the last frames of an answer wait for a delayed ACK (~40 ms).
+                let _ = tcp.set_nodelay(true);
+            });
+            Box::pin(
+                axum::serve(listener, gateway.router())
+                    .with_graceful_shutdown(shutdown)
+                    .into_future(),
+            )
+        }
+        // Sets TCP_NODELAY itself.
+        Some(config) => Box::pin(serve_tls(listener, gateway.router(), config, shutdown)),
+    };
     let signal = tokio::select! {
         result = &mut serving => {
             registry.close().await;
@@ -356,6 +401,18 @@ fn proxy_config(args: &GatewayArgs) -> anyhow::Result<ProxyConfig> {
         config.public_url = Some(url.trim_end_matches('/').to_owned());
     }
     Ok(config)
+}
+
+/// An error and its sources on one line; TLS errors name files, never key material.
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 fn positive(option: &str, value: Duration) -> Result<Duration, UsageError> {

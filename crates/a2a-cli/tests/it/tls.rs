@@ -202,3 +202,81 @@ fn unreadable_or_unusable_tls_files_are_usage_errors_that_never_show_a_key() {
         .to_owned();
     assert!(line.contains("--cert"), "--key needs --cert: {line}");
 }
+
+/// `a2a gateway --tls-cert … --tls-key …`: the registry and the proxy over HTTPS; a client
+/// that trusts the CA reaches an agent through it, one that does not cannot.
+#[test]
+fn the_gateway_serves_https_to_clients_that_trust_the_ca() {
+    let pki = Pki::new();
+    let mut command = crate::support::a2a();
+    command.args([
+        "gateway",
+        "--bind",
+        "127.0.0.1:0",
+        "--store",
+        "sqlite::memory:",
+        "--tls-cert",
+        pki.server_cert.path(),
+        "--tls-key",
+        pki.server_key.path(),
+    ]);
+    let gateway = Server::spawn(command, "a2a gateway over TLS");
+    assert!(
+        gateway.url.starts_with("https://127.0.0.1:"),
+        "{}",
+        gateway.url
+    );
+    let agent = Server::start(&[]);
+
+    let ca = std::fs::read(pki.ca.path()).unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let http = reqwest::Client::builder()
+            .add_root_certificate(reqwest::Certificate::from_pem(&ca).unwrap())
+            .build()
+            .unwrap();
+        let card: serde_json::Value = http
+            .get(format!("{}/.well-known/agent-card.json", agent.url))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let registered = http
+            .post(format!("{}/agents/register", gateway.url))
+            .json(&serde_json::json!({"agent_id": "echo-tls", "card": card}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(registered.status(), 200);
+    });
+
+    let url = format!("{}/a2a/echo-tls", gateway.url);
+    let text = cli(&["send", &url, "hello", "--cacert", pki.ca.path()])
+        .ok()
+        .to_owned();
+    assert!(text.ends_with("hello\n"), "{text}");
+    let line = cli(&["send", &url, "hello"]).failed(3).to_owned();
+    assert!(line.contains("cannot reach"), "{line}");
+}
+
+#[test]
+fn a_gateway_with_an_unusable_certificate_is_a_usage_error() {
+    let pki = Pki::new();
+    let run = run(&[
+        "gateway",
+        "--bind",
+        "127.0.0.1:0",
+        "--store",
+        "sqlite::memory:",
+        "--tls-cert",
+        pki.server_cert.path(),
+        "--tls-key",
+        pki.client_key.path(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--tls-cert/--tls-key"), "{stderr}");
+    assert!(!stderr.contains("PRIVATE KEY"), "never the key: {stderr}");
+}

@@ -258,8 +258,19 @@ struct Gateway {
 
 impl Gateway {
     fn new(setting: &RegisterSetting, agent_id: String) -> anyhow::Result<Self> {
-        let http = reqwest::Client::builder()
-            .timeout(REQUEST_TIMEOUT)
+        let mut http = reqwest::Client::builder().timeout(REQUEST_TIMEOUT);
+        if let Some(pem) = &setting.ca_pem {
+            let certificates = reqwest::Certificate::from_pem_bundle(pem)
+                .context("--register-cacert holds no usable PEM certificate")?;
+            anyhow::ensure!(
+                !certificates.is_empty(),
+                "--register-cacert holds no PEM certificate"
+            );
+            for certificate in certificates {
+                http = http.add_root_certificate(certificate);
+            }
+        }
+        let http = http
             .build()
             .context("cannot build the HTTP client for the gateway")?;
         Ok(Self {

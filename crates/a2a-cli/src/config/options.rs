@@ -144,6 +144,9 @@ pub(crate) struct ServeOptions {
     /// The gateway's registry key (its --registry-key), sent as a bearer token with registrations, heartbeats and deregistrations (secret; prefer A2A_REGISTER_KEY) [default: none]
     #[arg(long, value_name = "KEY", help_heading = "Gateway")]
     pub(crate) register_key: Option<Secret>,
+    /// CA certificates (PEM) to trust for an https:// gateway, beside the system's [default: the system's only]
+    #[arg(long, value_name = "FILE", help_heading = "Gateway")]
+    pub(crate) register_cacert: Option<PathBuf>,
 
     /// Agent card file (JSON) to serve (CFG-01) [default: a card built from --name etc.]
     #[arg(long, value_name = "FILE", help_heading = "Card")]
@@ -262,6 +265,7 @@ impl ServeOptions {
             agent_id: self.agent_id.or(lower.agent_id),
             heartbeat_interval: self.heartbeat_interval.or(lower.heartbeat_interval),
             register_key: self.register_key.or(lower.register_key),
+            register_cacert: self.register_cacert.or(lower.register_cacert),
             card: self.card.or(lower.card),
             name: self.name.or(lower.name),
             description: self.description.or(lower.description),

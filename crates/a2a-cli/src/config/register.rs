@@ -25,6 +25,9 @@ pub(crate) struct RegisterSetting {
     pub(crate) heartbeat_interval: Duration,
     /// The gateway's registry key, when it wants one.
     pub(crate) key: Option<Secret>,
+    /// PEM certificates of the CAs to trust for the gateway, beside the system's, read at
+    /// start.
+    pub(crate) ca_pem: Option<Vec<u8>>,
 }
 
 impl RegisterSetting {
@@ -60,6 +63,7 @@ pub(crate) fn register(options: &ServeOptions) -> Result<Option<RegisterSetting>
             (options.agent_id.is_some(), "agent-id"),
             (options.heartbeat_interval.is_some(), "heartbeat-interval"),
             (options.register_key.is_some(), "register-key"),
+            (options.register_cacert.is_some(), "register-cacert"),
         ];
         if let Some((_, option)) = stray.iter().find(|(given, _)| *given) {
             return Err(invalid(option, "applies only with --register"));
@@ -86,7 +90,22 @@ pub(crate) fn register(options: &ServeOptions) -> Result<Option<RegisterSetting>
         agent_id,
         heartbeat_interval,
         key: options.register_key.clone().filter(|key| !key.is_empty()),
+        ca_pem: match &options.register_cacert {
+            Some(path) => Some(ca_bundle(path)?),
+            None => None,
+        },
     }))
+}
+
+/// The PEM file `--register-cacert` names, checked to hold certificates.
+fn ca_bundle(path: &std::path::Path) -> Result<Vec<u8>, ConfigError> {
+    let fail = |why: String| invalid("register-cacert", format!("{}: {why}", path.display()));
+    let pem = std::fs::read(path).map_err(|error| fail(error.to_string()))?;
+    match reqwest::Certificate::from_pem_bundle(&pem) {
+        Ok(certificates) if !certificates.is_empty() => Ok(pem),
+        Ok(_) => Err(fail("no PEM certificate in it".to_owned())),
+        Err(error) => Err(fail(error.to_string())),
+    }
 }
 
 /// `http(s)://host[:port][/path]`, without a trailing `/`.

@@ -203,9 +203,11 @@ fn unreadable_or_unusable_tls_files_are_usage_errors_that_never_show_a_key() {
     assert!(line.contains("--cert"), "--key needs --cert: {line}");
 }
 
-/// `a2a gateway --tls-cert … --tls-key …`: the registry and the proxy over HTTPS; a client
-/// that trusts the CA reaches an agent through it, one that does not cannot.
+/// `a2a gateway --tls-cert … --tls-key …`: the registry and the proxy over HTTPS; an agent
+/// registers with `--register-cacert`; a client that trusts the CA reaches it through the
+/// gateway, one that does not cannot.
 #[test]
+#[allow(clippy::disallowed_methods)] // a plain test thread waits, no runtime
 fn the_gateway_serves_https_to_clients_that_trust_the_ca() {
     let pki = Pki::new();
     let mut command = crate::support::a2a();
@@ -226,31 +228,24 @@ fn the_gateway_serves_https_to_clients_that_trust_the_ca() {
         "{}",
         gateway.url
     );
-    let agent = Server::start(&[]);
-
-    let ca = std::fs::read(pki.ca.path()).unwrap();
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    runtime.block_on(async {
-        let http = reqwest::Client::builder()
-            .add_root_certificate(reqwest::Certificate::from_pem(&ca).unwrap())
-            .build()
-            .unwrap();
-        let card: serde_json::Value = http
-            .get(format!("{}/.well-known/agent-card.json", agent.url))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let registered = http
-            .post(format!("{}/agents/register", gateway.url))
-            .json(&serde_json::json!({"agent_id": "echo-tls", "card": card}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(registered.status(), 200);
-    });
+    // The agent registers over HTTPS, trusting the gateway's CA (REG-12).
+    let agent = Server::start(&[
+        "--register",
+        &gateway.url,
+        "--register-cacert",
+        pki.ca.path(),
+        "--agent-id",
+        "echo-tls",
+    ]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !agent.log().contains("registered with the gateway") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not registered; log:\n{}",
+            agent.log()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 
     let url = format!("{}/a2a/echo-tls", gateway.url);
     let text = cli(&["send", &url, "hello", "--cacert", pki.ca.path()])
@@ -262,7 +257,22 @@ fn the_gateway_serves_https_to_clients_that_trust_the_ca() {
 }
 
 #[test]
-fn a_gateway_with_an_unusable_certificate_is_a_usage_error() {
+fn unusable_certificates_for_the_gateway_are_usage_errors() {
+    let not_pem = TempFile::new("not-a-ca.pem", "hello");
+    let run_serve = run(&[
+        "serve",
+        "--no-auth",
+        "--store",
+        "memory",
+        "--register",
+        "https://127.0.0.1:9",
+        "--register-cacert",
+        not_pem.path(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run_serve.stderr);
+    assert_eq!(run_serve.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--register-cacert"), "{stderr}");
+
     let pki = Pki::new();
     let run = run(&[
         "gateway",

@@ -64,16 +64,7 @@ fn python_sdk_client_through_the_gateway_over_http_json() {
 #[allow(clippy::disallowed_methods)] // a synchronous test: no runtime to block
 fn through_the_gateway(binding: &str) {
     let Some(python) = python() else { return };
-    let gateway = Server::spawn(
-        &[
-            "gateway",
-            "--bind",
-            "127.0.0.1:0",
-            "--store",
-            "sqlite::memory:",
-        ],
-        "a2a gateway",
-    );
+    let gateway = Server::gateway();
     let agent = Server::spawn(
         &[
             "serve",
@@ -128,16 +119,7 @@ fn a_python_sdk_agent_behind_the_gateway_answers_a2a_send() {
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("PYTHONUNBUFFERED", "1");
     let agent = Server::launch(command, "ready ", "echo_agent.py");
-    let gateway = Server::spawn(
-        &[
-            "gateway",
-            "--bind",
-            "127.0.0.1:0",
-            "--store",
-            "sqlite::memory:",
-        ],
-        "a2a gateway",
-    );
+    let gateway = Server::gateway();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let http = reqwest::Client::new();
@@ -337,6 +319,20 @@ impl Server {
                 API_KEY,
             ],
             "a2a serve --agent conformance",
+        )
+    }
+
+    /// `a2a gateway` with its registry in memory.
+    fn gateway() -> Self {
+        Self::spawn(
+            &[
+                "gateway",
+                "--bind",
+                "127.0.0.1:0",
+                "--store",
+                "sqlite::memory:",
+            ],
+            "a2a gateway",
         )
     }
 

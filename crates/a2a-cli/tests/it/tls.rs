@@ -56,6 +56,21 @@ impl Pki {
         }
     }
 
+    /// `a2a gateway` over HTTPS (registry in memory) with the server certificate and `key`.
+    fn gateway_args<'a>(&'a self, key: &'a TempFile) -> [&'a str; 9] {
+        [
+            "gateway",
+            "--bind",
+            "127.0.0.1:0",
+            "--store",
+            "sqlite::memory:",
+            "--tls-cert",
+            self.server_cert.path(),
+            "--tls-key",
+            key.path(),
+        ]
+    }
+
     /// `a2a serve` over HTTPS with `extra` flags.
     fn serve(&self, extra: &[&str]) -> Server {
         let mut args = vec![
@@ -211,17 +226,7 @@ fn unreadable_or_unusable_tls_files_are_usage_errors_that_never_show_a_key() {
 fn the_gateway_serves_https_to_clients_that_trust_the_ca() {
     let pki = Pki::new();
     let mut command = crate::support::a2a();
-    command.args([
-        "gateway",
-        "--bind",
-        "127.0.0.1:0",
-        "--store",
-        "sqlite::memory:",
-        "--tls-cert",
-        pki.server_cert.path(),
-        "--tls-key",
-        pki.server_key.path(),
-    ]);
+    command.args(pki.gateway_args(&pki.server_key));
     let gateway = Server::spawn(command, "a2a gateway over TLS");
     assert!(
         gateway.url.starts_with("https://127.0.0.1:"),
@@ -274,17 +279,8 @@ fn unusable_certificates_for_the_gateway_are_usage_errors() {
     assert!(stderr.contains("--register-cacert"), "{stderr}");
 
     let pki = Pki::new();
-    let run = run(&[
-        "gateway",
-        "--bind",
-        "127.0.0.1:0",
-        "--store",
-        "sqlite::memory:",
-        "--tls-cert",
-        pki.server_cert.path(),
-        "--tls-key",
-        pki.client_key.path(),
-    ]);
+    // The client's key does not belong to the server's certificate.
+    let run = run(&pki.gateway_args(&pki.client_key));
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--tls-cert/--tls-key"), "{stderr}");

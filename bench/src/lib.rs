@@ -22,6 +22,22 @@ pub fn announce(address: SocketAddr) -> std::io::Result<()> {
     stdout.flush()
 }
 
+/// Serves `app` on `bind` as `a2a serve` and `a2a gateway` do (`TCP_NODELAY`: without it
+/// small responses wait for delayed ACKs), after printing the line of [`announce`].
+///
+/// # Errors
+/// When the address cannot be bound or announced, or serving stops.
+pub async fn serve(bind: &str, app: axum::Router) -> std::io::Result<()> {
+    use axum::serve::ListenerExt as _;
+
+    let listener = tokio::net::TcpListener::bind(bind).await?;
+    announce(listener.local_addr()?)?;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, app).await
+}
+
 /// An HTTP client for loopback load: no proxy, `TCP_NODELAY`, up to `idle` kept-alive
 /// connections.
 ///

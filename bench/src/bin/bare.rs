@@ -29,11 +29,9 @@ use axum::http::StatusCode;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse as _, Response};
 use axum::routing::post;
-use axum::serve::ListenerExt as _;
 use bytes::Bytes;
 use clap::Parser;
 use futures::StreamExt as _;
-use tokio::net::TcpListener;
 use tokio::sync::broadcast;
 
 /// Flags of `bare`.
@@ -101,17 +99,9 @@ async fn main() -> anyhow::Result<()> {
         .route("/tasks/{target}", post(subscribe))
         .with_state(bare);
 
-    let listener = TcpListener::bind(&args.bind)
+    a2a_bench::serve(&args.bind, router)
         .await
-        .with_context(|| format!("cannot listen on {}", args.bind))?;
-    a2a_bench::announce(listener.local_addr()?)?;
-    // As `a2a serve` does: without TCP_NODELAY small responses wait for delayed ACKs.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, router)
-        .await
-        .context("the server stopped")
+        .with_context(|| format!("serving on {}", args.bind))
 }
 
 async fn jsonrpc(State(bare): State<Arc<Bare>>, body: Bytes) -> Response {

@@ -28,11 +28,9 @@ use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse as _, Response};
 use axum::routing::post;
-use axum::serve::ListenerExt as _;
 use bytes::Bytes;
 use clap::{Parser, ValueEnum};
 use serde_json::json;
-use tokio::net::TcpListener;
 
 // As `a2a`: the comparison is between proxies, not allocators.
 #[global_allocator]
@@ -93,17 +91,9 @@ async fn main() -> anyhow::Result<()> {
             router(directory, ProxyConfig::default(), Arc::new(Metrics::new()))
         }
     };
-    let listener = TcpListener::bind(&args.bind)
+    a2a_bench::serve(&args.bind, app)
         .await
-        .with_context(|| format!("cannot listen on {}", args.bind))?;
-    a2a_bench::announce(listener.local_addr()?)?;
-    // As `a2a gateway` does.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app)
-        .await
-        .context("the server stopped")
+        .with_context(|| format!("serving on {}", args.bind))
 }
 
 /// A directory of one agent, whatever id is asked for.

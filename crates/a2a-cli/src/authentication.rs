@@ -131,7 +131,8 @@ fn is_closed(credentials: &Credentials) -> bool {
     credentials.is_empty()
 }
 
-fn jwt_verifier(setting: &JwtSetting) -> anyhow::Result<Arc<dyn TokenVerifier>> {
+/// The verifier of JWTs `setting` names (also the gateway's, GW-15).
+pub(crate) fn jwt_verifier(setting: &JwtSetting) -> anyhow::Result<Arc<dyn TokenVerifier>> {
     let config = match &setting.keys {
         JwtKeys::Jwks { url, issuer } => {
             let url = url::Url::parse(url).context("--jwks-url")?;

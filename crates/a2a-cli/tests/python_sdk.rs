@@ -22,6 +22,19 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// `a2a serve` with the conformance agent, tasks in memory, the API key required.
+const CONFORMANCE_AGENT: [&str; 9] = [
+    "serve",
+    "--agent",
+    "conformance",
+    "--bind",
+    "127.0.0.1:0",
+    "--store",
+    "memory",
+    "--api-key",
+    API_KEY,
+];
+
 /// How long the server may take to print its `listening on` line.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long one driver run may take before it is killed.
@@ -65,22 +78,9 @@ fn python_sdk_client_through_the_gateway_over_http_json() {
 fn through_the_gateway(binding: &str) {
     let Some(python) = python() else { return };
     let gateway = Server::gateway();
+    let registered = ["--register", &gateway.url, "--agent-id", "conformance-01"];
     let agent = Server::spawn(
-        &[
-            "serve",
-            "--agent",
-            "conformance",
-            "--bind",
-            "127.0.0.1:0",
-            "--store",
-            "memory",
-            "--api-key",
-            API_KEY,
-            "--register",
-            &gateway.url,
-            "--agent-id",
-            "conformance-01",
-        ],
+        &[CONFORMANCE_AGENT.as_slice(), &registered].concat(),
         "a2a serve --register",
     );
     let deadline = Instant::now() + STARTUP_TIMEOUT;
@@ -306,20 +306,7 @@ struct Server {
 impl Server {
     /// `a2a serve --agent conformance` with the API key.
     fn start() -> Self {
-        Self::spawn(
-            &[
-                "serve",
-                "--agent",
-                "conformance",
-                "--bind",
-                "127.0.0.1:0",
-                "--store",
-                "memory",
-                "--api-key",
-                API_KEY,
-            ],
-            "a2a serve --agent conformance",
-        )
+        Self::spawn(&CONFORMANCE_AGENT, "a2a serve --agent conformance")
     }
 
     /// `a2a gateway` with its registry in memory.

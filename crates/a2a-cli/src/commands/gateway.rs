@@ -11,16 +11,16 @@ use a2a_gateway::Gateway;
 use a2a_gateway::proxy::ProxyConfig;
 use a2a_gateway::registry::{Registry, RegistryOptions, SignaturePolicy};
 use a2a_server::auth::Secret;
-use a2a_server::auth::token::{JwksSource, JwtConfig, JwtVerifier, TokenVerifier};
+use a2a_server::auth::token::TokenVerifier;
 use a2a_server::tls::{TlsConfig, serve_tls};
 use anyhow::Context as _;
 use clap::builder::BoolishValueParser;
 use tokio::net::TcpListener;
 use tokio::signal::unix::{SignalKind, signal};
 
-use crate::config::{LogFormat, Millis};
+use crate::config::{JwtKeys, JwtSetting, LogFormat, Millis};
 use crate::error::{BindError, UsageError};
-use crate::{logging, output};
+use crate::{authentication, logging, output};
 
 /// Flags of `a2a gateway`; each may also come from the environment variable named.
 #[derive(Debug, clap::Args)]
@@ -423,22 +423,22 @@ fn positive(option: &str, value: Duration) -> Result<Duration, UsageError> {
     }
 }
 
-/// The JWT check of `--jwks-url`/`--issuer` or `--oidc-issuer`, with `--audience`.
+/// The JWT check of `--jwks-url`/`--issuer` or `--oidc-issuer`, with `--audience`: the
+/// verifier `a2a serve` builds for the same flags.
 fn token_verifier(args: &GatewayArgs) -> anyhow::Result<Option<Arc<dyn TokenVerifier>>> {
-    let source = match (&args.jwks_url, &args.oidc_issuer) {
+    let keys = match (&args.jwks_url, &args.oidc_issuer) {
         (Some(url), None) => {
             let Some(issuer) = &args.issuer else {
                 return Err(UsageError::new("--jwks-url needs --issuer").into());
             };
-            let url = url::Url::parse(url)
-                .map_err(|error| UsageError::new(format!("--jwks-url: {error}")))?;
-            JwtConfig::new(JwksSource::Url(url)).with_issuer(issuer.clone())
+            JwtKeys::Jwks {
+                url: url.clone(),
+                issuer: issuer.clone(),
+            }
         }
-        (None, Some(issuer)) => {
-            let url = url::Url::parse(issuer)
-                .map_err(|error| UsageError::new(format!("--oidc-issuer: {error}")))?;
-            JwtConfig::new(JwksSource::OidcIssuer(url)).with_issuer(issuer.clone())
-        }
+        (None, Some(issuer)) => JwtKeys::Oidc {
+            issuer: issuer.clone(),
+        },
         (None, None) => {
             if args.audience.is_some() {
                 return Err(UsageError::new(
@@ -459,9 +459,13 @@ fn token_verifier(args: &GatewayArgs) -> anyhow::Result<Option<Arc<dyn TokenVeri
         )
         .into());
     };
-    let verifier =
-        JwtVerifier::new(source.with_audience(audience.clone())).context("JWT verification")?;
-    Ok(Some(Arc::new(verifier)))
+    let setting = JwtSetting {
+        keys,
+        audience: audience.clone(),
+    };
+    let verifier = authentication::jwt_verifier(&setting)
+        .map_err(|error| UsageError::new(format!("{error:#}")))?;
+    Ok(Some(verifier))
 }
 
 fn registry_options(args: &GatewayArgs) -> anyhow::Result<RegistryOptions> {

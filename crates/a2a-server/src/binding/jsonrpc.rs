@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::call::{self, resolve_tenant};
 use super::routes::Bindings;
-use super::{Endpoint, body, percent, response, sse};
+use super::{Endpoint, body, media, percent, response, sse};
 use crate::handler::decode::{decode, decode_object};
 use crate::handler::{CallContext, EventStream};
 
@@ -31,6 +31,9 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
             StatusCode::METHOD_NOT_ALLOWED,
         );
         return response::with_allow(response, &[http::Method::POST]);
+    }
+    if let Err(error) = media::check_request_type(&parts.headers) {
+        return response::jsonrpc_error(RequestId::Null, &error);
     }
     let bytes = match body::read_limited(body, &parts.headers, bindings.max_body_bytes).await {
         Ok(bytes) => bytes,

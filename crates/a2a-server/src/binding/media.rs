@@ -2,6 +2,7 @@
 //! which content type and error format to answer in (D-02, D-04, C-01).
 
 use a2a_types::error::PROBLEM_JSON;
+use a2a_types::{A2aError, ErrorKind};
 use http::HeaderMap;
 use http::header::{ACCEPT, CONTENT_TYPE};
 
@@ -41,7 +42,8 @@ impl JsonMedia {
 /// How to answer one HTTP+JSON request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Negotiated {
-    /// The content type of success bodies and `google.rpc.Status` error bodies.
+    /// The content type of success bodies; `google.rpc.Status` error bodies are always
+    /// `application/json` (D-04: an error body is not an A2A document).
     pub(super) media: JsonMedia,
     /// Errors as RFC 9457 `application/problem+json` instead of `google.rpc.Status`.
     pub(super) problem: bool,
@@ -57,6 +59,24 @@ pub(super) fn content_type(headers: &HeaderMap) -> Option<String> {
 /// Whether a `Content-Type` essence is one of the JSON types (any charset, D-04).
 pub(super) fn is_json(essence: &str) -> bool {
     JsonMedia::from_essence(essence).is_some()
+}
+
+/// ContentTypeNotSupported when the request names a `Content-Type` that is not one of the
+/// JSON types; both bindings check it before reading the body (D-25), so a body in another
+/// format is refused for its type, not for failing to parse. A request that names no type
+/// is read as JSON.
+pub(super) fn check_request_type(headers: &HeaderMap) -> Result<(), A2aError> {
+    match content_type(headers) {
+        None => Ok(()),
+        Some(essence) if is_json(&essence) => Ok(()),
+        Some(essence) => Err(A2aError::new(
+            ErrorKind::ContentTypeNotSupported,
+            format!(
+                "content type {essence} is not supported; send {A2A_JSON} or {APPLICATION_JSON}"
+            ),
+        )
+        .with_metadata("mediaType", essence)),
+    }
 }
 
 /// Answers in the JSON type the request body used; otherwise in the one `Accept` prefers,

@@ -126,7 +126,9 @@ impl RestErrors<'_> {
         } else {
             let mut body = error.to_rpc_status(self.profile);
             body.error.code = code;
-            serde_json::to_vec(&body.to_value()).map(|body| (self.negotiated.media.as_str(), body))
+            // Whatever type the request used: a `google.rpc.Status` is not an A2A document
+            // (D-04), and clients and the conformance kit read it as plain JSON.
+            serde_json::to_vec(&body.to_value()).map(|body| (APPLICATION_JSON, body))
         };
         match encoded {
             Ok((content_type, body)) => bytes(status(code), content_type, body),

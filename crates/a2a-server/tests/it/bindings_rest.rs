@@ -55,10 +55,8 @@ fn status_error(response: &RawResponse, status: u16, grpc: &str, reason: &str) -
         "{}",
         String::from_utf8_lossy(&response.body)
     );
-    assert_eq!(
-        response.header("content-type"),
-        Some("application/a2a+json")
-    );
+    // Error bodies are application/json whatever the request used (D-04).
+    assert_eq!(response.header("content-type"), Some("application/json"));
     let body = response.json();
     let error = body["error"].clone();
     assert_eq!(error["code"], status, "{body}");

@@ -25,6 +25,37 @@ async fn a_body_that_is_not_json_is_a_parse_error_with_a_null_id() {
 }
 
 #[tokio::test]
+async fn a_wrong_content_type_is_content_type_not_supported_even_when_the_body_is_not_json() {
+    let server = TestServer::start(BindingEcho).await;
+    let request = r#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t"}}"#;
+    for content_type in [
+        "text/plain",
+        "application/xml",
+        "multipart/form-data; boundary=x",
+    ] {
+        for body in [request, "not json at all", ""] {
+            let response = post(&server, "/a2a", &[("Content-Type", content_type), V1], body).await;
+            assert_eq!(response.status, 200, "{content_type} {body}");
+            let error = error_of(&response, -32005, "CONTENT_TYPE_NOT_SUPPORTED");
+            assert_eq!(response.json()["id"], Value::Null, "{body}");
+            assert_eq!(
+                error["data"][0]["metadata"]["mediaType"],
+                content_type.split(';').next().unwrap()
+            );
+        }
+    }
+    // Both JSON types are read, with parameters; no Content-Type at all reads as JSON.
+    for headers in [
+        vec![("Content-Type", "application/json; charset=utf-8"), V1],
+        vec![("Content-Type", "application/a2a+json"), V1],
+        vec![V1],
+    ] {
+        let response = post(&server, "/a2a", &headers, request).await;
+        error_of(&response, -32001, "TASK_NOT_FOUND");
+    }
+}
+
+#[tokio::test]
 async fn envelopes_that_are_not_requests_are_invalid_requests() {
     let server = TestServer::start(BindingEcho).await;
     let cases = [

@@ -1,7 +1,8 @@
 //! Malformed HTTP+JSON requests and the error bodies (D-02, C-01, SRV-22, SRV-23, LIM-04):
 //! content types, bodies, query values, unknown routes and methods, problem details, limits.
 
-use a2a_server::A2aServer;
+use a2a_server::{A2aServer, ServerConfig};
+use a2a_types::error::RestStatusProfile;
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -23,30 +24,13 @@ async fn bodies_must_be_json_objects_of_the_request() {
         }
     };
 
-    for content_type in [
-        "text/plain",
-        "application/x-www-form-urlencoded",
-        "application/jsonl",
-    ] {
-        let response = send(
-            vec![V1, ("Content-Type", content_type)],
-            Some(message.clone()),
-        )
-        .await;
-        let error = status_error(
-            &response,
-            400,
-            "INVALID_ARGUMENT",
-            "CONTENT_TYPE_NOT_SUPPORTED",
-        );
-        assert_eq!(error["details"][0]["metadata"]["mediaType"], content_type);
-    }
+    // A body with no Content-Type is read as JSON.
     let response = send(vec![V1], Some(message.clone())).await;
-    status_error(
-        &response,
-        400,
-        "INVALID_ARGUMENT",
-        "CONTENT_TYPE_NOT_SUPPORTED",
+    assert_eq!(
+        response.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&response.body)
     );
 
     // SRV-23: an empty body on either send route.
@@ -149,6 +133,122 @@ async fn unknown_routes_are_404_and_wrong_methods_405_with_allow() {
         status_error(&response, 405, "UNIMPLEMENTED", "METHOD_NOT_FOUND");
         assert_eq!(response.header("allow"), Some(allow), "{method} {path}");
     }
+}
+
+#[tokio::test]
+async fn a_wrong_content_type_is_415_before_the_body_is_read_under_every_profile() {
+    for profile in [
+        RestStatusProfile::Spec,
+        RestStatusProfile::Camel,
+        RestStatusProfile::Rfc7807Java,
+    ] {
+        let mut config = ServerConfig::default();
+        config.rest_status_profile = profile;
+        let server =
+            TestServer::start_with(A2aServer::builder(standard_card(), BindingEcho).config(config))
+                .await;
+        let json_body = json!({"message": user_message("x")}).to_string();
+        for content_type in [
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "application/jsonl",
+            "application/xml; charset=utf-8",
+        ] {
+            // A JSON body, a body that is not JSON at all, and none: the type decides first.
+            for body in [
+                Some(json_body.clone().into_bytes()),
+                Some(b"<message>hi</message>".to_vec()),
+                None,
+            ] {
+                for path in [
+                    "/rest/message:send",
+                    "/rest/message:stream",
+                    "/rest/tasks/t-1:cancel",
+                    "/rest/tasks/t-1/pushNotificationConfigs",
+                ] {
+                    let headers = [V1, ("Content-Type", content_type)];
+                    let response = server
+                        .send(Method::POST, path, &headers, body.clone())
+                        .await;
+                    assert_eq!(
+                        response.header("content-type"),
+                        Some("application/json"),
+                        "{profile:?} {path} {content_type}"
+                    );
+                    let error = status_error(
+                        &response,
+                        415,
+                        "INVALID_ARGUMENT",
+                        "CONTENT_TYPE_NOT_SUPPORTED",
+                    );
+                    assert_eq!(
+                        error["details"][0]["metadata"]["mediaType"],
+                        content_type.split(';').next().unwrap(),
+                        "{profile:?} {path}"
+                    );
+                }
+            }
+        }
+        // Either JSON type, any parameters, is fine.
+        for content_type in ["application/json; charset=utf-8", "Application/A2A+JSON"] {
+            let headers = [V1, ("Content-Type", content_type)];
+            let response = server
+                .send(
+                    Method::POST,
+                    "/rest/message:send",
+                    &headers,
+                    Some(json_body.clone().into_bytes()),
+                )
+                .await;
+            assert_eq!(response.status, 200, "{content_type}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn error_bodies_are_application_json_whatever_type_the_request_used() {
+    let server = TestServer::start(BindingEcho).await;
+    for content_type in [None, Some("application/a2a+json"), Some("application/json")] {
+        for accept in [None, Some("application/a2a+json"), Some("*/*")] {
+            let mut headers = vec![V1];
+            headers.extend(content_type.map(|value| ("Content-Type", value)));
+            headers.extend(accept.map(|value| ("Accept", value)));
+            let shown = format!("{content_type:?} {accept:?}");
+            let response = call(&server, Method::GET, "/tasks/nope", &headers, None).await;
+            assert_eq!(response.status, 404, "{shown}");
+            assert_eq!(
+                response.header("content-type"),
+                Some("application/json"),
+                "{shown}"
+            );
+            let response = server
+                .send(
+                    Method::POST,
+                    "/rest/message:send",
+                    &headers,
+                    Some(b"{\"message\": 1}".to_vec()),
+                )
+                .await;
+            assert_eq!(response.status, 400, "{shown}");
+            assert_eq!(
+                response.header("content-type"),
+                Some("application/json"),
+                "{shown}"
+            );
+        }
+    }
+    // Successes keep the type the request used.
+    let headers = [V1, A2A_JSON];
+    let body = json!({"message": user_message("x")})
+        .to_string()
+        .into_bytes();
+    let response = server
+        .send(Method::POST, "/rest/message:send", &headers, Some(body))
+        .await;
+    assert_eq!(
+        response.header("content-type"),
+        Some("application/a2a+json")
+    );
 }
 
 #[tokio::test]

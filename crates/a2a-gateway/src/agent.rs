@@ -10,7 +10,8 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RegisteredAgent {
-    /// The id clients use in `/a2a/{agent_id}` (GW-02).
+    /// The id clients use in `/a2a/{agent_id}`: lowercase letters, digits and hyphens, at
+    /// least two characters.
     pub agent_id: String,
     /// The agent's name.
     pub name: String,
@@ -21,7 +22,7 @@ pub struct RegisteredAgent {
     pub rest_url: Option<String>,
     /// The registered document as given: an A2A v1.0 agent card or a KubeMQ record.
     pub card: Value,
-    /// When the agent first registered (kept across re-registrations, REG-04).
+    /// When the agent first registered (kept across re-registrations).
     pub registered_at: DateTime<Utc>,
     /// The last registration or heartbeat.
     pub last_seen: DateTime<Utc>,

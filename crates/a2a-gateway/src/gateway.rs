@@ -25,7 +25,7 @@ use crate::registry::{self, Registry};
 /// | `/a2a/{agent_id}…`, `/.well-known/agent-card.json` | the proxy ([`proxy::router`]) |
 /// | `GET /metrics` | Prometheus text; the registry-size gauge is counted at each scrape, so it is right with several instances over one database |
 ///
-/// CORS headers are added for [`ProxyConfig::trusted_origins`] on every route (CORS-04).
+/// CORS headers are added for [`ProxyConfig::trusted_origins`] on every route.
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {

@@ -1,5 +1,5 @@
-//! Agent registry and protocol-aware proxy for a fleet of A2A agents (seed 004): agents
-//! register under an id, clients reach each through `/a2a/{agent_id}`.
+//! Agent registry and protocol-aware proxy for a fleet of A2A agents, modelled on KubeMQ's
+//! A2A gateway: agents register under an id, clients reach each through `/a2a/{agent_id}`.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -20,7 +20,7 @@
 //! - [`agent`]: the registered agent and the directory the proxy reads.
 //! - [`proxy`]: `/a2a/{agent_id}`, forwarded to the registered agent.
 //! - [`metrics`]: the Prometheus series at `/metrics`.
-//! - [`registry`]: the agent registry behind `/agents` (REG-01…REG-12).
+//! - [`registry`]: the agent registry behind `/agents`.
 
 pub mod agent;
 mod gateway;

@@ -1,4 +1,4 @@
-//! The gateway's Prometheus metrics (GW-23), kept in memory and written in the text
+//! The gateway's Prometheus metrics, kept in memory and written in the text
 //! exposition format at `GET /metrics`.
 //!
 //! | series | type | labels |
@@ -45,7 +45,7 @@ pub(crate) const REST_METHOD: &str = "rest";
 pub(crate) const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// Upper bounds of the latency histogram, in seconds: from a fast local call to the longest
-/// per-call deadline (GW-09).
+/// per-call deadline (`MaxTimeoutSeconds`, 3600 s).
 const LATENCY_BUCKETS: [f64; 15] = [
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 3600.0,
 ];
@@ -56,7 +56,7 @@ const LATENCY_BUCKETS: [f64; 15] = [
 pub enum Outcome {
     /// The agent answered with a result, or a stream was opened.
     Success,
-    /// The agent answered with its own error (executed: true, GW-11).
+    /// The agent answered with its own error (executed: true, relayed as it came).
     AgentError,
     /// The deadline passed (-32001).
     Timeout,
@@ -304,7 +304,7 @@ pub(crate) fn method_label(method: &str) -> &'static str {
         .unwrap_or("unknown")
 }
 
-/// `tasks/send`: an old alias of `message/send` that KubeMQ's examples still use (C-06).
+/// `tasks/send`: an old alias of `message/send` that KubeMQ's examples still use.
 const TASKS_SEND: &str = "tasks/send";
 
 fn header(text: &mut String, name: &str, kind: &str, help: &str) {

@@ -1,8 +1,8 @@
 //! The assembled [`a2a_gateway::Gateway`] on a real socket: the registry API, the proxy and
-//! `/metrics` on one router, with real `A2aServer` agents registered over HTTP (seed 004,
-//! GW-01…GW-23, REG-01…REG-12, CORS-04).
+//! `/metrics` on one router, with real `A2aServer` agents registered over HTTP.
 //!
-//! - `seed`: every curl example of seed 004, answered as the seed shows.
+//! - `seed`: every curl example of KubeMQ's A2A gateway error-handling guide, answered as it
+//!   shows.
 //! - `lifecycle`: expiry, heartbeats, deregistration and registering again, seen through the
 //!   proxy.
 //! - `access`: the registry key, CORS, `/metrics` and a stream end to end.

@@ -1,5 +1,5 @@
-//! The protocol-aware proxy against a fleet of local agents (seed 004, GW-01…GW-24,
-//! CORS-04, D-20): every error path, streams, headers, tokens, cards and metrics.
+//! The protocol-aware proxy against a fleet of local agents: every error path, streams,
+//! headers, tokens, cards and metrics.
 
 #![allow(
     clippy::unwrap_used,

@@ -1,4 +1,4 @@
-//! The agent registry over its HTTP API (REG-01…REG-11, D-21), the same suite on SQLite
+//! The agent registry over its KubeMQ-compatible HTTP API, the same suite on SQLite
 //! and PostgreSQL, plus signed cards (spec §11.5).
 
 #![allow(
@@ -46,7 +46,7 @@ fn time(value: &Value) -> DateTime<Utc> {
     let text = value
         .as_str()
         .unwrap_or_else(|| panic!("not a string: {value}"));
-    // D-23: RFC 3339, UTC, milliseconds, `Z`.
+    // RFC 3339, UTC, milliseconds, `Z`.
     assert!(
         text.ends_with('Z') && text.len() == "2026-01-01T00:00:00.000Z".len(),
         "{text}"
@@ -62,7 +62,7 @@ async fn registration_answers_with_the_enriched_record(backend: &Backend) {
     let clock = ManualClock::new();
     let api = Api::new(backend.registry(with_clock(&clock)).await);
     let mut body = record("echo-agent");
-    // REG-03: client-supplied times are ignored.
+    // Client-supplied times are ignored.
     body["registered_at"] = json!("1999-01-01T00:00:00Z");
     body["last_seen"] = json!("1999-01-01T00:00:00Z");
     body["x-extra"] = json!({"kept": true});
@@ -76,7 +76,7 @@ async fn registration_answers_with_the_enriched_record(backend: &Backend) {
         "name": "Agent echo-agent",
         "url": "http://127.0.0.1:9000/echo-agent",
         "x-extra": {"kept": true},
-        // REG-01's defaults.
+        // The defaults of the optional members.
         "description": "",
         "version": "",
         "skills": [],
@@ -215,7 +215,10 @@ async fn registering_again_keeps_registered_at(backend: &Backend) {
     );
     let (status, second) = api.register(&renamed).await;
     assert_eq!(status, StatusCode::OK, "{second}");
-    assert_eq!(second["registered_at"], first["registered_at"], "REG-04");
+    assert_eq!(
+        second["registered_at"], first["registered_at"],
+        "kept on re-registering"
+    );
     assert_eq!(
         time(&second["last_seen"]) - time(&first["last_seen"]),
         chrono::Duration::seconds(5)
@@ -241,7 +244,7 @@ async fn agents_are_listed_by_skill_tag_and_limit(backend: &Backend) {
     let ids = |listed: &Value| -> Vec<String> {
         listed
             .as_array()
-            .unwrap_or_else(|| panic!("D-21: a bare array, got {listed}"))
+            .unwrap_or_else(|| panic!("a bare array, got {listed}"))
             .iter()
             .map(|agent| agent["agent_id"].as_str().unwrap().to_owned())
             .collect()
@@ -274,7 +277,7 @@ async fn agents_are_listed_by_skill_tag_and_limit(backend: &Backend) {
     let (_, listed) = api.get("/agents?skill_tags=cooking").await;
     assert_eq!(listed[0]["skills"][0]["tags"], json!(["cooking"]));
     assert!(listed[0]["registered_at"].is_string());
-    // C-10: the live broker's wrapped form, on request.
+    // The live KubeMQ broker's wrapped form, on request.
     let (_, wrapped) = api.get("/agents?skill_tags=cooking&wrap=true").await;
     assert_eq!(wrapped["agents"], listed);
     for path in ["/agents?limit=abc", "/agents?limit=-1"] {
@@ -336,7 +339,7 @@ async fn heartbeats_move_last_seen(backend: &Backend) {
     assert_eq!(read["last_seen"], answer["last_seen"]);
     assert_eq!(read["registered_at"], registered["registered_at"]);
 
-    // REG-07: an unknown agent is 400, not 404.
+    // A heartbeat for an unknown agent is 400, not 404.
     let (status, answer) = api.heartbeat("unknown-agent").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(answer, json!({"error": "agent not found"}));
@@ -373,7 +376,7 @@ async fn agents_deregister_both_ways(backend: &Backend) {
             StatusCode::NOT_FOUND
         );
         assert_eq!(api.heartbeat(id).await.0, StatusCode::BAD_REQUEST);
-        // REG-08: deregistering again (or an unknown id) is 404.
+        // Deregistering again (or an unknown id) is 404.
         let (status, answer) = api
             .post("/agents/deregister", &json!({"agent_id": id}))
             .await;
@@ -406,9 +409,12 @@ async fn agents_without_heartbeats_expire(backend: &Backend) {
     );
 
     clock.advance(Duration::from_secs(1));
-    // REG-09: 30 s without a heartbeat: gone everywhere, before any cleanup ran.
+    // 30 s (the TTL) without a heartbeat: gone everywhere, before any cleanup ran.
     assert_eq!(api.get("/agents/silent").await.0, StatusCode::NOT_FOUND);
-    assert!(registry.find("silent").await.unwrap().is_none(), "GW-03");
+    assert!(
+        registry.find("silent").await.unwrap().is_none(),
+        "expired: not found"
+    );
     assert_eq!(
         api.heartbeat("silent").await,
         (StatusCode::BAD_REQUEST, json!({"error": "agent not found"}))
@@ -508,7 +514,7 @@ async fn concurrent_registrations_never_exceed_max_agents(backend: &Backend) {
 
 async fn fast_churn_always_succeeds(backend: &Backend) {
     let api = Api::new(backend.registry(RegistryOptions::new()).await);
-    // REG-11: 50+ fast register/deregister cycles, each one answered 200.
+    // Churn: 50+ fast register/deregister cycles, each one answered 200.
     for cycle in 0..50 {
         let body = tagged("churner", &[&format!("cycle-{cycle}")]);
         assert_eq!(api.register(&body).await.0, StatusCode::OK, "cycle {cycle}");
@@ -525,7 +531,7 @@ async fn fast_churn_always_succeeds(backend: &Backend) {
             deregister.1
         );
     }
-    // REG-11: 100+ fast heartbeats, concurrent, each one answered 200.
+    // Churn: 100+ fast heartbeats, concurrent, each one answered 200.
     for id in ["beat-a", "beat-b"] {
         api.register(&record(id)).await;
     }
@@ -592,7 +598,7 @@ async fn the_directory_finds_live_agents_with_their_urls(backend: &Backend) {
     registry.deregister("echo-agent").await.unwrap();
     assert!(
         registry.find("echo-agent").await.unwrap().is_none(),
-        "GW-03"
+        "deregistered: not found"
     );
     registry.close().await;
 }

@@ -1,4 +1,4 @@
--- Registered agents (REG-01…REG-10). Times are milliseconds since the Unix epoch; an agent
+-- Registered agents. Times are milliseconds since the Unix epoch; an agent
 -- is live while last_seen is newer than now minus the registry's TTL.
 CREATE TABLE IF NOT EXISTS gateway_agents (
     agent_id      TEXT PRIMARY KEY,

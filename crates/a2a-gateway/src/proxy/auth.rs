@@ -1,4 +1,4 @@
-//! Bearer-token checks at the gateway (GW-15): who is calling, or -32010.
+//! Bearer-token checks at the gateway: who is calling, or -32010.
 
 use a2a_server::auth::token::TokenVerifier;
 use http::header::{AUTHORIZATION, HeaderMap};

@@ -1,5 +1,4 @@
-//! The cards the gateway serves: its own (GW-21), and each agent's as seen through the
-//! gateway (GW-22).
+//! The cards the gateway serves: its own, and each agent's as seen through the gateway.
 
 use std::sync::Arc;
 
@@ -16,7 +15,7 @@ use super::routes::Proxy;
 use crate::agent::RegisteredAgent;
 use crate::registry::{enriched, validate_agent_id};
 
-/// `GET /.well-known/agent-card.json`: the platform card of GW-21. `capabilities` is added
+/// `GET /.well-known/agent-card.json`: KubeMQ's platform card. `capabilities` is added
 /// so that A2A clients can read it as an agent card.
 pub(crate) async fn platform_card(State(proxy): State<Arc<Proxy>>, headers: HeaderMap) -> Response {
     Json(json!({
@@ -33,7 +32,7 @@ pub(crate) async fn platform_card(State(proxy): State<Arc<Proxy>>, headers: Head
     .into_response()
 }
 
-/// `GET /a2a/{agent_id}/.well-known/agent-card.json` (GW-22), or 404.
+/// `GET /a2a/{agent_id}/.well-known/agent-card.json`, or 404.
 pub(crate) async fn agent_card(
     State(proxy): State<Arc<Proxy>>,
     Path(agent_id): Path<String>,
@@ -68,10 +67,10 @@ fn public_base(proxy: &Proxy, headers: &HeaderMap) -> String {
 ///
 /// An A2A v1.0 card (one with `supportedInterfaces`) is the card as registered with its
 /// JSON-RPC and HTTP+JSON interfaces, and a v0.3 top-level `url`, pointing at `through`:
-/// clients must not learn the agent's own address (GW-01). Interfaces the gateway cannot
+/// clients must not learn the agent's own address. Interfaces the gateway cannot
 /// carry (gRPC, custom) are dropped, and so are signatures, which covered the agent's URLs
 /// and would no longer verify. Anything else is a KubeMQ record, returned as the registry's
-/// enriched record, exactly as `GET /agents/{id}` shows it (GW-22).
+/// enriched record, exactly as `GET /agents/{id}` shows it.
 fn seen_through_gateway(agent: &RegisteredAgent, through: &str) -> Value {
     let mut card = agent.card.clone();
     let Some(Value::Array(interfaces)) = card.get_mut("supportedInterfaces") else {

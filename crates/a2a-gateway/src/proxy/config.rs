@@ -9,37 +9,37 @@ use a2a_server::auth::token::TokenVerifier;
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ProxyConfig {
-    /// The deadline of a call whose request names none (`DefaultTimeoutSeconds`, GW-09).
+    /// The deadline of a call whose request names none (`DefaultTimeoutSeconds`).
     /// Default 300 s.
     pub default_timeout: Duration,
     /// The longest deadline a request may ask for with `params.configuration.timeout`;
-    /// longer ones are capped silently (`MaxTimeoutSeconds`, GW-09). Default 3600 s.
+    /// longer ones are capped silently (`MaxTimeoutSeconds`). Default 3600 s.
     pub max_timeout: Duration,
     /// A stream that carries no event for this long gets a final -32001 frame and is closed
-    /// (`MaxSSEIdleSeconds`, GW-18). Default 300 s.
+    /// (`MaxSSEIdleSeconds`). Default 300 s.
     pub max_sse_idle: Duration,
-    /// How often a `: keepalive` comment is sent on a quiet stream (GW-17). Default 30 s;
+    /// How often a `: keepalive` comment is sent on a quiet stream. Default 30 s;
     /// zero sends none.
     pub sse_keepalive: Duration,
     /// Calls and open streams one agent may have at once, counted over every client
-    /// (`AgentMaxConcurrency`, GW-13). Default 100; zero means no limit.
+    /// (`AgentMaxConcurrency`). Default 100; zero means no limit.
     pub max_concurrency_per_agent: usize,
     /// The largest agent reply read, and the largest single event of a stream
-    /// (`AgentMaxResponseBytes`, GW-11). Default 10 MiB.
+    /// (`AgentMaxResponseBytes`). Default 10 MiB.
     pub max_response_bytes: usize,
     /// The largest request body accepted. Default 10 MiB.
     pub max_request_bytes: usize,
-    /// Accept any TLS certificate from agents (`AgentTLSSkipVerify`, GW-24). Default false.
+    /// Accept any TLS certificate from agents (`AgentTLSSkipVerify`). Default false.
     pub agent_tls_skip_verify: bool,
-    /// Origins whose browser pages may call the gateway (`TrustedOrigins`, CORS-04); `*`
+    /// Origins whose browser pages may call the gateway (`TrustedOrigins`); `*`
     /// allows any. Default empty: no CORS headers at all.
     pub trusted_origins: Vec<String>,
     /// Checks the caller's bearer token on the JSON-RPC and HTTP+JSON routes before anything
-    /// is routed (GW-15), typically an [`a2a_server::auth::token::JwtVerifier`]; cards stay
+    /// is routed, typically an [`a2a_server::auth::token::JwtVerifier`]; cards stay
     /// public. Default `None`: calls are anonymous.
     pub token_verifier: Option<Arc<dyn TokenVerifier>>,
     /// The gateway's base URL as clients reach it (`https://gateway.example`), used in
-    /// cards (GW-21, GW-22). Default `None`: `http://` and the request's `Host`.
+    /// cards. Default `None`: `http://` and the request's `Host`.
     pub public_url: Option<String>,
 }
 

@@ -1,4 +1,4 @@
-//! Cross-origin access for browser pages of the gateway's trusted origins (CORS-04).
+//! Cross-origin access for browser pages of the gateway's trusted origins.
 
 use std::sync::Arc;
 
@@ -14,7 +14,7 @@ const ALLOWED_METHODS: &str = "GET, POST, PUT, PATCH, DELETE, OPTIONS";
 /// Headers a trusted page may send when its preflight names none.
 const ALLOWED_HEADERS: &str = "Accept, Content-Type, Authorization, A2A-Version, A2A-Extensions";
 
-/// Preflight answers may be cached this long, in seconds (CORS-03's default).
+/// Preflight answers may be cached this long, in seconds (an hour, as on the agent server).
 const MAX_AGE: &str = "3600";
 
 /// `routes` with CORS headers for `trusted_origins`; unchanged when the list is empty.

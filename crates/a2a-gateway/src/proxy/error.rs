@@ -1,5 +1,5 @@
 //! [`GatewayError`]: what the gateway itself refuses or fails, and its one mapping to each
-//! wire form (D-20): JSON-RPC error, `google.rpc.Status` body, metrics outcome.
+//! wire form: JSON-RPC error, `google.rpc.Status` body, metrics outcome.
 
 use std::collections::BTreeMap;
 
@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::metrics::Outcome;
 
-/// The `ErrorInfo.domain` of every error the gateway makes (D-20), so that clients can tell
+/// The `ErrorInfo.domain` of every error the gateway makes, so that clients can tell
 /// them from an agent's own errors, which share the codes -32001…-32004.
 pub const GATEWAY_DOMAIN: &str = "a2a-gateway";
 
@@ -32,10 +32,10 @@ pub(crate) enum GatewayError {
     /// The bearer token is missing or refused (-32010).
     #[error("authentication failed: {reason}")]
     Unauthenticated { reason: String },
-    /// No live agent has the id, including expired and deregistered ones (-32002, GW-03).
+    /// No live agent has the id, including expired and deregistered ones (-32002).
     #[error("agent not found: {agent_id}")]
     AgentNotFound { agent_id: String },
-    /// The deadline passed before the agent answered (-32001, GW-10).
+    /// The deadline passed before the agent answered (-32001).
     #[error("agent timeout: {agent_id}")]
     Timeout { agent_id: String },
     /// Connection refused, DNS failure, broken connection (-32003).
@@ -47,7 +47,7 @@ pub(crate) enum GatewayError {
     /// The reply, or one stream event, is larger than `max_response_bytes` (-32003).
     #[error("agent response too large")]
     ResponseTooLarge { agent_id: String },
-    /// The agent's concurrency limit is reached (-32003, GW-13).
+    /// The agent's concurrency limit is reached (-32003).
     #[error("server busy: concurrency limit reached")]
     Busy { agent_id: String },
     /// The reply is not a JSON-RPC response (-32004).
@@ -78,7 +78,7 @@ impl GatewayError {
         }
     }
 
-    /// The JSON-RPC `error.code` (GW-04, GW-12).
+    /// The JSON-RPC `error.code`.
     pub(crate) const fn code(&self) -> i32 {
         match self {
             Self::Parse { .. } => -32700,
@@ -176,8 +176,8 @@ impl GatewayError {
         }
     }
 
-    /// The `ErrorInfo`: the gateway's domain, `executed = "false"` (D-20), the agent's id and,
-    /// for 50x answers, the agent's status.
+    /// The `ErrorInfo`: the gateway's domain, `executed = "false"` (the agent did not run the
+    /// call), the agent's id and, for 50x answers, the agent's status.
     pub(crate) fn error_info(&self) -> ErrorInfo {
         let mut metadata = BTreeMap::from([("executed".to_owned(), "false".to_owned())]);
         if let Some(agent_id) = self.agent_id() {
@@ -202,7 +202,7 @@ impl GatewayError {
         }
     }
 
-    /// The HTTP+JSON error body (`google.rpc.Status`, D-02).
+    /// The HTTP+JSON error body (`google.rpc.Status`).
     pub(crate) fn to_status_body(&self) -> Value {
         let (status, name) = self.http_status();
         RpcStatusBody {

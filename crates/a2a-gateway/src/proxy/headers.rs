@@ -1,12 +1,13 @@
-//! Which headers cross the gateway, in each direction (GW-14, GW-15).
+//! Which headers cross the gateway, in each direction.
 
 use http::header::{HeaderMap, HeaderName, HeaderValue};
 
 /// The header that tells an agent who called, since it never sees the caller's credentials
-/// (GW-14, GW-15). A value sent by the client is replaced, never forwarded.
+/// (`Authorization` and cookies stay behind). A value sent by the client is replaced, never
+/// forwarded.
 pub const CALLER_ID_HEADER: &str = "x-kubemq-caller-id";
 
-/// Headers forwarded to the agent besides `X-*` (GW-14).
+/// Headers forwarded to the agent besides `X-*`.
 const TO_AGENT: [&str; 4] = ["content-type", "accept", "a2a-version", "a2a-extensions"];
 
 /// Headers relayed back to the client besides `X-*`.

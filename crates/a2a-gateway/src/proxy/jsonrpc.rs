@@ -1,9 +1,9 @@
 //! `POST /a2a/{agent_id}`: a JSON-RPC request checked, forwarded unchanged to the agent's
-//! JSON-RPC URL, and its answer relayed or replaced by the gateway's error (GW-01…GW-13).
+//! JSON-RPC URL, and its answer relayed or replaced by the gateway's error.
 //!
-//! Every request that could be read is answered at HTTP 200 with a JSON-RPC body (GW-05),
-//! except notifications, which get 204 and no body whatever happens (GW-07), and agent
-//! errors that are not JSON-RPC, which are relayed with the agent's own status (GW-11).
+//! Every request that could be read is answered at HTTP 200 with a JSON-RPC body, except
+//! notifications, which get 204 and no body whatever happens, and agent errors that are not
+//! JSON-RPC, which are relayed with the agent's own status.
 
 use std::sync::Arc;
 
@@ -47,7 +47,7 @@ pub(crate) async fn handle(
     response
 }
 
-/// `POST /a2a` and `POST /a2a/`: an empty agent id (GW-02).
+/// `POST /a2a` and `POST /a2a/`: an empty agent id, an invalid request (-32600).
 pub(crate) async fn handle_without_id(state: State<Arc<Proxy>>, request: Request) -> Response {
     handle(state, Path(String::new()), request).await
 }
@@ -94,8 +94,9 @@ async fn forward(
     }
 }
 
-/// The body as sent, and the request it holds, checked in the order of GW-04 with the
-/// agent id (GW-02) once the request's id is known.
+/// The body as sent, and the request it holds, checked in order: `Content-Type` and JSON
+/// (-32700, id null), the agent id once the request's id is known, then the envelope
+/// (-32600, or -32602 for `params`).
 async fn read(
     proxy: &Proxy,
     agent_id: &str,
@@ -191,7 +192,7 @@ fn answers(asked: &RequestId, answered: &RequestId, payload: &JsonRpcPayload) ->
     }
 }
 
-/// The agent's whole answer as the client gets it (GW-11): a JSON-RPC response byte for
+/// The agent's whole answer as the client gets it: a JSON-RPC response byte for
 /// byte at HTTP 200, whether result or the agent's own error; any other error body with
 /// the agent's status; anything else, or a reply with another request's id, is -32004.
 fn relay(
@@ -244,7 +245,7 @@ fn relay(
     Ok((response, outcome))
 }
 
-/// The gateway's own error, at HTTP 200 (GW-05, D-20).
+/// The gateway's own error, always at HTTP 200.
 fn refuse(id: RequestId, error: &GatewayError) -> (Response, Outcome) {
     let body = JsonRpcResponse::error(id, error.to_jsonrpc_error());
     (

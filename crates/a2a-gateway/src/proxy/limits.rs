@@ -1,5 +1,5 @@
-//! The proxy's resource limits: per-agent concurrency (GW-13) and the reply size cap
-//! enforced while reading (GW-11).
+//! The proxy's resource limits: per-agent concurrency and the reply size cap enforced
+//! while reading.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -14,8 +14,7 @@ use super::error::GatewayError;
 /// Above this many tracked agents, idle entries are dropped on the next insert.
 const PRUNE_ABOVE: usize = 1024;
 
-/// One semaphore per agent, shared by every client, held by sync calls and open streams alike
-/// (GW-13).
+/// One semaphore per agent, shared by every client, held by sync calls and open streams alike.
 #[derive(Debug)]
 pub(crate) struct ConcurrencyLimits {
     per_agent: usize,

@@ -1,5 +1,5 @@
 //! The protocol-aware proxy: clients call `/a2a/{agent_id}` and the gateway forwards to the
-//! registered agent, with deadlines, limits and its own errors (seed 004, GW-01…GW-24).
+//! registered agent, with deadlines, limits and its own errors, as KubeMQ's A2A gateway does.
 //!
 //! ```no_run
 //! # use std::sync::Arc;
@@ -15,7 +15,7 @@
 //! # }
 //! ```
 //!
-//! Errors the gateway makes (D-20), all at HTTP 200 on the JSON-RPC route, each with an
+//! Errors the gateway makes, all at HTTP 200 on the JSON-RPC route, each with an
 //! `ErrorInfo` of domain [`GATEWAY_DOMAIN`] and `metadata.executed = "false"`:
 //!
 //! | condition | code | message |
@@ -31,7 +31,7 @@
 //! | bearer token missing or refused | -32010 | `authentication failed: …` |
 //! | registry unreadable | -32603 | `internal error` |
 //!
-//! The agent's own answers, errors included, are relayed untouched (GW-11).
+//! The agent's own answers, errors included, are relayed untouched.
 
 mod auth;
 mod card;

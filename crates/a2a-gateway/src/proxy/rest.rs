@@ -1,9 +1,9 @@
 //! `/a2a/{agent_id}/{*path}`: HTTP+JSON calls forwarded to the agent's REST base URL plus
 //! `path` and query, with method and body unchanged, and the answer relayed as it came,
-//! streams included (GW-16).
+//! streams included.
 //!
-//! The gateway's own errors are `google.rpc.Status` bodies (D-02) with the gateway's
-//! `ErrorInfo` (D-20) and the HTTP status of each error.
+//! The gateway's own errors are `google.rpc.Status` bodies with the gateway's `ErrorInfo`
+//! (its own domain, `executed = "false"`) and the HTTP status of each error.
 
 use std::sync::Arc;
 
@@ -69,7 +69,7 @@ async fn forward(
     let body = read_request(body, proxy.config.max_request_bytes).await?;
     let agent = proxy.find(agent_id).await?;
     label.clone_from(&agent.agent_id);
-    // A KubeMQ record has a single `url`, which serves its streams too (GW-16).
+    // A KubeMQ record has a single `url`, which serves its streams too.
     let base = agent
         .rest_url
         .as_deref()

@@ -15,13 +15,13 @@ use crate::metrics::Metrics;
 ///
 /// | route | what |
 /// |---|---|
-/// | `POST /a2a/{agent_id}` | JSON-RPC, forwarded to the agent's JSON-RPC URL (GW-01…GW-13) |
-/// | `GET /a2a/{agent_id}/.well-known/agent-card.json` | the agent's card, pointing at the gateway (GW-22) |
-/// | any `/a2a/{agent_id}/{*path}` | HTTP+JSON, forwarded to the agent's REST base URL + `path` (GW-16) |
-/// | `GET /.well-known/agent-card.json` | the gateway's own card (GW-21) |
+/// | `POST /a2a/{agent_id}` | JSON-RPC, forwarded to the agent's JSON-RPC URL |
+/// | `GET /a2a/{agent_id}/.well-known/agent-card.json` | the agent's card, pointing at the gateway |
+/// | any `/a2a/{agent_id}/{*path}` | HTTP+JSON, forwarded to the agent's REST base URL + `path` |
+/// | `GET /.well-known/agent-card.json` | the gateway's own card |
 ///
-/// `GET /a2a/{agent_id}` answers 405 (GW-08). CORS headers are added for
-/// [`ProxyConfig::trusted_origins`] (CORS-04). `/metrics` is served separately, by
+/// `GET /a2a/{agent_id}` answers 405. CORS headers are added for
+/// [`ProxyConfig::trusted_origins`]. `/metrics` is served separately, by
 /// [`metrics_route`](crate::metrics::metrics_route).
 pub fn router(
     directory: Arc<dyn AgentDirectory>,
@@ -78,7 +78,7 @@ impl Proxy {
     ///
     /// # Errors
     /// [`GatewayError::AgentNotFound`] when there is none (expired and deregistered agents
-    /// included, GW-03); [`GatewayError::Internal`] when the registry cannot be read.
+    /// included); [`GatewayError::Internal`] when the registry cannot be read.
     pub(crate) async fn find(&self, agent_id: &str) -> Result<Arc<RegisteredAgent>, GatewayError> {
         match self.directory.find(agent_id).await {
             Ok(Some(agent)) => Ok(agent),

@@ -1,11 +1,11 @@
-//! Relays an agent's Server-Sent Events to the client as they arrive (GW-16…GW-19).
+//! Relays an agent's Server-Sent Events to the client as they arrive.
 //!
 //! Events are passed on whole, as soon as their blank line arrives, so the relay can put a
-//! `: keepalive` comment (GW-17) or a final error frame between two events without ever
-//! splitting one. Only the event in progress is held, up to `max_response_bytes`. A stream
-//! that carries no event for `max_sse_idle` ends with a `task.error` frame carrying -32001
-//! (GW-18); comments from the agent do not count as events. Dropping the relayed stream
-//! (the client went away) drops the agent's stream with it (GW-19).
+//! `: keepalive` comment or a final error frame between two events without ever splitting
+//! one. Only the event in progress is held, up to `max_response_bytes`. A stream that
+//! carries no event for `max_sse_idle` ends with a `task.error` frame carrying -32001;
+//! comments from the agent do not count as events. Dropping the relayed stream (the client
+//! went away) drops the agent's stream with it.
 //!
 //! ```
 //! use a2a_gateway::proxy::{ProxyConfig, stream::{Framing, relay}};
@@ -42,10 +42,10 @@ use tokio::time::Instant;
 use super::error::GatewayError;
 use super::{ProxyConfig, headers};
 
-/// The comment sent on a quiet stream (GW-17).
+/// The comment sent on a quiet stream.
 const KEEPALIVE: &[u8] = b": keepalive\n\n";
 
-/// The event name of the frame that ends a stream with an error (GW-18, GW-20).
+/// The event name of the frame that ends a stream with an error, as KubeMQ names it.
 const ERROR_EVENT: &str = "task.error";
 
 /// The envelope of the stream's events, which the final error frame must match.
@@ -101,7 +101,7 @@ where
 
 /// The `200 text/event-stream` response relaying the agent's stream `upstream`. It holds
 /// `held` (the agent's concurrency permit, the open-stream count) until the stream ends or
-/// the client goes away, which drops the agent's stream too (GW-13, GW-19).
+/// the client goes away, which drops the agent's stream too.
 pub(crate) fn response<H: Send + 'static>(
     upstream: reqwest::Response,
     agent_id: &str,

@@ -1,6 +1,5 @@
 //! One call to an agent: sent and answered within the call's deadline, the answer read
-//! within the size cap and sorted into what the gateway relays and what it reports
-//! (GW-09…GW-12).
+//! within the size cap and sorted into what the gateway relays and what it reports.
 
 use std::time::Duration;
 
@@ -27,8 +26,7 @@ pub(crate) enum Reply {
 }
 
 /// Sends `request` to `agent_id` and waits for its answer until `deadline`. Dropping the
-/// call at the deadline closes the connection, so the agent sees the call cancelled
-/// (GW-10).
+/// call at the deadline closes the connection, so the agent sees the call cancelled.
 ///
 /// # Errors
 /// [`GatewayError::Timeout`] at the deadline; [`GatewayError::Unreachable`] when the agent
@@ -85,7 +83,7 @@ pub(crate) async fn call(
 }
 
 /// The call's deadline: `configuration.timeout` of `params` in seconds when it is a positive
-/// number, capped silently at `max_timeout`; `default_timeout` otherwise (GW-09).
+/// number, capped silently at `max_timeout`; `default_timeout` otherwise.
 pub(crate) fn deadline(params: Option<&Value>, config: &ProxyConfig) -> Duration {
     let requested = params
         .and_then(|params| params.pointer("/configuration/timeout"))

@@ -2,10 +2,10 @@
 //! default values dropped, in RFC 8785 (JCS) form.
 //!
 //! The presence rules apply to the members the v1.0 schema defines; members it does not
-//! know are kept as they are (spec §16 A-12). A schema member that is neither REQUIRED nor
-//! declared `optional` is dropped when it holds its default: `null`, `""`, `false`, `0`,
-//! `[]` or, for maps, `{}`. Message-typed members (`provider`, `params`, a scheme's `flows`
-//! …) have presence in proto3 and are kept.
+//! know are kept as they are, since the signature covers them too. A schema member that is
+//! neither REQUIRED nor declared `optional` is dropped when it holds its default: `null`,
+//! `""`, `false`, `0`, `[]` or, for maps, `{}`. Message-typed members (`provider`,
+//! `params`, a scheme's `flows` …) have presence in proto3 and are kept.
 
 use std::cmp::Ordering;
 use std::fmt::Write as _;

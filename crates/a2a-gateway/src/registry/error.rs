@@ -54,13 +54,13 @@ pub enum RegistryError {
         /// The newest this build knows.
         supported: i64,
     },
-    /// The register body cannot be registered (REG-01, REG-02).
+    /// The register body cannot be registered.
     #[error("invalid agent record")]
     InvalidRecord(#[source] RecordError),
     /// The card's signatures do not check (spec §11.5).
     #[error("invalid agent card signature")]
     InvalidSignature(#[source] SignatureError),
-    /// The registry holds `max_agents` live agents already (REG-10).
+    /// The registry holds `max_agents` live agents already.
     #[error("the registry is full: it holds at most {max_agents} agents")]
     Full {
         /// The limit.

@@ -15,10 +15,10 @@ use super::record;
 use super::store::{Saved, Store, StoredAgent};
 use crate::agent::{AgentDirectory, DirectoryError, RegisteredAgent};
 
-/// The agent registry (REG-01…REG-11, D-21) on SQLite or PostgreSQL.
+/// The agent registry on SQLite or PostgreSQL.
 ///
 /// An agent is live from its registration until `agent_ttl` passes without a heartbeat
-/// or registration (REG-09), or until it deregisters. Only live agents are found, listed,
+/// or registration, or until it deregisters. Only live agents are found, listed,
 /// counted against `max_agents` and accepted in heartbeats; an expired agent that
 /// registers again starts afresh with a new `registered_at`. Several gateway instances may
 /// share one PostgreSQL database; SQLite (the default, `sqlite::memory:` for tests) serves
@@ -55,7 +55,7 @@ impl Drop for Registry {
     }
 }
 
-/// Which live agents [`Registry::list`] returns (REG-05).
+/// Which live agents [`Registry::list`] returns.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 #[must_use]
@@ -133,25 +133,25 @@ impl Registry {
         &self.url
     }
 
-    /// How long an agent stays live without a heartbeat (REG-09).
+    /// How long an agent stays live without a heartbeat.
     #[must_use]
     pub fn agent_ttl(&self) -> Duration {
         self.options.agent_ttl
     }
 
-    /// The most live agents held; 0 = no limit (REG-10).
+    /// The most live agents held; 0 = no limit.
     #[must_use]
     pub fn max_agents(&self) -> usize {
         self.options.max_agents
     }
 
     /// Registers the agent a register body describes (see the [module docs](super) for
-    /// the shapes), or registers it again: a live agent keeps its `registered_at` (REG-04).
-    /// `last_seen` becomes now either way (REG-03).
+    /// the shapes), or registers it again: a live agent keeps its `registered_at`.
+    /// `last_seen` becomes now either way.
     ///
     /// # Errors
-    /// [`RegistryError::InvalidRecord`] (REG-01, REG-02),
-    /// [`RegistryError::InvalidSignature`] (spec §11.5), [`RegistryError::Full`] (REG-10),
+    /// [`RegistryError::InvalidRecord`],
+    /// [`RegistryError::InvalidSignature`] (spec §11.5), [`RegistryError::Full`],
     /// [`RegistryError::Database`].
     pub async fn register(&self, body: Value) -> Result<RegisteredAgent, RegistryError> {
         let registration = record::read(body).map_err(RegistryError::InvalidRecord)?;
@@ -209,7 +209,7 @@ impl Registry {
             .transpose()
     }
 
-    /// The live agents `filter` selects, by id (REG-05).
+    /// The live agents `filter` selects, by id.
     ///
     /// # Errors
     /// [`RegistryError::Database`], [`RegistryError::Corrupt`].
@@ -228,7 +228,7 @@ impl Registry {
         Ok(agents)
     }
 
-    /// How many agents are live: the registry-size gauge (GW-23).
+    /// How many agents are live: the registry-size gauge.
     ///
     /// # Errors
     /// [`RegistryError::Database`].
@@ -238,7 +238,7 @@ impl Registry {
         Ok(usize::try_from(count).unwrap_or(0))
     }
 
-    /// Records a heartbeat of a live agent (REG-07); its new `last_seen`, or `None` when no
+    /// Records a heartbeat of a live agent; its new `last_seen`, or `None` when no
     /// live agent has that id (it must register again).
     ///
     /// # Errors
@@ -250,7 +250,7 @@ impl Registry {
         Ok(touched?.map(time))
     }
 
-    /// Removes an agent (REG-08); false when no live agent had that id. An expired agent
+    /// Removes an agent; false when no live agent had that id. An expired agent
     /// is removed too, but reported as not found.
     ///
     /// # Errors

@@ -1,8 +1,8 @@
-//! The agent registry (REG-01…REG-12, D-21): which agents are registered under which id,
+//! The agent registry, with KubeMQ's HTTP API: which agents are registered under which id,
 //! and for how long.
 //!
-//! Agents register a card under an id (GW-02), heartbeat to stay live (REG-09) and
-//! deregister when they stop; the proxy finds live agents through the
+//! Agents register a card under an id, heartbeat to stay live (they expire one TTL after the
+//! last) and deregister when they stop; the proxy finds live agents through the
 //! [`AgentDirectory`](crate::agent::AgentDirectory) that [`Registry`] implements.
 //!
 //! ```no_run
@@ -20,13 +20,14 @@
 //!
 //! # Register bodies
 //!
-//! `POST /agents/register` (and [`Registry::register`]) takes any of three shapes (REG-01):
+//! `POST /agents/register` (and [`Registry::register`]) takes any of three shapes:
 //!
 //! 1. **A KubeMQ record**, the seed's shape: `{"agent_id", "name", "url", "description"?,
 //!    "version"?, "skills"?, "defaultInputModes"?, "defaultOutputModes"?,
 //!    "protocolVersions"?, …}`. It is recognised by having no `supportedInterfaces`; `url`
 //!    is where JSON-RPC calls go. Members the registry does not know are kept, and the
-//!    record shows REG-01's defaults for the optional members it lacks.
+//!    record shows defaults for the optional members it lacks (empty `description`,
+//!    `version` and `skills`, `text` modes, protocol `1.0`).
 //! 2. **An A2A v1.0 agent card with `agent_id` beside its members**: the card's own
 //!    members plus `"agent_id": "…"` at the top level.
 //! 3. **An envelope**: `{"agent_id": "…", "card": {…}}`, the card exactly as the agent
@@ -35,10 +36,11 @@
 //! In every shape `agent_id`, `registered_at` and `last_seen` are registration members,
 //! not card members: they are taken out of the stored card
 //! ([`RegisteredAgent::card`](crate::agent::RegisteredAgent::card)), and client-supplied
-//! `registered_at` and `last_seen` are ignored (REG-03). What remains is the card that
+//! `registered_at` and `last_seen` are ignored. What remains is the card that
 //! signatures cover ([`SignaturePolicy`]).
 //!
-//! Required: an `agent_id` valid under GW-02 ([`validate_agent_id`]), a non-empty `name`,
+//! Required: an `agent_id` of lowercase letters, digits and hyphens, at least two characters
+//! ([`validate_agent_id`]), a non-empty `name`,
 //! and somewhere to call: a KubeMQ record's absolute http(s) `url`; for a v1.0 card, a
 //! `JSONRPC` or `HTTP+JSON` interface (every such interface URL must be absolute http(s)).
 //! The JSON-RPC URL of a v1.0 card is its first `JSONRPC` interface of protocol version
@@ -51,7 +53,7 @@
 //! - `options`: [`RegistryOptions`] and the [`Clock`] expiry reads.
 //! - `cache`: the records the proxy found lately, reused for up to a second.
 //! - `record`: the register body shapes accepted, and the enriched record returned.
-//! - `validate`: the id (GW-02) and URL checks.
+//! - `validate`: the id and URL checks.
 //! - `signature`: [`SignaturePolicy`], how signed cards are checked (spec §11.5).
 //! - `canonical`: the payload a card signature covers (RFC 8785).
 //! - `jwk`: public keys from JWKs.

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::signature::SignaturePolicy;
 
-/// Where a registry reads the time: expiry compares `last_seen` with it (REG-09).
+/// Where a registry reads the time: expiry compares `last_seen` with it.
 pub trait Clock: Send + Sync + fmt::Debug + 'static {
     /// Now. Must not go backwards by much: an agent's `last_seen` never does.
     fn now(&self) -> DateTime<Utc>;
@@ -75,7 +75,7 @@ impl RegistryOptions {
         Self::default()
     }
 
-    /// How long an agent stays registered without a heartbeat (REG-09, `AgentTTLSeconds`,
+    /// How long an agent stays registered without a heartbeat (KubeMQ's `AgentTTLSeconds`,
     /// default 300 s). `Duration::ZERO`: agents never expire.
     ///
     /// Expiry is decided when the registry is read, by comparing `last_seen` with the
@@ -86,7 +86,7 @@ impl RegistryOptions {
         self
     }
 
-    /// The most live agents the registry holds (REG-10, `MaxAgents`, default 0 = no
+    /// The most live agents the registry holds (KubeMQ's `MaxAgents`, default 0 = no
     /// limit). Registering one more is refused with 409; re-registering a live agent is
     /// always allowed.
     pub fn max_agents(mut self, max: usize) -> Self {

@@ -11,7 +11,7 @@ use crate::agent::RegisteredAgent;
 /// Members of a register body that belong to the registration, not to the card.
 const REGISTRATION_MEMBERS: [&str; 3] = ["agent_id", "registered_at", "last_seen"];
 
-/// Why a register body is refused (REG-01, REG-02); the message is the client's to read.
+/// Why a register body is refused (HTTP 400 at the API); the message is the client's to read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RecordError {
@@ -21,7 +21,7 @@ pub enum RecordError {
     /// No `agent_id`, or not a string.
     #[error("agent_id is required")]
     MissingAgentId,
-    /// `agent_id` breaks GW-02.
+    /// `agent_id` is not lowercase letters, digits and hyphens of at least two characters.
     #[error(transparent)]
     AgentId(#[from] AgentIdError),
     /// No `name`, or an empty one.
@@ -54,7 +54,7 @@ pub enum RecordError {
 /// A register body, checked and split into what the registry stores.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Registration {
-    /// The id (GW-02).
+    /// The id: lowercase letters, digits and hyphens, at least two characters.
     pub(crate) agent_id: String,
     /// The card's `name`.
     pub(crate) name: String,
@@ -106,7 +106,7 @@ pub(crate) fn read(body: Value) -> Result<Registration, RecordError> {
     })
 }
 
-/// The JSON type of the optional members the registry reads or fills (REG-01).
+/// The JSON type of the optional members the registry reads or fills with defaults.
 fn check_types(card: &Map<String, Value>) -> Result<(), RecordError> {
     let expect = |field: &str, expected: &'static str, ok: fn(&Value) -> bool| match card.get(field)
     {
@@ -173,7 +173,7 @@ fn card_urls(
         let list = match binding {
             Some(ProtocolBinding::JsonRpc) => &mut jsonrpc,
             Some(ProtocolBinding::HttpJson) => &mut rest,
-            // gRPC URLs may be `host:port` (spec §16 A-2); the gateway does not call them.
+            // gRPC URLs may be a bare `host:port`; the gateway does not call them.
             Some(ProtocolBinding::Grpc | ProtocolBinding::Other(_)) | None => continue,
         };
         let url = match interface.get("url") {
@@ -209,10 +209,11 @@ fn preferred(urls: Vec<(String, bool)>) -> Option<String> {
     urls.into_iter().nth(first_v1).map(|(url, _)| url)
 }
 
-/// The registry record of `agent` as `GET /agents/{id}` returns it (REG-03, REG-06,
-/// GW-22): `agent_id` first, then the card's members, then `registered_at` and
-/// `last_seen` (RFC 3339, UTC, milliseconds, D-23). A KubeMQ record gets REG-01's defaults
-/// for the optional members it lacks; a v1.0 card is shown as registered.
+/// The registry record of `agent`, as registration, `GET /agents/{id}` and a KubeMQ agent's
+/// card through the gateway return it: `agent_id` first, then the card's members, then
+/// `registered_at` and `last_seen` (RFC 3339, UTC, milliseconds, `Z`). A KubeMQ record gets
+/// defaults for the optional members it lacks (empty `description`, `version` and `skills`,
+/// `text` modes, protocol `1.0`); a v1.0 card is shown as registered.
 ///
 /// To check a signed card from a record, remove `agent_id`, `registered_at` and
 /// `last_seen` first.
@@ -245,7 +246,7 @@ pub fn enriched(agent: &RegisteredAgent) -> Value {
     Value::Object(record)
 }
 
-/// REG-01's defaults of a KubeMQ record's optional members.
+/// The defaults of a KubeMQ record's optional members, shown when it lacks them.
 fn record_defaults() -> [(&'static str, Value); 6] {
     let text = || Value::from(vec![Value::from("text")]);
     [
@@ -258,7 +259,7 @@ fn record_defaults() -> [(&'static str, Value); 6] {
     ]
 }
 
-/// True when a skill of `card` carries one of `tags` (REG-05), or `tags` is empty.
+/// True when any skill of `card` carries any of `tags`, or `tags` is empty.
 pub(crate) fn has_skill_tag(card: &Value, tags: &[String]) -> bool {
     if tags.is_empty() {
         return true;
@@ -273,7 +274,7 @@ pub(crate) fn has_skill_tag(card: &Value, tags: &[String]) -> bool {
         .any(|tag| tags.iter().any(|wanted| wanted == tag))
 }
 
-/// RFC 3339, UTC, milliseconds, `Z` (D-23).
+/// RFC 3339, UTC, milliseconds, `Z`: the one time format the registry writes.
 pub(crate) fn format_time(time: DateTime<Utc>) -> String {
     time.to_rfc3339_opts(SecondsFormat::Millis, true)
 }

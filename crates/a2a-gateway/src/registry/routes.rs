@@ -1,17 +1,17 @@
-//! The registry's HTTP API (D-21, KubeMQ-compatible), as an axum [`Router`].
+//! The registry's HTTP API (KubeMQ-compatible), as an axum [`Router`].
 //!
 //! | route | success | failure |
 //! |---|---|---|
-//! | `POST /agents/register` | 200, the enriched record (REG-03) | 400 `{"error"}`: bad JSON, record (REG-02) or signature; 409 `{"error"}`: `max_agents` reached (REG-10) |
-//! | `GET /agents?skill_tags=a,b&limit=N` | 200, a bare array of records (REG-05, D-21); `{"agents": […]}` with `wrap=true` (C-10) | 400: `limit` not a number |
-//! | `GET /agents/{id}` | 200, the record (REG-06) | 404 `{"error":"agent not found"}` |
-//! | `POST /agents/heartbeat {agent_id}` | 200 `{agent_id, last_seen}` (REG-07) | **400** `{"error":"agent not found"}` |
-//! | `POST /agents/deregister {agent_id}` | 200 `{agent_id, status:"deregistered"}` (REG-08) | 404 `{"error":"agent not found"}` |
+//! | `POST /agents/register` | 200, the enriched record | 400 `{"error"}`: bad JSON, record or signature; 409 `{"error"}`: `max_agents` reached |
+//! | `GET /agents?skill_tags=a,b&limit=N` | 200, a bare array of the records with a skill carrying any listed tag; `{"agents": […]}`, the live KubeMQ broker's form, with `wrap=true` | 400: `limit` not a number |
+//! | `GET /agents/{id}` | 200, the record | 404 `{"error":"agent not found"}` |
+//! | `POST /agents/heartbeat {agent_id}` | 200 `{agent_id, last_seen}` | **400** `{"error":"agent not found"}` |
+//! | `POST /agents/deregister {agent_id}` | 200 `{agent_id, status:"deregistered"}` | 404 `{"error":"agent not found"}` |
 //! | `DELETE /agents/{id}` | as deregister | as deregister |
 //!
 //! A body without a string `agent_id` is 400 `{"error":"agent_id is required"}`; `limit=0`
 //! means no limit; a database failure is 500 `{"error":"registry unavailable"}` (logged).
-//! Ids `register`, `heartbeat` and `deregister` are valid (GW-02), so `GET` and `DELETE`
+//! Ids `register`, `heartbeat` and `deregister` are valid agent ids, so `GET` and `DELETE`
 //! of those three paths reach the agent of that id.
 
 use std::sync::Arc;
@@ -89,7 +89,8 @@ async fn list(State(registry): Shared, RawQuery(query): RawQuery) -> Response {
     let mut wrap = false;
     for (name, value) in url::form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {
         match name.as_ref() {
-            // C-10: the live KubeMQ broker's `{"agents": […]}`, for clients written for it.
+            // The live KubeMQ broker's `{"agents": […]}` instead of a bare array, for clients
+            // written for it.
             "wrap" => wrap = matches!(value.trim(), "true" | "1"),
             "skill_tags" => filter.skill_tags.extend(
                 value
@@ -145,7 +146,7 @@ async fn heartbeat(State(registry): Shared, body: Bytes) -> Response {
         Ok(Some(last_seen)) => {
             Json(json!({"agent_id": agent_id, "last_seen": format_time(last_seen)})).into_response()
         }
-        // REG-07: 400, not 404, as KubeMQ answers.
+        // An unknown agent's heartbeat is 400, not 404, as KubeMQ answers.
         Ok(None) => error(StatusCode::BAD_REQUEST, NOT_FOUND),
         Err(failure) => failed(&failure),
     }

@@ -43,8 +43,8 @@ const COLUMNS: &str = "agent_id, name, jsonrpc_url, rest_url, card, registered_a
 const COUNT_OTHERS: &str =
     "SELECT COUNT(*) FROM gateway_agents WHERE last_seen > $1 AND agent_id <> $2";
 
-// An agent expired but not yet cleaned up registers afresh: a new registered_at (REG-04
-// keeps it only for a live agent). last_seen never goes back if clocks disagree.
+// An agent expired but not yet cleaned up registers afresh: a new registered_at (only a live
+// agent keeps its own). last_seen never goes back if clocks disagree.
 const UPSERT: &str = "INSERT INTO gateway_agents \
      (agent_id, name, jsonrpc_url, rest_url, card, registered_at, last_seen) \
      VALUES ($1, $2, $3, $4, $5, $6, $6) \

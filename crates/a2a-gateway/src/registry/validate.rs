@@ -1,9 +1,9 @@
-//! The syntax checks on what an agent registers: its id (GW-02) and its URLs (REG-02).
+//! The syntax checks on what an agent registers: its id and its URLs.
 
 use url::Url;
 
-/// Why an agent id is refused (GW-02: lowercase letters, digits and hyphens, at least two
-/// characters).
+/// Why an agent id is refused (it must be lowercase letters, digits and hyphens, at least
+/// two characters).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AgentIdError {
@@ -24,7 +24,7 @@ pub enum AgentIdError {
     },
 }
 
-/// Checks `id` against GW-02: lowercase ASCII letters, digits and hyphens, at least two
+/// Checks `id` against the id rule: lowercase ASCII letters, digits and hyphens, at least two
 /// characters. The proxy applies the same rule to `/a2a/{agent_id}`.
 ///
 /// ```

@@ -1,6 +1,6 @@
 //! What the assembled router adds around the registry and the proxy: the registry key on
-//! writes, CORS on every route (CORS-04), `/metrics` with the registry gauge counted per
-//! scrape (GW-23), and a stream relayed end to end (GW-16, GW-19).
+//! writes, CORS on every route, `/metrics` with the registry gauge counted per scrape, and a
+//! stream relayed end to end.
 
 use a2a_gateway::proxy::ProxyConfig;
 use a2a_gateway::registry::RegistryOptions;
@@ -208,7 +208,7 @@ async fn metrics_count_live_agents_per_scrape_and_requests_per_agent() {
     assert_eq!(gateway.registered_gauge().await, 1);
     assert_not_found(&gateway.send("metered-02", "d").await, "metered-02");
 
-    // GW-23: the series of each agent, by method and outcome. Calls for an id nobody has are
+    // The series of each agent, by method and outcome. Calls for an id nobody has are
     // labelled `_unknown`, so callers cannot grow the label space.
     let text = gateway.metrics().await;
     for series in [

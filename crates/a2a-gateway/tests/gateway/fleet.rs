@@ -167,7 +167,7 @@ pub async fn real_agent(agent_id: &str) -> (Value, String) {
     (json!({"agent_id": agent_id, "card": card}), base)
 }
 
-/// Asserts a gateway error (D-20): its code and message, the gateway's `ErrorInfo` with
+/// Asserts a gateway error: its code and message, the gateway's `ErrorInfo` with
 /// `executed = "false"`.
 pub fn assert_gateway_error(body: &Value, id: &Value, code: i64, message: &str) {
     assert_eq!(body["jsonrpc"], "2.0", "{body}");
@@ -180,7 +180,7 @@ pub fn assert_gateway_error(body: &Value, id: &Value, code: i64, message: &str) 
     assert_eq!(info["metadata"]["executed"], "false", "{body}");
 }
 
-/// Asserts that `body` is agent-not-found (-32002) for `agent_id` (GW-03).
+/// Asserts that `body` is agent-not-found (-32002) for `agent_id`.
 pub fn assert_not_found(body: &Value, agent_id: &str) {
     assert_gateway_error(
         body,

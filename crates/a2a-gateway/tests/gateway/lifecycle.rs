@@ -1,6 +1,6 @@
 //! An agent's registration as the proxy sees it: expiry without heartbeats, heartbeats that
-//! keep it routable, deregistration both ways, and registering again (REG-04, REG-07…REG-09,
-//! REG-12, GW-03), over a registry whose clock the test moves.
+//! keep it routable, deregistration both ways, and registering again, over a registry whose
+//! clock the test moves.
 
 use std::time::Duration;
 
@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::fleet::{Running, assert_echoed, assert_not_found, real_agent};
 use crate::support::ManualClock;
 
-/// The registry's default `AgentTTLSeconds` (REG-09).
+/// The registry's default `AgentTTLSeconds`.
 const TTL: Duration = Duration::from_secs(300);
 
 #[tokio::test]
@@ -27,14 +27,14 @@ async fn an_agent_without_heartbeats_expires_and_registers_again() {
     assert_echoed(&gateway.send("expiring-01", "just").await, "just");
     assert_eq!(gateway.registered_gauge().await, 1);
 
-    // REG-09: one TTL after the registration, with no heartbeat, the agent is gone: for
-    // the proxy (GW-03), the registry API and the gauge, counted at the scrape (GW-23).
+    // One TTL after the registration, with no heartbeat, the agent is gone: for the proxy
+    // (-32002), the registry API and the gauge, counted at the scrape.
     clock.advance(Duration::from_secs(2));
     assert_not_found(&gateway.send("expiring-01", "late").await, "expiring-01");
     assert_eq!(gateway.get("/agents/expiring-01").await.0, 404);
     assert_eq!(gateway.get("/agents").await.1, json!([]));
     assert_eq!(gateway.registered_gauge().await, 0);
-    // REG-07: its heartbeat is refused; it must register again.
+    // Its heartbeat is refused (400); it must register again.
     let (status, refused) = gateway.heartbeat("expiring-01").await;
     assert_eq!(
         (status, refused),
@@ -62,7 +62,7 @@ async fn heartbeats_keep_an_agent_routable_past_its_ttl() {
         assert_eq!(beat["agent_id"], "beating-01");
     }
     assert_echoed(&gateway.send("beating-01", "kept").await, "kept");
-    // Heartbeats stop: one TTL after the last, it expires (REG-09).
+    // Heartbeats stop: one TTL after the last, it expires.
     clock.advance(TTL + Duration::from_secs(1));
     assert_not_found(&gateway.send("beating-01", "gone").await, "beating-01");
 }
@@ -79,7 +79,8 @@ async fn a_deregistered_agent_is_agent_not_found_and_may_register_again() {
     assert_echoed(&gateway.send("leaving-01", "one").await, "one");
     assert_echoed(&gateway.send("leaving-02", "two").await, "two");
 
-    // REG-08, both ways; the proxy stops routing at once (REG-12 step 4, GW-03).
+    // Deregistration, both ways; the proxy stops routing at once, so an agent shutting down
+    // can deregister and then drain.
     let (status, gone) = gateway
         .registry_post("/agents/deregister", &json!({"agent_id": "leaving-01"}))
         .await;

@@ -1,6 +1,6 @@
-//! Each curl example of seed 004 ("Error Handling → Examples"), sent as the seed sends it to
-//! the assembled gateway, and answered as the seed shows: HTTP 200 and a JSON-RPC error
-//! (GW-02…GW-05, GW-09, GW-10, GW-12, D-20).
+//! Each curl example of KubeMQ's A2A gateway error-handling guide (the seed, "Error Handling
+//! → Examples"), sent as the seed sends it to the assembled gateway, and answered as the
+//! seed shows: HTTP 200 and a JSON-RPC error with the gateway's `ErrorInfo`.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -43,7 +43,7 @@ async fn a_message_to_an_unregistered_agent_is_agent_not_found_at_http_200() {
   }"#,
         )
         .await;
-    // GW-03, GW-05.
+    // An unknown agent is -32002, at HTTP 200.
     assert_eq!(status, 200);
     assert_eq!(
         as_the_seed_shows(&body),
@@ -63,7 +63,7 @@ async fn malformed_requests_get_the_seeds_base_codes_before_any_routing() {
     let gateway = gateway_with_echo_agent().await;
     let sent = r#"{"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {}}"#;
     // (what, agent id, Content-Type, body, code, id): the seed's "Invalid request" examples
-    // (GW-02, GW-04). Unreadable requests have a null id.
+    // (bad agent ids, bad envelopes). Unreadable requests have a null id.
     let cases = [
         (
             "invalid JSON",
@@ -173,7 +173,7 @@ async fn a_slow_agent_times_out_at_one_second() {
         )
         .await;
     let elapsed = started.elapsed();
-    // GW-09, GW-10: the per-call deadline is 1 s, with no grace on top.
+    // The per-call deadline is the request's 1 s, with no grace on top.
     assert_eq!(status, 200);
     assert!(
         elapsed >= Duration::from_millis(950) && elapsed < Duration::from_millis(1500),
@@ -184,7 +184,7 @@ async fn a_slow_agent_times_out_at_one_second() {
         json!({"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"agent timeout: slow-agent-01"}})
     );
     assert_gateway_error(&body, &json!(1), -32001, "agent timeout: slow-agent-01");
-    // GW-10: the upstream call is cancelled, not left running.
+    // At the deadline the upstream call is cancelled, not left running.
     tokio::time::timeout(Duration::from_secs(2), was_cancelled)
         .await
         .expect("the call to the slow agent is dropped at the deadline")

@@ -1,5 +1,4 @@
-//! The gateway's own card, each agent's card through the gateway, and the metrics text
-//! (GW-21, GW-22, GW-23).
+//! The gateway's own card, each agent's card through the gateway, and the metrics text.
 
 use a2a_gateway::agent::RegisteredAgent;
 use a2a_gateway::registry::enriched;

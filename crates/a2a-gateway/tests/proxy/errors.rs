@@ -1,6 +1,5 @@
 //! Every error the gateway makes itself: at HTTP 200, with its code, message and an
-//! `ErrorInfo` of the gateway's domain with `executed = "false"` (GW-02…GW-05, GW-09…GW-12,
-//! D-20).
+//! `ErrorInfo` of the gateway's domain with `executed = "false"`.
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -15,7 +14,7 @@ use crate::support::{
     BROKEN_ID, DropSignal, Gateway, closed_port, error_info, send_message, serve,
 };
 
-/// Asserts a gateway error: code, message, and the gateway's `ErrorInfo` (D-20).
+/// Asserts a gateway error: code, message, and the gateway's `ErrorInfo`.
 fn assert_gateway_error(body: &Value, code: i64, message: &str) {
     assert_eq!(body["error"]["code"], code, "{body}");
     assert_eq!(body["error"]["message"], message, "{body}");
@@ -68,7 +67,7 @@ async fn a_slow_agent_times_out_at_the_requested_second_and_its_call_is_cancelle
     );
     tokio::time::timeout(Duration::from_secs(2), was_cancelled)
         .await
-        .expect("the agent's handler is dropped when the gateway gives up (GW-10)")
+        .expect("the agent's handler is dropped when the gateway gives up")
         .unwrap();
 }
 

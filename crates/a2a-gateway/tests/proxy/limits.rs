@@ -1,4 +1,4 @@
-//! The per-agent concurrency limit, shared by calls and streams (GW-13).
+//! The per-agent concurrency limit, shared by calls and streams.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,4 +1,4 @@
-//! What crosses the gateway, who may call it, and from which pages (GW-14, GW-15, CORS-04).
+//! What crosses the gateway, who may call it, and from which pages.
 
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};

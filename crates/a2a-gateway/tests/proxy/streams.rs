@@ -1,5 +1,5 @@
 //! Streams relayed without buffering, with keepalives, the idle timeout and cleanup when
-//! the client leaves (GW-13, GW-16…GW-19).
+//! the client leaves.
 
 use std::time::Duration;
 
@@ -139,7 +139,10 @@ async fn a_quiet_stream_gets_keepalives_then_a_final_timeout_frame() {
     producer.abort();
 
     let (last_at, last) = seen.pop().unwrap();
-    assert_eq!(last_at, 500, "300 s after the last event, at 200 s (GW-18)");
+    assert_eq!(
+        last_at, 500,
+        "300 s after the last event, at 200 s: the idle timeout"
+    );
     let last = last.strip_prefix("event: task.error\ndata: ").unwrap();
     let error: Value = serde_json::from_str(last.trim_end()).unwrap();
     assert_eq!(error["id"], 5);
@@ -255,7 +258,7 @@ async fn a_client_that_leaves_closes_the_agents_stream_and_the_gauge_returns_to_
     drop(body);
     tokio::time::timeout(Duration::from_secs(5), was_closed)
         .await
-        .expect("the agent's stream is dropped after the client leaves (GW-19)")
+        .expect("the agent's stream is dropped after the client leaves")
         .unwrap();
     tokio::time::timeout(Duration::from_secs(5), async {
         while !gateway

@@ -20,7 +20,7 @@ use crate::error::ClientError;
 use crate::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts};
 use crate::transport::{HttpTransport, TlsOptions, Transport};
 
-/// The default limit on one SSE event or one response body: 10 MiB (CLT-16).
+/// The default limit on one SSE event or one response body: 10 MiB.
 pub const DEFAULT_MAX_PAYLOAD_SIZE: usize = 10 * 1024 * 1024;
 
 /// Configures an [`A2aClient`].
@@ -113,20 +113,20 @@ impl A2aClientBuilder {
         }
     }
 
-    /// Talks to an interface of `card` (CLT-03).
+    /// Talks to the first JSONRPC or HTTP+JSON interface of `card` for protocol 1.x.
     pub fn card(mut self, card: AgentCard) -> Self {
         self.card = Some(card);
         self
     }
 
     /// Where the card was fetched from. Relative interface URLs resolve against it, and with
-    /// credentials and no host override every request goes to its origin (CLT-12).
+    /// credentials and no host override every request goes to its origin.
     pub fn card_source(mut self, url: impl Into<String>) -> Self {
         self.card_source = Some(url.into());
         self
     }
 
-    /// Talks to `url` in `binding`, without a card (CLT-03). Ignored when a card is given.
+    /// Talks to `url` in `binding`, without a card. Ignored when a card is given.
     pub fn url(mut self, url: impl Into<String>, binding: ProtocolBinding) -> Self {
         self.url = Some((url.into(), binding));
         self
@@ -140,13 +140,13 @@ impl A2aClientBuilder {
 
     /// Picks the card's first interface of `binding`; without one, the first usable
     /// interface (spec §5.4: clients should fall back). gRPC and custom bindings are refused
-    /// at build time (CLT-04).
+    /// at build time.
     pub fn prefer_binding(mut self, binding: ProtocolBinding) -> Self {
         self.preferred = Some(binding);
         self
     }
 
-    /// Sends every request to this host instead of the interface URL's (CLT-13): `https`
+    /// Sends every request to this host instead of the interface URL's: `https`
     /// unless `host` names a scheme (`http://gateway:8080`).
     pub fn host(mut self, host: impl Into<String>) -> Self {
         self.host = Some(host.into());
@@ -261,7 +261,7 @@ impl A2aClientBuilder {
         self
     }
 
-    /// Authenticates with `credentials`, sent only to the agent's origin (CLT-11, CLT-12).
+    /// Authenticates with `credentials`, sent only to the agent's origin.
     pub fn credentials(mut self, credentials: Credentials) -> Self {
         self.credentials = Some(credentials);
         self
@@ -294,7 +294,7 @@ impl A2aClientBuilder {
         self
     }
 
-    /// Refuses SSE events and response bodies larger than `bytes` (default 10 MiB, CLT-16).
+    /// Refuses SSE events and response bodies larger than `bytes` (default 10 MiB).
     pub fn max_payload_size(mut self, bytes: usize) -> Self {
         self.max_payload_size = bytes;
         self
@@ -319,7 +319,7 @@ impl A2aClientBuilder {
         self
     }
 
-    /// Fetches the card at `url` (CLT-01) with [`card_fetch`](Self::card_fetch)'s options
+    /// Fetches the card at `url` with [`card_fetch`](Self::card_fetch)'s options
     /// and this builder's transport, then builds a client for it, bound to where the card
     /// was found.
     ///
@@ -368,7 +368,7 @@ impl A2aClientBuilder {
     ///
     /// # Errors
     /// [`ClientError::NoUsableInterface`] when the card has no JSONRPC or HTTP+JSON
-    /// interface for protocol 1.x or the binding asked for is another one (CLT-04);
+    /// interface for protocol 1.x or the binding asked for is another one;
     /// [`ClientError::InvalidCard`] for a card without interfaces; [`ClientError::Config`]
     /// for neither card nor URL, an invalid URL or header, or credentials that cannot be
     /// resolved (an OAuth grant with no token URL), a CA or client certificate PEM that

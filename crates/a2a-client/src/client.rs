@@ -24,7 +24,7 @@ use crate::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts};
 use crate::stream::{self, EventStream};
 use crate::transport::{InProcessTransport, ResponseBody, Transport, read_body};
 
-/// `A2A-Version`: sent on every request (CLT-05, D-05).
+/// `A2A-Version`: `1.0`, sent on every request.
 pub(crate) const A2A_VERSION: HeaderName = HeaderName::from_static("a2a-version");
 /// `A2A-Extensions`: the extensions asked for (spec §6).
 pub(crate) const A2A_EXTENSIONS: HeaderName = HeaderName::from_static("a2a-extensions");
@@ -43,7 +43,7 @@ pub(crate) type HeaderFn = Arc<dyn Fn() -> HeaderMap + Send + Sync>;
 /// Every request carries `A2A-Version: 1.0`, the client's static headers, the headers of its
 /// header function, its credentials (only to the agent's origin), `A2A-Extensions` when
 /// extensions are asked for, and the per-call headers, in that order, later ones replacing
-/// earlier ones of the same name; `A2A-Version` cannot be replaced (CLT-05).
+/// earlier ones of the same name; `A2A-Version` cannot be replaced.
 #[derive(Clone)]
 pub struct A2aClient {
     pub(crate) inner: Arc<Inner>,
@@ -59,7 +59,7 @@ pub(crate) struct Inner {
     pub(crate) header_fn: Option<HeaderFn>,
     pub(crate) extensions: Vec<String>,
     pub(crate) auth: Option<Authenticator>,
-    /// The only origin credentials are sent to (CLT-12).
+    /// The only origin credentials are sent to.
     pub(crate) auth_origin: url::Origin,
     pub(crate) timeouts: Timeouts,
     pub(crate) retry: RetryPolicy,
@@ -116,12 +116,12 @@ impl A2aClient {
     ///
     /// # Errors
     /// [`ClientError::NoUsableInterface`] when the card has no JSONRPC or HTTP+JSON
-    /// interface for protocol 1.x (CLT-04).
+    /// interface for protocol 1.x.
     pub fn from_card(card: AgentCard) -> Result<Self, ClientError> {
         Self::builder().card(card).build()
     }
 
-    /// A client for `url` spoken in `binding`, without a card (CLT-03).
+    /// A client for `url` spoken in `binding`, without a card.
     ///
     /// # Errors
     /// [`ClientError::NoUsableInterface`] for a binding other than JSONRPC and HTTP+JSON;
@@ -131,7 +131,7 @@ impl A2aClient {
     }
 
     /// A client that calls `service` (an axum `Router`, e.g. `A2aServer::router()`) in this
-    /// process, with no socket (CLT-19); the interface is chosen from `card` as usual.
+    /// process, with no socket; the interface is chosen from `card` as usual.
     ///
     /// # Errors
     /// As [`from_card`](Self::from_card).
@@ -389,7 +389,7 @@ impl A2aClient {
             headers.extend(header_fn());
         }
         let applied = match &inner.auth {
-            // CLT-12: never to an origin other than the agent's.
+            // Credentials never go to an origin other than the agent's.
             Some(auth) if url.origin() == inner.auth_origin => {
                 auth.apply(&mut url, &mut headers).await?
             }
@@ -478,7 +478,7 @@ impl A2aClient {
                 &body,
             )));
         }
-        // A plain answer to a streaming call: an error before the first event (D-13), or a
+        // A plain answer to a streaming call: an error before the first event (sent unframed), or a
         // server that answered with a single result.
         let single = self
             .inner

@@ -1,4 +1,4 @@
-//! Discovery (CLT-01…CLT-04, CLT-13): where the card is, fetching and validating it, picking
+//! Discovery: where the card is, fetching and validating it, picking
 //! the interface to talk to, and the address requests go to.
 
 use std::sync::Arc;
@@ -63,7 +63,7 @@ impl CardFetchOptions {
         self
     }
 
-    /// Follows up to five redirects (default: a redirect is an error, CLT-02). The card's
+    /// Follows up to five redirects (default: a redirect is an error). The card's
     /// source, whose origin credentials are bound to, is then where the last one led.
     #[must_use]
     pub fn follow_redirects(mut self, follow: bool) -> Self {
@@ -118,7 +118,7 @@ impl CardFetchOptions {
     }
 }
 
-/// Where the card of `url` is (CLT-01): `path` resolved against the URL when given; the URL
+/// Where the card of `url` is: `path` resolved against the URL when given; the URL
 /// itself when its path ends in `.json`; else `/.well-known/agent-card.json` at its origin.
 /// (When that origin has no usable card and the URL has a path, [`fetch_agent_card`] then
 /// tries `/.well-known/agent-card.json` under the path.)
@@ -143,7 +143,7 @@ pub fn card_url(url: &str, path: Option<&str>) -> Result<url::Url, ClientError> 
     Ok(card)
 }
 
-/// Fetches and validates the agent card of `url` (CLT-01, CLT-02, CLT-14).
+/// Fetches and validates the agent card of `url`.
 ///
 /// The card must decode as a v1.0 card and name at least one interface. A redirect is an
 /// error unless [`CardFetchOptions::follow_redirects`] is set; any other non-2xx answer fails
@@ -306,12 +306,12 @@ pub(crate) fn validate_card(card: &AgentCard) -> Result<(), ClientError> {
     Ok(())
 }
 
-/// The interface to use (CLT-03): the first JSONRPC or HTTP+JSON interface for protocol 1.x
+/// The interface to use: the first JSONRPC or HTTP+JSON interface for protocol 1.x
 /// in card order, or the first of `preferred` when the card has one.
 ///
 /// # Errors
 /// [`ClientError::NoUsableInterface`] when there is none, or `preferred` is not a binding
-/// this client speaks (CLT-04).
+/// this client speaks.
 pub(crate) fn pick_interface<'a>(
     card: &'a AgentCard,
     preferred: Option<&ProtocolBinding>,
@@ -347,7 +347,7 @@ pub(crate) fn pick_interface<'a>(
     Ok((interface, binding))
 }
 
-/// A host override (CLT-13): `host` (https unless it names a scheme), with `port` and
+/// A host override: `host` (https unless it names a scheme), with `port` and
 /// `base_path` applying only together with it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct HostOverride {
@@ -356,7 +356,7 @@ pub(crate) struct HostOverride {
     pub(crate) base_path: Option<String>,
 }
 
-/// The address requests go to (CLT-12, CLT-13): the host override, else the interface URL,
+/// The address requests go to: the host override, else the interface URL,
 /// else the card-source URL. With credentials and no host override, the origin is always the
 /// card source's, never one taken from the card.
 pub(crate) fn resolve_address(

@@ -1,6 +1,6 @@
 //! [`ClientError`]: everything that can go wrong when talking to an agent, split into "the
 //! agent said no" ([`ClientError::Agent`]) and "we could not talk to it" (the rest), with
-//! [`ClientError::is_retryable`] following the gateway's retry guidance (GW-26).
+//! [`ClientError::is_retryable`] following the gateway's retry guidance.
 
 use std::fmt;
 
@@ -17,7 +17,7 @@ const SNIPPET_CHARS: usize = 200;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TimeoutKind {
-    /// Opening the connection (CLT-15, default 30 s).
+    /// Opening the connection (default 30 s).
     Connect,
     /// A whole non-streaming request, or the answer to a streaming one (default 60 s).
     Request,
@@ -44,11 +44,10 @@ impl fmt::Display for TimeoutKind {
 #[non_exhaustive]
 pub enum ClientError {
     /// The agent answered with an A2A error: a JSON-RPC error object, a `google.rpc.Status`
-    /// body, an RFC 9457 problem or a legacy `{"error","message"}` body (CLT-09, CLT-10).
-    /// When delegating from an executor, this is the other agent's answer, not the caller's
-    /// (CLT-20).
+    /// body, an RFC 9457 problem or a legacy `{"error","message"}` body.
+    /// When delegating from an executor, this is the other agent's answer, not the caller's.
     /// A gateway's own errors (another `ErrorInfo` domain) are shown by domain and code, as
-    /// their codes collide with the A2A catalogue (C-05).
+    /// their codes collide with the A2A catalogue.
     #[error("{}", agent_error_text(.0))]
     Agent(A2aError),
     /// A non-2xx HTTP answer that is not an A2A error body (a proxy's 502 page, a 404 from a
@@ -60,7 +59,7 @@ pub enum ClientError {
         /// The start of the body: one short line of plain text, or empty.
         body: String,
     },
-    /// A redirect that was not followed (CLT-02, CLT-14).
+    /// A redirect that was not followed.
     #[error("refused to follow a redirect (HTTP {status})")]
     Redirect {
         /// The 3xx status.
@@ -77,7 +76,7 @@ pub enum ClientError {
         #[source]
         source: BoxError,
     },
-    /// A time limit ran out (CLT-15).
+    /// A time limit ran out.
     #[error("timed out {0}")]
     Timeout(TimeoutKind),
     /// An answer that is not the JSON the operation returns.
@@ -96,20 +95,20 @@ pub enum ClientError {
         /// What was wrong.
         reason: String,
     },
-    /// One SSE event or one response body was larger than allowed (CLT-16).
+    /// One SSE event or one response body was larger than allowed.
     #[error("a response exceeded the limit of {limit} bytes")]
     PayloadTooLarge {
         /// The limit, in bytes.
         limit: usize,
     },
-    /// The agent card is not a valid v1.0 card, or has no interface at all (CLT-01).
+    /// The agent card is not a valid v1.0 card, or has no interface at all.
     #[error("invalid agent card: {reason}")]
     InvalidCard {
         /// What was wrong.
         reason: String,
     },
     /// The card has no JSONRPC or HTTP+JSON interface for protocol 1.x, or the binding asked
-    /// for is not one this client speaks (CLT-04). Its kind is InvalidRequest.
+    /// for is not one this client speaks. Its kind is InvalidRequest.
     #[error("no usable interface: {reason}")]
     NoUsableInterface {
         /// Why.
@@ -150,13 +149,13 @@ fn snippet_suffix(body: &str) -> String {
 }
 
 impl ClientError {
-    /// Whether trying the same request again later may succeed (seed 004, GW-26):
+    /// Whether trying the same request again later may succeed (the gateway's guidance, seed 004):
     ///
     /// * transport failures, timeouts and interrupted streams: yes;
     /// * HTTP 429, 502, 503 and 504: yes; other HTTP statuses: no;
     /// * the agent's own A2A answers: no, except ServerBusy and Unavailable, which say so;
     /// * a gateway's own errors (an `ErrorInfo` domain other than `a2a-protocol.org` with
-    ///   `executed = "false"`, D-20): its timeout (-32001) and unavailable (-32003) yes, its
+    ///   `executed = "false"`): its timeout (-32001) and unavailable (-32003) yes, its
     ///   agent-not-found (-32002) and invalid-response (-32004) no;
     /// * decoding, configuration, card and credential errors: no.
     #[must_use]
@@ -253,7 +252,7 @@ impl ClientError {
     }
 }
 
-/// GW-26 for errors that arrived as A2A errors.
+/// The text of an error that arrived as an A2A error:
 /// "the agent answered REASON: message", or, for an error of another domain (a gateway's),
 /// "DOMAIN answered CODE: message".
 fn agent_error_text(error: &A2aError) -> String {
@@ -278,7 +277,7 @@ fn agent_error_is_retryable(error: &A2aError) -> bool {
     if !from_gateway {
         return error.kind().is_retryable();
     }
-    // A gateway's codes collide with the agent catalogue (C-05), so the kind recovered from
+    // A gateway's codes collide with the agent catalogue, so the kind recovered from
     // the code names the agent error sharing it: -32001 is the gateway's timeout, -32003
     // its "unavailable"; -32002 (agent not found) and -32004 (invalid response) are final.
     match error.kind() {

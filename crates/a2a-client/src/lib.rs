@@ -50,7 +50,7 @@
 //!
 //! * [`A2aClient`] and [`A2aClientBuilder`]: the operations and their settings; per-call
 //!   options through [`A2aClient::with_options`] and [`CallOptions`].
-//! * [`fetch_agent_card`]: discovery (CLT-01, CLT-02); the builder's
+//! * [`fetch_agent_card`]: discovery, redirects refused by default; the builder's
 //!   [`discover`](A2aClientBuilder::discover) also binds credentials to the card's origin.
 //! * [`EventStream`]: stream events, resumed under a [`ResumePolicy`].
 //! * [`Credentials`]: API keys, bearer tokens, OAuth 2.0 client credentials.

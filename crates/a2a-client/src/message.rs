@@ -1,4 +1,4 @@
-//! Small constructors for the messages a client sends (PM-20): the `messageId` (a UUID v4)
+//! Small constructors for the messages a client sends: the `messageId` (a UUID v4)
 //! and `ROLE_USER` are filled in.
 //!
 //! ```

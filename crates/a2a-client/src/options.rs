@@ -7,7 +7,7 @@ use http::HeaderMap;
 use http::header::{HeaderName, HeaderValue};
 
 /// Options for the calls of one [`A2aClient::with_options`](crate::A2aClient::with_options)
-/// handle: extra headers, a timeout override, extra extensions (CLT-05).
+/// handle: extra headers, a timeout override, extra extensions.
 ///
 /// ```
 /// use std::time::Duration;
@@ -108,7 +108,7 @@ impl CallOptions {
     }
 }
 
-/// The client's time limits (CLT-15).
+/// The client's time limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {
     /// Opening a connection; default 30 s. Only the HTTP transport built by the client uses

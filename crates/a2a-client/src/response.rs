@@ -1,5 +1,4 @@
-//! [`ResponseExt`]: the task id, context id, state and kind of a result, whatever its shape
-//! (CLT-18).
+//! [`ResponseExt`]: the task id, context id, state and kind of a result, whatever its shape.
 
 use a2a_types::{ContextId, SendMessageResponse, StreamResponse, Task, TaskId, TaskState};
 

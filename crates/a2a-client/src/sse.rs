@@ -1,6 +1,6 @@
 //! A Server-Sent Events decoder (W3C "event stream interpretation"): comments and heartbeats
 //! skipped, multi-line `data` joined with `\n`, LF, CRLF and CR line ends, `event:` and `id:`
-//! fields, and a size limit per event (CLT-16).
+//! fields, and a size limit per event.
 
 use crate::ClientError;
 

@@ -28,7 +28,7 @@ use crate::transport::ResponseBody;
 /// A stream of [`StreamResponse`]s from the agent.
 ///
 /// Implements [`Stream`] with `Result` items: an `Err` item is the last one. Dropping the
-/// stream closes the connection (CLT-08); the task itself carries on.
+/// stream closes the connection; the task itself carries on.
 pub struct EventStream {
     inner: Pin<Box<dyn Stream<Item = Result<StreamResponse, ClientError>> + Send>>,
 }
@@ -48,7 +48,7 @@ impl Stream for EventStream {
 }
 
 impl EventStream {
-    /// Reads the stream to its end (CLT-17).
+    /// Reads the stream to its end.
     ///
     /// # Errors
     /// The stream's error, if it ended with one; the events before it are dropped.

@@ -73,7 +73,7 @@ impl Artifact {
         self
     }
 
-    /// The text parts joined with newlines (PM-19).
+    /// The text parts joined with newlines.
     #[must_use]
     pub fn text(&self) -> String {
         part::join_text(&self.parts)

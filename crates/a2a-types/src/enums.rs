@@ -1,8 +1,8 @@
 //! The protocol's two enums, [`TaskState`] and [`Role`].
 //!
 //! Both are written as their proto names (`TASK_STATE_WORKING`, `ROLE_USER`). On input they
-//! also accept the numeric value (ProtoJSON, PM-05), the short name (`WORKING`, `USER`:
-//! PM-04) and the v0.3 spelling (`working`, `input-required`, `user`), so that documents
+//! also accept the numeric value (ProtoJSON), the short name (`WORKING`, `USER`) and the
+//! v0.3 spelling (`working`, `input-required`, `user`), so that documents
 //! from older peers and hand-written configuration read without ceremony.
 
 use std::fmt;
@@ -102,7 +102,7 @@ impl TaskState {
         }
     }
 
-    /// COMPLETED, FAILED, CANCELED and REJECTED: nothing follows (PM-03).
+    /// COMPLETED, FAILED, CANCELED and REJECTED: nothing follows.
     #[must_use]
     pub const fn is_terminal(self) -> bool {
         match self {
@@ -115,7 +115,7 @@ impl TaskState {
         }
     }
 
-    /// INPUT_REQUIRED and AUTH_REQUIRED: the task waits for the client (PM-03).
+    /// INPUT_REQUIRED and AUTH_REQUIRED: the task waits for the client.
     #[must_use]
     pub const fn is_interrupted(self) -> bool {
         match self {
@@ -243,7 +243,7 @@ macro_rules! proto_enum_serde {
             }
         }
 
-        // Hand-written because the wire allows numbers and several spellings (PM-04, PM-05).
+        // Hand-written because the wire allows numbers and several spellings.
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 struct EnumVisitor;

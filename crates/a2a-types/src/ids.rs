@@ -1,6 +1,6 @@
 //! Identifier newtypes: a [`TaskId`] cannot be passed where a [`ContextId`] is expected.
 //!
-//! All A2A ids are opaque strings on the wire; the server generates UUIDs (PM-21).
+//! All A2A ids are opaque strings on the wire; the server generates UUIDs.
 
 macro_rules! id_newtype {
     ($(#[$doc:meta])* $name:ident) => {

@@ -93,7 +93,7 @@ impl Message {
         self
     }
 
-    /// The text parts joined with newlines (PM-19).
+    /// The text parts joined with newlines.
     #[must_use]
     pub fn text(&self) -> String {
         part::join_text(&self.parts)

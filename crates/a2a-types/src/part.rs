@@ -112,7 +112,7 @@ impl Part {
     }
 }
 
-/// Joins the text parts of `parts` with newlines (PM-19).
+/// Joins the text parts of `parts` with newlines.
 pub(crate) fn join_text(parts: &[Part]) -> String {
     let mut joined = String::new();
     for text in parts.iter().filter_map(Part::as_text) {

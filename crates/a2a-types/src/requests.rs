@@ -45,7 +45,7 @@ impl SendMessageRequest {
         }
     }
 
-    /// Whether the caller asked for an answer before the task finishes (EXE-16 order:
+    /// Whether the caller asked for an answer before the task finishes (in this order:
     /// `returnImmediately`, then legacy `blocking: false`); `None` when it said neither, so
     /// the server default applies.
     #[must_use]
@@ -58,8 +58,8 @@ impl SendMessageRequest {
 
 /// Options of a `SendMessage` call (proto `SendMessageConfiguration`).
 ///
-/// Also reads the v0.3 `blocking` flag (PM-13), and keeps members it does not know (such as
-/// a gateway's `timeout`) so they are written back unchanged.
+/// Also reads the v0.3 `blocking` flag (`false` means return immediately), and keeps members
+/// it does not know (such as a gateway's `timeout`) so they are written back unchanged.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SendMessageConfiguration {
@@ -104,7 +104,7 @@ pub struct SendMessageConfiguration {
 
 impl SendMessageConfiguration {
     /// `Some(true)` when `returnImmediately` is set, else the inverse of a legacy `blocking`
-    /// flag, else `None` (PM-13: `returnImmediately` wins).
+    /// flag, else `None` (`returnImmediately` wins when both are set).
     #[must_use]
     pub fn return_immediately(&self) -> Option<bool> {
         if self.return_immediately {
@@ -360,7 +360,7 @@ pub struct GetExtendedAgentCardRequest {
     pub tenant: String,
 }
 
-/// `google.protobuf.Empty`: written as `{}`; `null` is also read (some SDKs send it, A-20).
+/// `google.protobuf.Empty`: written as `{}`; `null` is also read (some SDKs send it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Empty {}
 

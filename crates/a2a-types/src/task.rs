@@ -54,7 +54,7 @@ impl Task {
         }
     }
 
-    /// The text of the latest history message, or `""` without history (PM-19).
+    /// The text of the latest history message, or `""` without history.
     #[must_use]
     pub fn text(&self) -> String {
         self.history.last().map(Message::text).unwrap_or_default()
@@ -99,7 +99,7 @@ impl TaskStatus {
         self
     }
 
-    /// The text of the status message, or `""` without one (PM-19).
+    /// The text of the status message, or `""` without one.
     #[must_use]
     pub fn text(&self) -> String {
         self.message.as_ref().map(Message::text).unwrap_or_default()

@@ -6,7 +6,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
 
-/// A point in time, written as RFC 3339 in UTC with a `Z` suffix (D-23).
+/// A point in time, written as RFC 3339 in UTC with a `Z` suffix.
 ///
 /// Timestamps we create ([`Timestamp::now`], [`From<DateTime<Utc>>`]) are written with
 /// millisecond precision. A parsed timestamp remembers how many fractional digits it was

@@ -1,5 +1,5 @@
-//! Credentials (CLT-11): API keys, static bearer tokens and OAuth 2.0 client credentials,
-//! sent only to the agent's own origin (CLT-12). Secrets are held in [`Secret`], whose
+//! Credentials: API keys, static bearer tokens and OAuth 2.0 client credentials,
+//! sent only to the agent's own origin. Secrets are held in [`Secret`], whose
 //! `Debug` never shows them.
 
 mod oauth;
@@ -72,10 +72,10 @@ pub enum ApiKeyPlacement {
     Cookie(String),
 }
 
-/// How the client authenticates to the agent (CLT-11).
+/// How the client authenticates to the agent.
 ///
 /// Whatever the kind, credentials are only ever sent to the agent's origin: the card-source
-/// origin, the URL the client was built from, or the host override (CLT-12).
+/// origin, the URL the client was built from, or the host override.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum Credentials {

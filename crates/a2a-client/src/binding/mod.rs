@@ -191,7 +191,7 @@ impl Endpoint {
 
 /// The error of a non-2xx answer: an A2A error when the body is one of the A2A error formats
 /// (JSON-RPC error, `google.rpc.Status`, RFC 9457 problem, legacy `{"error","message"}`),
-/// else a plain HTTP error (CLT-10, CLT-14).
+/// else a plain HTTP error. A 3xx is an error too: redirects are never followed.
 pub(crate) fn error_from_answer(status: u16, location: Option<&str>, body: &[u8]) -> ClientError {
     if (300..400).contains(&status) {
         return ClientError::Redirect {

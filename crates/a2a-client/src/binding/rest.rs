@@ -40,7 +40,7 @@ pub(super) fn prepare(
         }
         Call::SubscribeToTask(_) => {
             let id = required(&mut params, "id")?;
-            // D-14: the server routes GET and POST; the spec prose says POST.
+            // POST, as the spec prose says (our server routes GET as well).
             (
                 http::Method::POST,
                 format!("tasks/{}:subscribe", segment(&id)),

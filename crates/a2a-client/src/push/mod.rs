@@ -7,8 +7,7 @@
 //! covering `BASE64URL(header) + "." + BASE64URL(body)`. The protected header names the
 //! algorithm (`alg`), the key (`kid`), the type ([`SIGNATURE_TYPE`]) and when it was signed
 //! (`iat`, unix seconds); the agent's public keys are a JWK Set at [`JWKS_PATH`]. The token
-//! of the push config, when it has one, comes in [`TOKEN_HEADER`] and [`LEGACY_TOKEN_HEADER`]
-//! (D-17).
+//! of the push config, when it has one, comes in [`TOKEN_HEADER`] and [`LEGACY_TOKEN_HEADER`].
 //!
 //! ```no_run
 //! use a2a_client::push::PushVerifier;
@@ -50,9 +49,9 @@ use crate::transport::{HttpTransport, Transport};
 
 /// The header carrying a delivery's detached JWS.
 pub const SIGNATURE_HEADER: &str = "A2A-Notification-Signature";
-/// The header carrying the push config's token (D-17).
+/// The header carrying the push config's token.
 pub const TOKEN_HEADER: &str = "A2A-Notification-Token";
-/// The token header of v0.3 and the Python SDK, sent too (D-17).
+/// The token header of v0.3 and the Python SDK, sent too.
 pub const LEGACY_TOKEN_HEADER: &str = "X-A2A-Notification-Token";
 /// The `typ` of the protected header.
 pub const SIGNATURE_TYPE: &str = "a2a-push+jws";

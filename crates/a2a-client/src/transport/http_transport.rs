@@ -9,12 +9,12 @@ use futures::TryStreamExt as _;
 use super::{ResponseBody, Transport};
 use crate::error::{ClientError, TimeoutKind};
 
-/// The default connect timeout (CLT-15).
+/// The default connect timeout.
 pub(crate) const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Sends requests over HTTP(S) with reqwest (rustls).
 ///
-/// Built by [`HttpTransport::new`] it never follows redirects (CLT-14) and gives up
+/// Built by [`HttpTransport::new`] it never follows redirects and gives up
 /// connecting after the connect timeout; it sets no overall timeout, because a stream may
 /// rightly stay open for hours; the client bounds each request itself.
 #[derive(Debug, Clone)]

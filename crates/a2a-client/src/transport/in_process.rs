@@ -1,5 +1,5 @@
 //! [`InProcessTransport`]: calls a tower service (an axum `Router`, e.g.
-//! `A2aServer::router()`) directly, with no socket (CLT-19).
+//! `A2aServer::router()`) directly, with no socket.
 
 use bytes::Bytes;
 use futures::TryStreamExt as _;

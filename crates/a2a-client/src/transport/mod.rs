@@ -1,6 +1,6 @@
 //! [`Transport`]: how a request reaches an agent. [`HttpTransport`] goes over the network
 //! with reqwest; [`InProcessTransport`] calls a tower service such as an axum `Router`
-//! directly, with no socket (CLT-19).
+//! directly, with no socket.
 //!
 //! A transport only moves bytes. Bindings, headers, credentials, timeouts and retries are the
 //! client's, so they behave the same over every transport.
@@ -22,7 +22,7 @@ pub use self::in_process::InProcessTransport;
 /// Sends one HTTP request and returns the response as soon as its head has arrived; the body
 /// is read from [`ResponseBody`] afterwards, so streams are not buffered.
 ///
-/// Implementations must not follow redirects (the client decides, CLT-02/CLT-14) and should
+/// Implementations must not follow redirects (the client decides) and should
 /// map connection failures to [`ClientError::Transport`] and an expired connect timeout to
 /// [`ClientError::Timeout`]. Overall request timeouts are applied by the client.
 #[async_trait::async_trait]

@@ -1,4 +1,4 @@
-//! Card discovery (CLT-01…CLT-04, CLT-14) against mock servers and our own.
+//! Card discovery against mock servers and our own.
 
 use a2a_client::{A2aClient, CardFetchOptions, ClientError, fetch_agent_card};
 use a2a_types::{ErrorKind, ProtocolBinding};
@@ -117,7 +117,7 @@ async fn redirects_are_refused_unless_following_is_switched_on() {
     .unwrap();
     assert_eq!(card.name, "agent");
 
-    // The client's own calls never follow redirects either (CLT-14).
+    // The client's own calls never follow redirects either.
     let calls = Mock::start(|_, _| redirect("http://127.0.0.1:9/elsewhere")).await;
     let client = A2aClient::from_url(&calls.url("/a2a"), ProtocolBinding::JsonRpc).unwrap();
     let error = client
@@ -158,7 +158,7 @@ async fn invalid_cards_are_refused() {
             "{path}: {error:?}"
         );
     }
-    // A card without a usable interface decodes, but no client can be built (CLT-04).
+    // A card without a usable interface decodes, but no client can be built.
     let card = fetch_agent_card(&mock.url("/grpc.json"), &CardFetchOptions::new())
         .await
         .unwrap();

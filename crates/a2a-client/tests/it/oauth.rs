@@ -1,4 +1,4 @@
-//! OAuth 2.0 client credentials (CLT-11) against a local token endpoint.
+//! OAuth 2.0 client credentials against a local token endpoint.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,4 +1,4 @@
-//! Signed push deliveries (issue 8 items 5 and 6, PUSH-04, PUSH-09, D-17): deliveries signed
+//! Signed push deliveries (issue 8 items 5 and 6): deliveries signed
 //! with the server's `PushSigner` verify with `PushVerifier`; any change to the body or the
 //! header, an unknown key, a stale or future `iat` or a wrong token is refused.
 
@@ -18,7 +18,8 @@ use crate::support::Agent;
 
 const BODY: &[u8] = br#"{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED","timestamp":"2026-01-01T00:00:00.000Z"}}}"#;
 
-/// The headers an agent sends with a delivery of `body` (D-17), signed at `at`.
+/// The headers an agent sends with a delivery of `body`, signed at `at`; the token goes in
+/// both token headers.
 fn delivery(signer: &PushSigner, body: &[u8], at: SystemTime, token: Option<&str>) -> HeaderMap {
     let mut headers = HeaderMap::new();
     let signature = signer.sign_at(body, at).unwrap();

@@ -1,4 +1,4 @@
-//! Retries (seed 004) and timeouts (CLT-15).
+//! Retries (seed 004) and timeouts.
 
 use std::time::Duration;
 

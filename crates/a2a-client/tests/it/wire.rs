@@ -1,5 +1,5 @@
-//! What goes on the wire, checked against a recording mock: headers (CLT-05), the REST and
-//! JSON-RPC request shapes, credential placement (CLT-11) and SSE parsing (CLT-16).
+//! What goes on the wire, checked against a recording mock: headers, the REST and
+//! JSON-RPC request shapes, credential placement and SSE parsing.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -412,7 +412,7 @@ async fn with_credentials_requests_stay_on_the_card_origin() {
     with_credentials.get_task(get("t1")).await.unwrap();
     assert!(
         elsewhere.requests().is_empty(),
-        "CLT-12: never to a URL from the card"
+        "credentials never go to a URL from the card"
     );
     let last = home.requests().pop().unwrap();
     assert_eq!(last.uri.path(), "/a2a");

@@ -12,10 +12,10 @@ use crate::wire::nullable;
 /// The self-description an agent publishes (proto `AgentCard`).
 ///
 /// Reading keeps every member this version does not know in [`AgentCard::extra`] and writes
-/// it back (D-19), so legacy v0.3 members (`url`, `protocolVersion`, `preferredTransport`,
+/// it back, so legacy v0.3 members (`url`, `protocolVersion`, `preferredTransport`,
 /// `supportsAuthenticatedExtendedCard`, `security`, …) survive a round trip. A legacy
 /// `security` list is also read into [`AgentCard::security_requirements`] when the card has
-/// none of its own (CARD-04). Required lists are always written, even empty.
+/// none of its own. Required lists are always written, even empty.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", remote = "Self")]
 pub struct AgentCard {
@@ -75,13 +75,13 @@ pub struct AgentCard {
     /// Icon URL.
     #[serde(default, alias = "icon_url", skip_serializing_if = "Option::is_none")]
     pub icon_url: Option<String>,
-    /// Members this version does not know, written back unchanged (D-19).
+    /// Members this version does not know, written back unchanged.
     #[serde(flatten)]
     pub extra: Metadata,
 }
 
 impl AgentCard {
-    /// A card with the three fields a card built from parameters needs (CARD-07); every
+    /// A card with the three fields a card built from parameters needs; every
     /// list empty and no security schemes.
     pub fn new(
         name: impl Into<String>,
@@ -184,7 +184,7 @@ pub struct AgentProvider {
     pub organization: String,
 }
 
-/// A JWS signature over the card (proto `AgentCardSignature`), carried unchanged (CARD-13).
+/// A JWS signature over the card (proto `AgentCardSignature`), carried unchanged.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AgentCardSignature {
     /// base64url of the protected JWS header; required.

@@ -26,7 +26,7 @@ pub struct AgentInterface {
     /// `Major.Minor`, e.g. `1.0`; required.
     #[serde(alias = "protocol_version")]
     pub protocol_version: String,
-    /// Members this version does not know, written back unchanged (D-19).
+    /// Members this version does not know, written back unchanged.
     #[serde(flatten)]
     pub extra: Metadata,
 }
@@ -53,8 +53,8 @@ impl AgentInterface {
 /// A protocol binding name: an open string on the wire, with the three the spec defines.
 ///
 /// Reading normalises the aliases `jsonrpc`, `rest`, `http+json` and `grpc` in any case
-/// (CARD-05); anything else is kept verbatim as [`ProtocolBinding::Other`], which is also why
-/// the enum is not `#[non_exhaustive]`: it already covers every binding.
+/// to their spec names; anything else is kept verbatim as [`ProtocolBinding::Other`], which
+/// is also why the enum is not `#[non_exhaustive]`: it already covers every binding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProtocolBinding {
     /// `JSONRPC`.

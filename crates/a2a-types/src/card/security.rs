@@ -107,7 +107,7 @@ pub struct StringList {
 ///
 /// Members this version does not know are kept in [`SecurityScheme::extra`] and written back:
 /// an agent that also serves v0.3 clients puts the v0.3 shape (`type`, `in`, `flows`, …) next
-/// to the v1.0 member, and re-serving its card must not drop it (D-19). A scheme in the v0.3
+/// to the v1.0 member, and re-serving its card must not drop it. A scheme in the v0.3
 /// shape only is read into the matching v1.0 kind (its original members kept as well).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SecurityScheme {

@@ -9,7 +9,7 @@ use crate::wire::nullable;
 /// A capability of the agent (proto `AgentSkill`).
 ///
 /// `tags` is required and always written, even empty; on input an absent list reads as
-/// empty.
+/// empty (the spec wants required lists non-empty, but its own examples break that).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentSkill {
@@ -53,7 +53,7 @@ pub struct AgentSkill {
         deserialize_with = "nullable"
     )]
     pub security_requirements: Vec<SecurityRequirement>,
-    /// Members this version does not know, written back unchanged (D-19).
+    /// Members this version does not know, written back unchanged.
     #[serde(flatten)]
     pub extra: Metadata,
 }

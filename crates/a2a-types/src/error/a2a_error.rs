@@ -11,7 +11,7 @@ pub const A2A_DOMAIN: &str = "a2a-protocol.org";
 /// An error an A2A peer reports, independent of the binding that carries it.
 ///
 /// The message is shown to callers, so it must never contain internals (stack traces, hosts,
-/// SQL, account names; requirement ERR-12). Build one with a per-kind constructor, turn it into
+/// SQL, account names). Build one with a per-kind constructor, turn it into
 /// a binding body with [`to_jsonrpc_error`](Self::to_jsonrpc_error),
 /// [`to_status_body`](Self::to_status_body) or [`to_problem`](Self::to_problem), and recover it
 /// with the matching `from_*` parser or [`from_http_body`](Self::from_http_body).
@@ -173,7 +173,7 @@ impl A2aError {
     }
 
     /// Sets the `ErrorInfo` domain, for errors defined by someone other than the A2A spec
-    /// (a gateway's own errors, D-20).
+    /// (such as a gateway's own errors).
     #[must_use]
     pub fn with_domain(mut self, domain: impl Into<String>) -> Self {
         self.domain = domain.into();

@@ -15,7 +15,7 @@ pub(super) const MAX_ECHOED_BODY_CHARS: usize = 200;
 /// The HTTP+JSON error body: `{"error": {"code", "status", "message", "details"}}`.
 ///
 /// Members other than `error` (some servers add RFC 9457 `type`/`title`/`status` alongside it,
-/// `a2a-v1.md` A-6) are kept in `extra` so the body round-trips.
+/// as older spec examples do) are kept in `extra` so the body round-trips.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RpcStatusBody {
     /// The `google.rpc.Status` itself.
@@ -65,7 +65,7 @@ impl RpcStatusBody {
 impl A2aError {
     /// The JSON-RPC error object: the kind's code, the message, and `data` = `[ErrorInfo]`
     /// plus a `BadRequest` when there are field violations. ErrorInfo is always present, for
-    /// generic errors too (`a2a-v1.md` A-7).
+    /// generic errors too (spec 1.0.0 requires it, 1.0.1 only recommends it).
     pub fn to_jsonrpc_error(&self) -> JsonRpcError {
         JsonRpcError {
             code: self.kind().jsonrpc_code(),
@@ -81,7 +81,7 @@ impl A2aError {
     /// reason, then to `Internal`. `data` may be the v1.0 array of typed details, a single
     /// typed object, or v0.3 free-form data, which is ignored. The reason is only read when
     /// the `ErrorInfo` domain is `a2a-protocol.org` or absent; the domain and metadata are
-    /// kept either way, so a gateway's own errors (D-20) can be told apart by
+    /// kept either way, so a gateway's own errors (under its own domain) can be told apart by
     /// [`domain`](Self::domain).
     pub fn from_jsonrpc_error(error: &JsonRpcError) -> Self {
         let details = match &error.data {
@@ -110,7 +110,7 @@ impl A2aError {
         }
     }
 
-    /// The `google.rpc.Status` body (decision D-02's default) as JSON:
+    /// The `google.rpc.Status` body (the default error body, spec §11.6) as JSON:
     /// `{"error":{"code":<http>,"status":<gRPC name>,"message","details":[ErrorInfo, BadRequest?]}}`.
     pub fn to_status_body(&self, profile: RestStatusProfile) -> Value {
         self.to_rpc_status(profile).to_value()

@@ -75,7 +75,7 @@ impl ErrorInfo {
     }
 
     /// Whether `reason` belongs to the A2A catalogue: the domain is `a2a-protocol.org` or
-    /// absent. Reasons of other domains (a gateway's, D-20) are not interpreted.
+    /// absent. Reasons of other domains (a gateway's, say) are not interpreted.
     pub fn is_a2a_domain(&self) -> bool {
         self.domain.is_empty() || self.domain == A2A_DOMAIN
     }

@@ -6,7 +6,7 @@
 ///
 /// The first nine variants are the A2A-specific errors (spec §3.3.2, `a2a-v1.md` §7.1); the
 /// next five are the generic JSON-RPC errors; the last five are server-defined errors that share
-/// JSON-RPC code `-32000` and are told apart by their `ErrorInfo` reason (decision D-24).
+/// JSON-RPC code `-32000` and are told apart by their `ErrorInfo` reason.
 ///
 /// Every mapping is an exhaustive `match`, so adding a variant fails to compile until each
 /// binding's value has been decided.
@@ -80,9 +80,9 @@ impl ErrorKind {
     /// The JSON-RPC `error.code`.
     ///
     /// `Authentication`, `Authorization`, `ServerBusy`, `PayloadTooLarge` and `Unavailable` all
-    /// use the implementation-defined server error `-32000` and carry their `ErrorInfo` reason
-    /// (D-24). `Unavailable` deliberately does not use `-32603` (which the spec allows) so that
-    /// `-32603` always means "internal" and D-03's HTTP 500 rule stays about real failures.
+    /// use the implementation-defined server error `-32000` and carry their `ErrorInfo` reason.
+    /// `Unavailable` deliberately does not use `-32603` (which the spec allows) so that
+    /// `-32603` always means "internal" and the HTTP 500 it gets stays about real failures.
     pub const fn jsonrpc_code(self) -> i32 {
         match self {
             Self::TaskNotFound => -32001,
@@ -133,7 +133,7 @@ impl ErrorKind {
     }
 
     /// The last path segment of the RFC 9457 problem `type`
-    /// (`https://a2a-protocol.org/errors/<slug>`, requirement ERR-07).
+    /// (`https://a2a-protocol.org/errors/<slug>`).
     pub const fn problem_slug(self) -> &'static str {
         match self {
             Self::TaskNotFound => "task-not-found",
@@ -209,7 +209,7 @@ impl ErrorKind {
         }
     }
 
-    /// Whether the failure is temporary, so the same request may succeed later (spec H-06).
+    /// Whether the failure is temporary, so the same request may succeed later (spec §3.3.2).
     pub const fn is_retryable(self) -> bool {
         match self {
             Self::ServerBusy | Self::Unavailable => true,
@@ -268,8 +268,9 @@ impl ErrorKind {
     /// alone does not decide.
     ///
     /// * A fixed code (`-32001…-32009`, `-32700`, `-32600…-32603`) decides on its own.
-    /// * `-32000` is shared (D-24): the reason must name one of the kinds that use it;
-    ///   otherwise `None` (callers that need a kind then use [`ErrorKind::Internal`]).
+    /// * `-32000` is shared by the server-defined errors: the reason must name one of the
+    ///   kinds that use it; otherwise `None` (callers that need a kind then use
+    ///   [`ErrorKind::Internal`]).
     /// * `-32603` is what the spec suggests for "temporarily unavailable / rate-limited", so a
     ///   `UNAVAILABLE` or `SERVER_BUSY` reason refines it; any other reason leaves `Internal`.
     /// * Any other code gives `None`.

@@ -1,6 +1,6 @@
-//! The alternative HTTP+JSON error bodies: RFC 9457 problem details (decision D-02's
-//! `Accept: application/problem+json` option, seed 003) and the legacy
-//! `{"error": "…", "message": "…"}` body clients still meet (CLT-10).
+//! The alternative HTTP+JSON error bodies: RFC 9457 problem details (sent when `Accept`
+//! prefers `application/problem+json`, seed 003) and the legacy
+//! `{"error": "…", "message": "…"}` body clients still meet.
 
 use std::collections::BTreeMap;
 
@@ -33,7 +33,7 @@ pub const PROBLEM_TYPE_BASE: &str = "https://a2a-protocol.org/errors/";
 ///
 /// `title` is the kind's default message (the same for every occurrence, as RFC 9457 asks);
 /// `detail` is the error's message, repeated in `details` for the a2a-java fork, which reads
-/// that member (requirement ERR-07). `reason`, `domain`, `metadata` (omitted when empty) and
+/// that member. `reason`, `domain`, `metadata` (omitted when empty) and
 /// `errors` (field violations, omitted when empty) are extension members carrying what
 /// `ErrorInfo` and `BadRequest` carry in the other formats. Unknown members are kept in
 /// `extensions` so a problem round-trips.
@@ -106,7 +106,8 @@ impl ProblemDetails {
     }
 }
 
-/// The legacy REST error body `{"error": "<label>", "message": "<text>"}` (CLT-10).
+/// The legacy REST error body `{"error": "<label>", "message": "<text>"}`, which clients
+/// still decode.
 ///
 /// [`A2aError::to_legacy`] puts the reason in `error`. When parsing, `error` may be a
 /// reason, a problem slug, or any label in another case (`task_not_found`); other members

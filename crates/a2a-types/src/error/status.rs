@@ -1,5 +1,5 @@
 //! Transport statuses of an [`ErrorKind`]: gRPC canonical code names, HTTP statuses per
-//! [`RestStatusProfile`] (decision D-01), and the best-effort reverse lookups clients use when
+//! [`RestStatusProfile`], and the best-effort reverse lookups clients use when
 //! a body carries no `ErrorInfo`.
 
 use std::fmt;
@@ -7,21 +7,21 @@ use std::str::FromStr;
 
 use super::ErrorKind;
 
-/// Which table turns an [`ErrorKind`] into an HTTP status on the HTTP+JSON binding (D-01).
+/// Which table turns an [`ErrorKind`] into an HTTP status on the HTTP+JSON binding.
 ///
 /// The JSON-RPC codes, gRPC statuses and reasons are the same under every profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum RestStatusProfile {
     /// The spec v1.0.1 table: 404 for TaskNotFound, 400 for the other A2A errors, 500 for
-    /// InvalidAgentResponse; generic errors per D-01 (401, 403, 404, 413, 429, 500, 503).
+    /// InvalidAgentResponse; our statuses for generic errors (401, 403, 404, 413, 429, 500, 503).
     #[default]
     Spec,
-    /// Apache Camel's table (requirement ERR-08): 405 when a capability is off
+    /// Apache Camel's table: 405 when a capability is off
     /// (UnsupportedOperation, PushNotificationNotSupported), 409 for TaskNotCancelable; the
     /// cases it does not cover take the spec values.
     Camel,
-    /// The a2a-java fork's RFC 7807 table (requirement ERR-09): 422 invalid params, 409 not
+    /// The a2a-java fork's RFC 7807 table: 422 invalid params, 409 not
     /// cancelable, 415 content type, 501 unsupported, 502 invalid agent response.
     Rfc7807Java,
 }
@@ -173,7 +173,7 @@ impl ErrorKind {
     }
 
     /// The HTTP status of a JSON-RPC response carrying this error: 200, except `Internal`
-    /// (500, D-03) and `Authentication` (401 with `WWW-Authenticate`, D-24).
+    /// (500) and `Authentication` (401 with `WWW-Authenticate`).
     pub const fn jsonrpc_http_status(self) -> u16 {
         match self {
             Self::Internal => 500,

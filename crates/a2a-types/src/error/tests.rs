@@ -1,6 +1,6 @@
-//! Mapping tables and constructors. The expected values are written out here, from the spec
-//! (`a2a-v1.md` §7), decisions D-01/D-24 and requirements ERR-07..09, not derived from the
-//! code under test.
+//! Mapping tables and constructors. The expected values are written out here, from the spec's
+//! error tables, our choices (the `-32000` server errors told apart by reason, the Camel and
+//! a2a-java status tables, the problem `type` slugs), not derived from the code under test.
 
 use super::{A2A_DOMAIN, A2aError, ErrorKind, FieldViolation, RestStatusProfile};
 

@@ -178,7 +178,7 @@ fn round_trip(type_name: &str, path: &Path, value: Value) -> Result<Value, Strin
                 return Err("expected a success response".into());
             };
             let typed = parse(result.clone())?;
-            // `null` and `{}` both read as Empty; we write `{}`, the SDK writes `null`.
+            // `null` and `{}` both read as Empty; we write `{}`, the SDK writes `null`.
             if !result.is_null() {
                 *result = typed;
             }

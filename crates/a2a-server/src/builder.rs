@@ -1,5 +1,6 @@
 //! [`A2aServer`] and its builder: from a card and an executor to a router, with every
-//! configuration problem found at build time (CARD-05, CARD-06, CARD-14).
+//! configuration problem found at build time. The card is the routing
+//! table: each of its JSON-RPC and HTTP+JSON 1.x interfaces is served at its URL's path.
 
 use std::sync::Arc;
 
@@ -26,7 +27,7 @@ pub struct A2aServer {
     options: binding::RouterOptions,
     /// The handler's engine, for [`A2aServer::shutdown`].
     engine: Arc<Engine>,
-    /// `None` unless `ServerConfig::cors` switched CORS on (CORS-01).
+    /// `None` unless `ServerConfig::cors` switched CORS on (off by default).
     cors: Option<Arc<CorsPolicy>>,
 }
 
@@ -49,7 +50,7 @@ impl A2aServer {
         }
     }
 
-    /// The transport-agnostic handler, for in-process calls (SRV-26).
+    /// The transport-agnostic handler, for in-process calls or any other HTTP stack.
     #[must_use]
     pub fn handler(&self) -> &RequestHandler {
         &self.handler
@@ -68,7 +69,7 @@ impl A2aServer {
         self.options.push_signer.as_ref()
     }
 
-    /// Stops the server's work gracefully (STO-12): no new turns are accepted, running turns
+    /// Stops the server's work gracefully: no new turns are accepted, running turns
     /// get `grace` to finish (then they are canceled and their tasks failed), queued tasks are
     /// failed and their subscribers told. Call it after the listener stopped accepting.
     ///
@@ -80,7 +81,7 @@ impl A2aServer {
     }
 
     /// An axum router serving the card and every endpoint, with CORS when configured
-    /// (CORS-02). Serving, TLS and other middleware stay the caller's.
+    /// (preflights answered on every path). Serving, TLS and other middleware stay the caller's.
     pub fn router(&self) -> axum::Router {
         self.handler.start_background();
         let router = binding::router(self.handler.clone(), &self.endpoints, &self.options);
@@ -148,9 +149,9 @@ impl A2aServerBuilder {
     }
 
     /// Checks callers with `authentication` against the card's `securitySchemes` and
-    /// `securityRequirements` (AUTH-01…AUTH-10). The default is
+    /// `securityRequirements`. The default is
     /// [`Authentication::required`] with nothing configured, which refuses every operation
-    /// with 401 (fail closed, AUTH-03); [`Authentication::disabled`] serves everyone.
+    /// with 401 (fail closed); [`Authentication::disabled`] serves everyone.
     pub fn authentication(mut self, authentication: Authentication) -> Self {
         self.authentication = authentication;
         self
@@ -163,13 +164,13 @@ impl A2aServerBuilder {
         self
     }
 
-    /// Puts every route under `base_path` (SRV-06), e.g. `/agents/echo`.
+    /// Puts every route under `base_path`, e.g. `/agents/echo`.
     pub fn base_path(mut self, base_path: impl Into<String>) -> Self {
         self.base_path = base_path.into();
         self
     }
 
-    /// Serves the public card at `path` instead of `/.well-known/agent-card.json` (CARD-02).
+    /// Serves the public card at `path` instead of `/.well-known/agent-card.json`.
     pub fn card_path(mut self, path: impl Into<String>) -> Self {
         self.card_path = path.into();
         self
@@ -184,7 +185,7 @@ impl A2aServerBuilder {
     }
 
     /// Resolves webhook host names with `resolver` (default: the system's), at registration
-    /// and again before every delivery (PUSH-07, PUSH-08).
+    /// and again before every delivery (DNS may change in between).
     pub fn webhook_resolver(mut self, resolver: Arc<dyn Resolve>) -> Self {
         self.webhook_resolver = Some(resolver);
         self
@@ -214,7 +215,7 @@ impl A2aServerBuilder {
             let binding = match &interface.protocol_binding {
                 ProtocolBinding::JsonRpc => binding::BindingKind::JsonRpc,
                 ProtocolBinding::HttpJson => binding::BindingKind::HttpJson,
-                // CARD-06: other bindings and versions are someone else's to serve.
+                // Other bindings (gRPC) and versions are someone else's to serve.
                 ProtocolBinding::Grpc | ProtocolBinding::Other(_) => continue,
             };
             if !interface.is_v1() {

@@ -1,5 +1,6 @@
 //! [`Cluster`]: what several server instances over one shared store need from each other:
-//! turn leases (EXE-26) and signals that cross instances (new events, cancels).
+//! turn leases (so a turn lost with its instance is found and settled) and signals that
+//! cross instances (new events, cancels).
 //!
 //! One instance alone uses [`SingleInstance`], which needs nothing. A durable store provides
 //! its own implementation (the SQL store: a lease table, and PostgreSQL's LISTEN/NOTIFY for

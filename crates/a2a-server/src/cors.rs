@@ -1,4 +1,4 @@
-//! Cross-origin resource sharing for browser clients (CORS-01…CORS-03): off by default; when
+//! Cross-origin resource sharing for browser clients: off by default; when
 //! on, a middleware around the whole router answers preflights and marks every response.
 
 use std::sync::Arc;
@@ -9,7 +9,8 @@ use axum::response::Response;
 use http::header::{self, HeaderMap, HeaderValue};
 use http::{Method, StatusCode};
 
-/// CORS settings; the defaults are those of CORS-03.
+/// CORS settings; the defaults allow any origin, every method, the A2A headers and
+/// `Authorization`, cached for an hour.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct CorsConfig {
@@ -152,7 +153,7 @@ impl CorsPolicy {
         }
     }
 
-    /// The answer to a preflight: 200, empty body (CORS-02).
+    /// The answer to a preflight: 200, empty body.
     fn preflight(&self, origin: Option<&HeaderValue>) -> Response {
         let mut response = Response::new(axum::body::Body::empty());
         *response.status_mut() = StatusCode::OK;

@@ -9,7 +9,8 @@ use a2a_types::{StreamResponse, TaskId};
 use crate::store::TaskScope;
 use tokio::sync::broadcast;
 
-/// How many events a subscriber may fall behind before it is told it lagged (D-12).
+/// How many events a subscriber may fall behind before it is told it lagged (events are
+/// never dropped silently).
 pub const DEFAULT_QUEUE_CAPACITY: usize = 1000;
 
 /// One event of a task, with its sequence number in the task's event log.

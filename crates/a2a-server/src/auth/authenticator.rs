@@ -1,5 +1,6 @@
 //! [`Authenticator`]: the card's requirements paired with what checks each scheme, applied to
-//! every request (AUTH-04: alternatives OR, schemes of one requirement AND, with scopes).
+//! every request: requirements are alternatives (OR), the schemes of one requirement must all
+//! pass (AND), each with its scopes.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -79,7 +80,7 @@ pub(crate) struct Authenticator {
 #[derive(Debug, Clone)]
 struct Rules {
     schemes: HashMap<String, Method>,
-    /// The alternatives; empty means nothing is accepted (AUTH-03).
+    /// The alternatives; empty means nothing is accepted (fail closed).
     alternatives: Vec<Vec<Check>>,
     realm: String,
 }
@@ -205,7 +206,7 @@ impl Authenticator {
         };
         if alternatives.is_empty() {
             tracing::warn!(
-                "authentication is on but the card accepts no credential: every operation is refused (AUTH-03)"
+                "authentication is on but the card accepts no credential: every operation is refused"
             );
         }
         Ok(Self {
@@ -355,7 +356,8 @@ impl Rules {
         kinds.join(", or ")
     }
 
-    /// One `WWW-Authenticate` value per kind of accepted scheme (D-24).
+    /// One `WWW-Authenticate` value per kind of accepted scheme, so a 401 names every accepted
+    /// scheme.
     fn challenges(&self, token_refused: bool) -> Vec<HeaderValue> {
         let mut values: Vec<String> = Vec::new();
         let mut names: Vec<&String> = self.schemes.keys().collect();
@@ -486,7 +488,7 @@ fn matching<'a>(
 }
 
 /// The profile that names the caller when one requirement combines schemes: an issued
-/// token, else a certificate, else a static credential (AUTH-09).
+/// token, else a certificate, else a static credential, whatever the order of the schemes.
 fn strongest(profiles: Vec<CallerProfile>) -> CallerProfile {
     let rank = |profile: &CallerProfile| match profile.kind {
         CredentialKind::IssuedToken => 0,

@@ -1,5 +1,6 @@
 //! Authentication: who is calling, checked against the card's security schemes and
-//! requirements (AUTH-01…AUTH-10), failing closed (AUTH-02, AUTH-03).
+//! requirements, failing closed: authentication is on by default, and with no scheme on the
+//! card every operation is refused.
 //!
 //! The card says what is accepted ([`AgentCard::security_schemes`] and
 //! [`AgentCard::security_requirements`]); [`Authentication`] holds what the server checks
@@ -42,7 +43,7 @@ use self::token::TokenVerifier;
 
 /// What the server checks presented credentials against. The default is
 /// [`Authentication::required`] with nothing configured: every operation is refused with
-/// 401 until credentials are added (AUTH-03).
+/// 401 until credentials are added (fail closed).
 #[derive(Clone, Default)]
 pub struct Authentication {
     disabled: bool,
@@ -77,7 +78,7 @@ impl Authentication {
     }
 
     /// Accepts `key` for the card's API-key schemes. Holders of unnamed keys and tokens are
-    /// one caller (AUTH-08).
+    /// one caller.
     #[must_use]
     pub fn api_key(mut self, key: impl Into<Secret>) -> Self {
         self.api_keys.push(StaticCredential {
@@ -98,7 +99,7 @@ impl Authentication {
         self
     }
 
-    /// Accepts the static bearer token `token` for the card's HTTP bearer schemes (AUTH-07).
+    /// Accepts the static bearer token `token` for the card's HTTP bearer schemes.
     #[must_use]
     pub fn bearer_token(mut self, token: impl Into<Secret>) -> Self {
         self.bearer_tokens.push(StaticCredential {

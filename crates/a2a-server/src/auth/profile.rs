@@ -1,4 +1,5 @@
-//! [`CallerProfile`]: who is calling, as authentication established it (AUTH-08…AUTH-10).
+//! [`CallerProfile`]: who is calling, as authentication established it, and the identity its tasks
+//! belong to.
 
 use serde_json::{Map, Value};
 
@@ -29,7 +30,7 @@ pub struct CallerProfile {
     pub kind: CredentialKind,
     /// The subject: `sub`, else `username`, else `client_id`/`azp`; the certificate's
     /// subject; the API key's or token's named caller. `None` for an unnamed static
-    /// credential: every holder of those is one caller (AUTH-08).
+    /// credential: every holder of those is one caller.
     pub subject: Option<String>,
     /// The token's or certificate's issuer.
     pub issuer: Option<String>,
@@ -39,7 +40,7 @@ pub struct CallerProfile {
     pub scopes: Vec<String>,
     /// The token's claims, as received; empty for other credentials.
     pub claims: Map<String, Value>,
-    /// The stable identity tasks are owned by (AUTH-10).
+    /// The stable identity tasks and push configs are owned by.
     identity: String,
 }
 
@@ -65,7 +66,7 @@ impl CallerProfile {
     }
 
     /// A caller holding an issued token. Identity is issuer + `sub`, else issuer +
-    /// `username`, else issuer + `client_id`/`azp` (AUTH-08, AUTH-10); `None` when the token
+    /// `username`, else issuer + `client_id`/`azp`; `None` when the token
     /// names none of them, which authentication refuses.
     #[must_use]
     pub fn from_token(scheme: &str, token: VerifiedToken) -> Option<Self> {

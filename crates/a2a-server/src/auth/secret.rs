@@ -6,8 +6,8 @@ use std::str::FromStr;
 use sha2::{Digest, Sha256};
 
 /// A secret value (API key, static token, client secret). Its `Debug` and `Display` print
-/// `[redacted]`; comparisons with presented credentials take the same time wherever they
-/// differ (CFG-38).
+/// `[redacted]`, so it never reaches a log; comparisons with presented credentials take the
+/// same time wherever they differ.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Secret(String);
 

@@ -3,7 +3,7 @@
 use a2a_types::{ContextId, Message, Metadata, SendMessageConfiguration, Task, TaskId};
 use tokio_util::sync::CancellationToken;
 
-/// The input of one turn (EXE-01).
+/// The input of one turn: the executor is called once per incoming message.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct RequestContext {
@@ -20,15 +20,17 @@ pub struct RequestContext {
     pub tenant: String,
     /// The identity owning the task, when authentication is on.
     pub owner: Option<String>,
-    /// The authenticated caller's profile (AUTH-08): scheme, subject, issuer, audience,
+    /// The authenticated caller's profile: scheme, subject, issuer, audience,
     /// scopes and claims. `None` when authentication is off, and for turns the server runs
     /// itself (a recovered turn).
     pub caller: Option<std::sync::Arc<crate::auth::CallerProfile>>,
     /// Fires when the task is canceled or the turn times out.
     pub cancellation: CancellationToken,
-    /// Extensions requested by the client and declared by the card (EXT-05).
+    /// Extensions requested by the client and declared by the card (also echoed in the
+    /// `A2A-Extensions` response header).
     pub extensions: Vec<String>,
-    /// Tasks named in `message.referenceTaskIds` that the caller may read (SRV-30).
+    /// Tasks named in `message.referenceTaskIds` that the caller may read, loaded for
+    /// the executor.
     pub referenced_tasks: Vec<Task>,
     /// The request's configuration.
     pub configuration: Option<SendMessageConfiguration>,
@@ -62,7 +64,7 @@ impl RequestContext {
         self.task.is_some()
     }
 
-    /// The text of the client's message (PM-19).
+    /// The text of the client's message: its text parts, joined.
     #[must_use]
     pub fn text(&self) -> String {
         self.message.text()

@@ -2,7 +2,8 @@
 //! receives, the [`TaskUpdater`] that drives the task, and [`progress`] helpers.
 //!
 //! Every incoming message starts a *turn*: the server calls [`AgentExecutor::execute`] once,
-//! and the executor drives the task through its updater. The rules (seed 001, EXE-03…EXE-16):
+//! and the executor drives the task through its updater. The rules (those of a TS SDK's A2A
+//! module):
 //!
 //! - A new interaction gets its task at the first update: the task is created SUBMITTED with
 //!   the client's message as its history, then the update applies. [`TaskUpdater::reply`]
@@ -43,7 +44,7 @@ pub trait AgentExecutor: Send + Sync + 'static {
     /// Called by CancelTask before the task becomes CANCELED, whether or not a turn is
     /// running (a task waiting for input has none). Returning an error keeps the task as it
     /// is: [`ExecutorError::Refuse`] answers the request with that error, anything else
-    /// answers InternalError (EXE-23). The task's lock is held while this runs, so it must not
+    /// answers InternalError. The task's lock is held while this runs, so it must not
     /// wait for `execute`.
     async fn cancel(&self, request: CancelRequest<'_>) -> Result<(), ExecutorError> {
         let _ = request;
@@ -52,7 +53,7 @@ pub trait AgentExecutor: Send + Sync + 'static {
 
     /// Called on one surviving instance for a task whose turn was lost: the instance running
     /// it stopped renewing its lease (it crashed or was cut off) while the task was SUBMITTED,
-    /// WORKING or AUTH_REQUIRED (EXE-26). By default the task fails with a status message
+    /// WORKING or AUTH_REQUIRED. By default the task fails with a status message
     /// saying so; [`Recovery::Rerun`] runs [`AgentExecutor::execute`] again, on this instance,
     /// for the task's last client message.
     async fn recover(&self, task: &Task) -> Recovery {
@@ -61,7 +62,8 @@ pub trait AgentExecutor: Send + Sync + 'static {
     }
 }
 
-/// The status message of a task failed because its turn was lost (EXE-26).
+/// The status message of a task failed because its turn was lost (its instance stopped
+/// mid-turn).
 pub const LOST_TURN_MESSAGE: &str =
     "the server instance working on this task stopped before it finished";
 
@@ -95,8 +97,9 @@ pub struct CancelRequest<'a> {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ExecutorError {
-    /// Refuse the request with this A2A error (EXE-09). Only honoured before the task changed
-    /// in this turn; afterwards it fails the task with the error's message.
+    /// Refuse the request with this A2A error, leaving the task as it was. Only honoured
+    /// before the task changed in this turn; afterwards it fails the task with the error's
+    /// message.
     #[error("refused: {0}")]
     Refuse(A2aError),
     /// Fail the task, with this text (shown to the client) as the status message.

@@ -1,5 +1,5 @@
 //! Progress reporting from anywhere inside a turn, without passing the updater around
-//! (seed 000's progress API, EXE-18…EXE-20).
+//! (modelled on Apache Camel's A2A progress API).
 //!
 //! While an executor runs, its [`TaskUpdater`] is installed as the current task context of
 //! the tokio task. The functions here find it there:
@@ -19,10 +19,10 @@
 //! }
 //! ```
 //!
-//! Outside a turn every function does nothing and succeeds (EXE-20); [`Progress::strict`]
+//! Outside a turn every function does nothing and succeeds; [`Progress::strict`]
 //! reports [`NoTaskContext`] instead. A progress event that cannot be
-//! stored or published is logged at debug level and never changes the caller's outcome
-//! (EXE-19): progress is best effort, the work is what matters.
+//! stored or published is logged at debug level and never changes the caller's outcome:
+//! progress is best effort, the work is what matters.
 
 use std::future::Future;
 
@@ -63,7 +63,7 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Outside a turn, calls do nothing and succeed (the default, EXE-20).
+    /// Outside a turn, calls do nothing and succeed (the default).
     #[must_use]
     pub const fn lenient() -> Self {
         Self {
@@ -71,7 +71,7 @@ impl Progress {
         }
     }
 
-    /// Outside a turn, calls fail with [`NoTaskContext`] (seed 000's `failIfNoTaskContext`).
+    /// Outside a turn, calls fail with [`NoTaskContext`] (Apache Camel's `failIfNoTaskContext`).
     #[must_use]
     pub const fn strict() -> Self {
         Self {
@@ -108,7 +108,7 @@ impl Progress {
     }
 
     /// Reports `text` with an explicit state (e.g. INPUT_REQUIRED; short names such as
-    /// `WORKING` parse with `TaskState::from_name`, PM-04).
+    /// `WORKING` parse with `TaskState::from_name`).
     ///
     /// # Errors
     /// [`NoTaskContext`] outside a turn, when strict.
@@ -189,7 +189,8 @@ pub async fn emit_message(message: Message) -> Result<(), NoTaskContext> {
 /// Turns a scope's error into the text reported for it.
 type ErrorText<E> = Box<dyn Fn(&E) -> String + Send + Sync>;
 
-/// A named group of steps with progress reported around it (EXE-19).
+/// A named group of steps with progress reported around it: before, after, and on error
+/// (the error still propagates).
 pub struct Scope<E> {
     progress: Progress,
     name: String,

@@ -6,7 +6,8 @@ use a2a_types::{Artifact, Message, Metadata, Part, Role, TaskState};
 
 use crate::turn::{Change, Turn};
 
-/// A status message and metadata to attach to a status change (EXE-02).
+/// A status message and metadata to attach to a status change; the metadata is merged into
+/// the task's.
 ///
 /// Built from text (`"Thinking…"`), a [`Message`], or `()` for nothing; the message's
 /// `messageId`, role, `taskId` and `contextId` are filled in.
@@ -62,10 +63,11 @@ impl From<Message> for Update {
 #[non_exhaustive]
 pub enum UpdateError {
     /// The turn already ended (a reply, a terminal or INPUT_REQUIRED status, or the executor
-    /// returned); nothing more may change in it (EXE-05).
+    /// returned); nothing more may change in it.
     #[error("the turn has ended; no further updates are accepted")]
     TurnEnded,
-    /// The task was canceled, or finished elsewhere (EXE-23, EXE-25).
+    /// The task was canceled, or finished elsewhere (by another instance); updates after that
+    /// are rejected.
     #[error("the task was canceled or finished elsewhere")]
     TaskFinished,
     /// A status change that the lifecycle does not allow (e.g. back to SUBMITTED).
@@ -104,8 +106,8 @@ impl TaskUpdater {
         self.status(TaskState::Working, update).await
     }
 
-    /// Moves the task to any state; a terminal state or INPUT_REQUIRED ends the turn (EXE-18:
-    /// "emit with an explicit state").
+    /// Moves the task to any state; a terminal state or INPUT_REQUIRED ends the turn (the
+    /// progress API's "emit with an explicit state").
     ///
     /// # Errors
     /// [`UpdateError`] when the turn ended, the transition is not allowed, or the save failed.
@@ -257,7 +259,8 @@ impl TaskUpdater {
     }
 
     /// Answers with a message and ends the turn. On a new interaction no task is created
-    /// (EXE-04); on a follow-up the reply joins the task's history and the task's state stays.
+    /// (a message-only response); on a follow-up the reply joins the task's history and the
+    /// task's state stays.
     ///
     /// # Errors
     /// [`UpdateError::Invalid`] when a new interaction already created its task.

@@ -1,5 +1,5 @@
-//! Webhook address safety (PUSH-07, PUSH-08, D-18): which URLs a push notification may be
-//! sent to, and a client that sends only there.
+//! Webhook address safety, checked at registration and again before each delivery: which
+//! URLs a push notification may be sent to, and a client that sends only there.
 //!
 //! [`check_webhook`] parses a webhook URL, resolves its host and refuses it when any address
 //! the host resolves to is loopback, private, link-local, cloud metadata or otherwise not
@@ -75,7 +75,8 @@ pub mod category {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WebhookPolicy {
     /// Also allow loopback hosts (`127.0.0.0/8`, `::1`, `localhost`), over plain `http://` as
-    /// well as https, for development and conformance runs (`allowLocalWebhookUrls`, CFG-16).
+    /// well as https, for development and conformance runs (`allowLocalWebhookUrls`, off by
+    /// default).
     /// Plain http is still refused for any other host, and no other forbidden category —
     /// cloud metadata least of all — becomes reachable.
     pub allow_local: bool,
@@ -289,7 +290,8 @@ fn article(name: &str) -> &'static str {
 /// the scheme, so `http://169.254.169.254/` is refused as cloud metadata, not for lacking
 /// https; host names are not looked up when the scheme alone refuses them.
 ///
-/// Call it at registration and again before each delivery (PUSH-08), and deliver through
+/// Call it at registration and again before each delivery (DNS may have changed
+/// since registration), and deliver through
 /// [`CheckedWebhook::pinned_client`].
 ///
 /// # Errors

@@ -1,5 +1,5 @@
 //! [`InMemoryTaskStore`]: the default [`TaskStore`]. It keeps tasks for the life of the process
-//! (STO-04) and forgets terminal tasks after a TTL or when it is full (STO-06, STO-07).
+//! and forgets terminal tasks after a TTL or when it is full.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
@@ -16,10 +16,10 @@ use super::{
     TaskStore, Version,
 };
 
-/// How many successful saves pass between two cleanup passes (STO-07 `cleanupInterval`).
+/// How many successful saves pass between two cleanup passes (`cleanupInterval`).
 const CLEANUP_INTERVAL: u64 = 100;
 
-/// Settings of an [`InMemoryTaskStore`] (STO-06, STO-07).
+/// Settings of an [`InMemoryTaskStore`]: expiry of terminal tasks and a size cap.
 ///
 /// ```
 /// use std::time::Duration;
@@ -73,13 +73,13 @@ impl Default for InMemoryTaskStoreConfig {
 /// - **Versions** come from one counter for the whole store, so every successful save
 ///   returns a version greater than any returned before, and a task that expired and was
 ///   created again never reuses an old version.
-/// - **Expiry** (STO-06): a terminal task expires
+/// - **Expiry**: a terminal task expires
 ///   [`completed_task_ttl`](InMemoryTaskStoreConfig::completed_task_ttl) after the save that
 ///   made it terminal; saving it again while it stays terminal does not extend its life. An
 ///   expired task is invisible at once: `load` and `save` drop it when they meet it, `list`
 ///   drops every expired task before it scans, and every 100th save runs the same cleanup,
 ///   so memory is given back even when nobody reads.
-/// - **Size cap** (STO-07): when a save creates a task while the store already holds
+/// - **Size cap**: when a save creates a task while the store already holds
 ///   [`max_stored_tasks`](InMemoryTaskStoreConfig::max_stored_tasks), it first evicts
 ///   terminal tasks, the one that became terminal first going first, until there is room.
 ///   When no task is terminal it evicts nothing and the store goes over the cap. Saves of
@@ -224,7 +224,8 @@ impl TaskStore for InMemoryTaskStore {
                 });
             }
             (Expected::Absent, None) => tasks.make_room(self.config.max_stored_tasks),
-            // A task of another scope must look exactly like a missing one (D-07).
+            // A task of another scope must look exactly like a missing one (never
+            // reveal that it exists).
             (Expected::Version(_), None) => {
                 return Err(StoreError::NotFound {
                     task_id: task.id.clone(),
@@ -259,7 +260,7 @@ impl TaskStore for InMemoryTaskStore {
             };
         }
         let terminal_since = if task.status.state.is_terminal() {
-            // The TTL runs from the save that made the task terminal (STO-06), not from
+            // The TTL runs from the save that made the task terminal, not from
             // the latest save.
             Some(was_terminal_since.unwrap_or(TerminalKey {
                 since: now,
@@ -422,7 +423,7 @@ impl TaskStore for InMemoryTaskStore {
 /// A list candidate: its list-order key and its stored body.
 type Candidate = (i64, TaskId, Arc<[u8]>);
 
-/// The list order (SRV-18): status timestamp, newest first, then task id, descending. Task
+/// The list order: status timestamp, newest first, then task id, descending. Task
 /// ids are unique, so no two tasks compare equal.
 fn list_order(a: &Candidate, b: &Candidate) -> Ordering {
     (b.0, &b.1).cmp(&(a.0, &a.1))

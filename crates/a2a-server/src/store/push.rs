@@ -1,4 +1,4 @@
-//! [`PushConfigStore`]: the webhooks registered for tasks (spec §2.7–§2.10, STO-11), and
+//! [`PushConfigStore`]: the webhooks registered for tasks (spec §2.7–§2.10), and
 //! [`InMemoryPushConfigStore`], the default one.
 
 use std::collections::{BTreeMap, HashMap};
@@ -9,7 +9,7 @@ use async_trait::async_trait;
 
 use super::{StoreError, TaskScope};
 
-/// How many push configs one task may hold by default (STO-11).
+/// How many push configs one task may hold by default.
 pub const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK: usize = 100;
 
 /// Storage of push-notification configs, keyed by (scope, task id, config id).
@@ -17,7 +17,7 @@ pub const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK: usize = 100;
 /// Implementations must guarantee:
 /// - **Scope isolation**: a config is only visible under the [`TaskScope`] it was saved with.
 /// - **Replace by id**: saving a config whose id the task already holds replaces it and does
-///   not count toward the limit (STO-11).
+///   not count toward the limit.
 /// - **Limit**: saving a new config for a task that holds `max_per_task` already fails with
 ///   [`StoreError::Limit`] and stores nothing.
 /// - **Order**: `list` returns a task's configs ordered by config id.
@@ -75,7 +75,7 @@ pub trait PushConfigStore: Send + Sync + 'static {
     /// webhooks whose task logged events after their `delivered` sequence, whose next
     /// attempt is due (`next_attempt_at <= now_ms`) and that no live claim holds. Until it
     /// is released or its claim passes, a claimed webhook is handed to nobody else: with
-    /// several instances, each event goes out from one of them (PUSH-05).
+    /// several instances, each event goes out from one of them.
     async fn claim_deliveries(
         &self,
         instance: &str,

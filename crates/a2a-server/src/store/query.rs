@@ -10,7 +10,8 @@ pub struct TaskQuery {
     pub context_id: Option<ContextId>,
     /// Only tasks in one of these states; empty means every state.
     pub states: Vec<TaskState>,
-    /// Only tasks whose status timestamp is at or after this instant (inclusive, A-25).
+    /// Only tasks whose status timestamp is at or after this instant (inclusive, although the
+    /// field's name says "after").
     pub status_timestamp_after: Option<Timestamp>,
     /// At most this many tasks (at least 1).
     pub page_size: usize,

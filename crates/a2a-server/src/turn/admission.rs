@@ -1,7 +1,7 @@
-//! Admission of turns (LIM-01…LIM-03, D-24) and stopping them (STO-12): at most
+//! Admission of turns and stopping them: at most
 //! `max_concurrent_tasks` turns run at once, only new `returnImmediately` interactions may wait
 //! for a slot as SUBMITTED tasks, and shutdown fails what has not started and what outlives
-//! its grace.
+//! its grace. A turn that finds no room is refused with ServerBusy.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -15,13 +15,13 @@ use tokio_util::task::task_tracker::TaskTrackerToken;
 
 use super::{Engine, Turn};
 
-/// The status message of tasks failed because the server stops (STO-12).
+/// The status message of tasks failed because the server stops.
 pub(super) const SHUTTING_DOWN: &str = "the server is shutting down";
 
 /// Slots, queue and shutdown state shared by every turn of one engine.
 #[derive(Debug)]
 pub(crate) struct Admission {
-    /// `None` when unlimited (`max_concurrent_tasks` 0, LIM-01).
+    /// `None` when unlimited (`max_concurrent_tasks` 0, the default).
     slots: Option<Arc<Semaphore>>,
     queue_capacity: usize,
     state: Arc<Mutex<State>>,
@@ -65,7 +65,7 @@ struct QueuePlace {
     task_id: Option<TaskId>,
 }
 
-/// A running turn's slot, given back when dropped (LIM-01).
+/// A running turn's slot, given back when dropped.
 #[derive(Debug)]
 pub(super) struct Slot {
     _permit: Option<OwnedSemaphorePermit>,
@@ -98,8 +98,8 @@ impl Admission {
     /// Admits a turn: a free slot, else a queue place when `may_queue` and one is left.
     ///
     /// # Errors
-    /// ServerBusy when every slot (and the queue, for those that may wait) is taken (LIM-03);
-    /// Unavailable once shutdown began (STO-12).
+    /// ServerBusy when every slot (and the queue, for those that may wait) is taken;
+    /// Unavailable once shutdown began.
     pub(crate) fn admit(&self, may_queue: bool) -> Result<Ticket, A2aError> {
         let mut state = lock(&self.state);
         if state.shutting_down {
@@ -241,7 +241,7 @@ impl Drop for QueuePlace {
 }
 
 impl Engine {
-    /// Stops every turn (STO-12): refuses new ones, fails queued ones now, gives running ones
+    /// Stops every turn: refuses new ones, fails queued ones now, gives running ones
     /// `grace`, then fails and cancels those still running; returns once all have settled.
     pub(crate) async fn shutdown(&self, grace: Duration) {
         let admission = &self.admission;

@@ -1,5 +1,5 @@
 //! Running the executor of a turn within its bounds, and settling the turn once it stopped
-//! (EXE-07…EXE-11, EXE-17): complete, fail, or take back what the turn did.
+//! (within `async_timeout`): complete, fail, or take back what the turn did.
 
 use std::time::Duration;
 
@@ -12,7 +12,7 @@ use crate::executor::{ExecutorError, Update};
 
 /// How long an executor may go on after its cancellation fired before its future is dropped.
 /// The executor contract asks it to return soon after; this bounds one that does not, so its
-/// slot (LIM-01) and a shutdown (STO-12) are not held until `async_timeout`.
+/// concurrency slot and a shutdown are not held until `async_timeout`.
 pub(super) const CANCELED_EXECUTOR_GRACE: Duration = Duration::from_secs(5);
 
 /// How the executor's future settled.
@@ -27,7 +27,8 @@ pub(super) enum Outcome {
 
 impl Turn {
     /// Runs the executor's future to its end, catching a panic, and bounded by `async_timeout`
-    /// (EXE-17) and by [`CANCELED_EXECUTOR_GRACE`] after the turn's cancellation.
+    /// (overrunning work fails the task) and by [`CANCELED_EXECUTOR_GRACE`] after the turn's
+    /// cancellation.
     pub(super) async fn run_executor(
         &self,
         execute: impl Future<Output = Result<(), ExecutorError>>,
@@ -49,7 +50,7 @@ impl Turn {
         }
     }
 
-    /// Fails the task with `text` unless the turn already ended (STO-12: shutdown).
+    /// Fails the task with `text` unless the turn already ended (used at shutdown).
     pub(super) async fn fail(&self, text: &str) {
         if self.is_ended() {
             return;
@@ -61,7 +62,8 @@ impl Turn {
         self.finish_failed(text.to_owned()).await;
     }
 
-    /// Settles the turn once the executor's future finished (EXE-07…EXE-11).
+    /// Settles the turn once the executor's future finished: SUBMITTED or WORKING completes,
+    /// AUTH_REQUIRED stays waiting, an error fails the task or refuses the request.
     pub(super) async fn finish(&self, outcome: Outcome) {
         if self.is_ended() {
             if let Outcome::Returned(Err(error)) = &outcome {
@@ -78,8 +80,9 @@ impl Turn {
             (flags.created, flags.changed)
         };
         let failure = match outcome {
-            // A queued task was answered as SUBMITTED before it ran (LIM-02): an agent that
-            // did nothing with it gets what EXE-11 gives a new interaction, as a failed task.
+            // A queued task was answered as SUBMITTED before it ran (only queued requests
+            // wait for a slot): an agent that did nothing with it gets what a new interaction
+            // gets (InvalidAgentResponse), as a failed task.
             Outcome::Returned(Ok(())) if self.queued && !changed => {
                 "the agent neither replied nor updated the task".to_owned()
             }
@@ -126,7 +129,7 @@ impl Turn {
     async fn finish_returned(&self, created: bool) {
         if !created {
             if self.is_new {
-                // EXE-11: neither a reply nor an update.
+                // A new interaction with neither a reply nor an update: InvalidAgentResponse.
                 self.end(|view| {
                     view.refusal = Some(A2aError::invalid_agent_response(
                         "the agent neither replied nor created a task",
@@ -180,7 +183,8 @@ impl Turn {
 
     async fn finish_refused(&self, error: A2aError) {
         if !self.is_new {
-            // EXE-09: take the refused follow-up message back out of the history.
+            // A refused request leaves the task as it was: take the refused follow-up message
+            // back out of the history.
             if let Ok((mut task, expected, _)) = self.current().await {
                 let message_id = &self.message.message_id;
                 if let Some(position) = task

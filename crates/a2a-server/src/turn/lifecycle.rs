@@ -25,7 +25,7 @@ pub(crate) const fn can_move(from: TaskState, to: TaskState) -> bool {
     }
 }
 
-/// True when a status change to `state` ends the turn (EXE-05).
+/// True when a status change to `state` ends the turn: a terminal state or INPUT_REQUIRED.
 #[must_use]
 pub(crate) const fn ends_turn(state: TaskState) -> bool {
     state.is_terminal() || matches!(state, TaskState::InputRequired)

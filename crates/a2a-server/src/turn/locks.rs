@@ -1,5 +1,5 @@
 //! [`TaskLocks`]: one async mutex per task, so updates, cancels and follow-ups of a task never
-//! interleave within a process (STO-03).
+//! interleave within a process.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};

@@ -106,7 +106,7 @@ pub(crate) struct Turn {
     scope: TaskScope,
     is_new: bool,
     /// A new interaction whose task was stored SUBMITTED, and its request answered, while it
-    /// waited for a slot (LIM-02).
+    /// waited for a slot (only `returnImmediately` requests may queue).
     queued: bool,
     message: Message,
     cancellation: CancellationToken,
@@ -188,7 +188,7 @@ impl Engine {
         let is_new = !created || queued;
         let (view, receiver) = watch::channel(TurnView {
             task: start.task,
-            // The stored SUBMITTED task is the answer to a queued request (LIM-02).
+            // The stored SUBMITTED task is the answer to a queued request.
             changed: queued,
             ..TurnView::default()
         });
@@ -225,7 +225,8 @@ impl Engine {
                 progress::with_updater(updater.clone(), executor.execute(context, updater));
             let outcome = turn.run_executor(execute).await;
             turn.finish(outcome).await;
-            // `_slot` is given back only now: the turn holds it until it settled (LIM-01).
+            // `_slot` is given back only now: the turn holds it until it settled, whatever its
+            // binding (one shared cap covers every kind of request).
         });
         StartedTurn {
             view: receiver,
@@ -401,7 +402,7 @@ impl Turn {
                 .map_err(|error| log_store(&error))?
                 .ok_or(UpdateError::TaskFinished)?;
             if stored.task.status.state.is_terminal() {
-                // Canceled, or finished by another instance (EXE-25): this turn is over.
+                // Canceled, or finished by another instance: drop the update, this turn is over.
                 self.end(|view| view.task = Some(stored.task.clone()));
                 self.cancellation.cancel();
                 return Err(UpdateError::TaskFinished);
@@ -521,7 +522,7 @@ impl Turn {
             (flags.created, flags.changed)
         };
         if !created {
-            // EXE-04: a reply creates no task.
+            // A reply creates no task (a message-only response).
             let reply = agent_message(message, None, &self.context_id);
             self.end(|view| view.reply = Some(reply));
             return Ok(());
@@ -532,7 +533,7 @@ impl Turn {
             ));
         }
         if self.is_new {
-            // A queued task (LIM-02): its request was answered with the task, so the reply
+            // A queued task: its request was answered with the task, so the reply
             // cannot stand alone; it completes the task as its status message.
             let (mut task, expected, mut events) = self.current().await?;
             let change = Change::Status {

@@ -1,4 +1,4 @@
-//! Authentication over real sockets (AUTH-01…AUTH-10, D-24): fail closed, API keys in a
+//! Authentication over real sockets: fail closed, API keys in a
 //! header, query parameter or cookie, OR-of-AND requirements with scopes, the caller's
 //! profile in the executor, 401/403 shapes on both bindings, the extended card, and
 //! build-time refusal of schemes nothing checks. Real signed JWTs are in `auth_tokens`;
@@ -154,7 +154,8 @@ fn message(response: &RawResponse) -> String {
 
 #[tokio::test]
 async fn with_nothing_configured_every_operation_is_refused_but_the_card_is_public() {
-    // AUTH-02, AUTH-03: the default builder, a card with no scheme.
+    // Authentication is on by default and fails closed: the default builder, a card with
+    // no scheme.
     let server = TestServer::start_secured(A2aServer::builder(
         standard_card(),
         crate::support::BindingEcho,
@@ -189,7 +190,7 @@ async fn with_nothing_configured_every_operation_is_refused_but_the_card_is_publ
 
 #[tokio::test]
 async fn an_api_key_is_read_where_the_scheme_says() {
-    // AUTH-06: header, query and cookie, each by the scheme's name.
+    // An API key in a header, query parameter or cookie, each by the scheme's name.
     let cases = [
         (ApiKeyLocation::Header, "X-Agent-Key"),
         (ApiKeyLocation::Query, "key"),
@@ -249,7 +250,8 @@ async fn an_api_key_is_read_where_the_scheme_says() {
 
 #[tokio::test]
 async fn requirements_are_alternatives_of_schemes_that_must_all_pass() {
-    // AUTH-04: [key AND token] OR [cookie key].
+    // Requirements are alternatives of schemes that must all pass: [key AND token] OR
+    // [cookie key].
     let card = secured_card(
         &[
             (
@@ -347,7 +349,7 @@ async fn scopes_are_required_per_requirement_and_a_shortfall_is_403() {
 
 #[tokio::test]
 async fn the_executor_sees_the_caller_and_a_token_names_the_caller_over_a_key() {
-    // AUTH-08, AUTH-09: one requirement combining a key and a token: the token's subject,
+    // One requirement combining a key and a token: the token's subject,
     // whatever the order of the schemes.
     for order in [["key", "oauth"], ["oauth", "key"]] {
         let schemes = [
@@ -386,7 +388,7 @@ async fn the_executor_sees_the_caller_and_a_token_names_the_caller_over_a_key() 
 
 #[tokio::test]
 async fn a_token_naming_nobody_is_refused() {
-    // AUTH-08: no sub, username or client_id/azp.
+    // A token must name its caller: no sub, username or client_id/azp is refused.
     let card = secured_card(
         &[("oauth", SecurityScheme::bearer("JWT"))],
         &[&[("oauth", &[])]],
@@ -408,7 +410,8 @@ async fn a_token_naming_nobody_is_refused() {
 
 #[tokio::test]
 async fn the_extended_card_is_for_authenticated_callers_only() {
-    // CARD-12: behind authentication like every operation; the public card stays public.
+    // The extended card is behind authentication like every operation; the public card
+    // stays public.
     let mut card = secured_card(
         &[(
             "key",

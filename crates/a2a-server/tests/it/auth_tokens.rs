@@ -1,4 +1,4 @@
-//! Token verification with real signed tokens (AUTH-05, AUTH-08): JWTs against a JWKS served
+//! Token verification with real signed tokens: JWTs against a JWKS served
 //! over HTTP, found directly or through OpenID Connect discovery, and opaque tokens checked
 //! by RFC 7662 introspection.
 

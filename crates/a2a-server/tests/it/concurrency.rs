@@ -1,5 +1,5 @@
-//! Many clients racing follow-ups and cancels on one task (STO-03): the stored history and
-//! final state must be consistent.
+//! Many clients racing follow-ups and cancels on one task (a per-task lock serialises them):
+//! the stored history and final state must be consistent.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,4 +1,4 @@
-//! CORS over the socket (CORS-01…CORS-03): off by default; when on, preflights on every path
+//! CORS over the socket: off by default; when on, preflights on every path
 //! and an allowed origin on every response.
 
 use a2a_server::cors::CorsConfig;

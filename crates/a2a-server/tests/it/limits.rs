@@ -1,5 +1,6 @@
-//! Admission limits over the socket (LIM-01…LIM-03, D-24): one shared cap on running turns,
-//! a queue for `returnImmediately` requests only, and slots given back on every path.
+//! Admission limits over the socket: one shared cap on running turns,
+//! a queue for `returnImmediately` requests only, and slots given back on every path;
+//! a full server answers ServerBusy.
 
 use std::sync::Arc;
 

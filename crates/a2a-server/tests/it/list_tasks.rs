@@ -1,4 +1,5 @@
-//! ListTasks over the socket: order, filters, paging and page tokens (SRV-15…SRV-21, D-09).
+//! ListTasks over the socket: order, filters, paging and page tokens (opaque, bound
+//! to their filters).
 
 use std::collections::HashSet;
 

@@ -1,4 +1,4 @@
-//! Webhook address safety (PUSH-07, PUSH-08, D-18): hostile URLs refused at registration in
+//! Webhook address safety: hostile URLs refused at registration in
 //! every spelling, host names judged by every address they resolve to, rebinding caught by the
 //! delivery-time check, and a client pinned to the checked address.
 

@@ -1,4 +1,4 @@
-//! Graceful shutdown (STO-12): queued tasks fail at once and their subscribers are told,
+//! Graceful shutdown: queued tasks fail at once and their subscribers are told,
 //! running turns get the grace, then are canceled and failed; new work is refused.
 
 use std::sync::Arc;

@@ -1,5 +1,5 @@
-//! The turn rules of seed 001 (EXE-03…EXE-16, EXE-21…EXE-25), one test per rule, over a real
-//! socket through the JSON-RPC binding.
+//! The turn rules (those of a TS SDK's A2A module), cancels included, one test per rule,
+//! over a real socket through the JSON-RPC binding.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -420,7 +420,7 @@ async fn blocking_send_returns_at_an_interrupted_state_while_the_turn_goes_on() 
         .call("SendMessage", send_params("pay", json!({})))
         .await;
     assert_eq!(state(&result["task"]), "TASK_STATE_AUTH_REQUIRED");
-    // The turn still runs: a message to the task is refused (EXE-13).
+    // The turn still runs: a follow-up message to the task is refused until it ends.
     let error = server
         .call_err(
             "SendMessage",

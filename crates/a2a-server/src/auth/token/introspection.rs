@@ -1,5 +1,5 @@
 //! [`Introspector`]: opaque tokens checked by asking the authorization server (RFC 7662
-//! token introspection), with the server's answer as the caller's profile (AUTH-05, AUTH-08).
+//! token introspection), with the server's answer as the caller's profile.
 
 use std::collections::HashMap;
 use std::fmt;

@@ -1,6 +1,6 @@
 //! The keys a [`JwtVerifier`](super::JwtVerifier) checks signatures with: a JSON Web Key Set
 //! read once, kept for a while, and read again when a token names a key it does not have
-//! (key rotation), but never more often than a cooldown allows (AUTH-05).
+//! (key rotation), but never more often than a cooldown allows.
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};

@@ -1,5 +1,5 @@
 //! [`JwtVerifier`]: signed JWT access tokens checked against a JWKS: signature, algorithm,
-//! expiry, issuer and audience (AUTH-05).
+//! expiry, issuer and audience.
 
 use std::fmt;
 use std::str::FromStr as _;

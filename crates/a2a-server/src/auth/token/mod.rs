@@ -1,6 +1,6 @@
 //! Bearer tokens issued by someone else: JWTs checked against a JWKS (found directly or
 //! through OpenID Connect discovery) and opaque tokens checked by RFC 7662 introspection
-//! (AUTH-05). What a verifier learns becomes the caller's profile (AUTH-08).
+//! What a verifier learns becomes the caller's profile.
 
 mod introspection;
 mod jwks;

@@ -1,4 +1,4 @@
-//! The isolation matrix (issue 7, D-07, SRV-21, PUSH-10): two callers and two tenants ×
+//! The isolation matrix (issue 7): two callers and two tenants ×
 //! every operation × both bindings. A task belongs to (tenant, caller); anyone else gets
 //! TaskNotFound on every operation and never sees it listed. Zero leaks.
 
@@ -158,7 +158,8 @@ impl Matrix {
     }
 }
 
-/// The response is TaskNotFound, as the binding writes it (D-07).
+/// The response is TaskNotFound, as the binding writes it (another caller's task is never
+/// revealed to exist).
 fn assert_not_found(binding: Binding, response: &RawResponse, what: &str) {
     let text = String::from_utf8_lossy(&response.body).into_owned();
     match binding {
@@ -263,7 +264,7 @@ async fn no_caller_or_tenant_reaches_another_ones_task_on_any_operation() {
                         assert_not_found(binding, &response, &format!("{what}: {method}"));
                         checked += 1;
                     }
-                    // Push configs belong to the task's owner (PUSH-10): for anyone else the
+                    // Push configs belong to the task's owner: for anyone else the
                     // task, and so its configs, do not exist.
                     let config_id = &configs[task.as_str()];
                     let push_operations = [
@@ -376,8 +377,9 @@ async fn the_extended_card_needs_a_caller_on_both_bindings() {
 
 #[tokio::test]
 async fn the_forbidden_option_says_403_for_another_callers_task_of_the_same_tenant() {
-    // D-07's option (seed 000's AuthorizationError): existence is revealed within the
-    // tenant, never across tenants, and a task that does not exist is still not found.
+    // The `cross_owner = forbidden` option (Apache Camel's AuthorizationError): existence is
+    // revealed within the tenant, never across tenants, and a task that does not exist is
+    // still not found.
     let mut config = a2a_server::ServerConfig::default();
     config.cross_owner = a2a_server::config::CrossOwner::Forbidden;
     let matrix = Matrix::start_with(config).await;

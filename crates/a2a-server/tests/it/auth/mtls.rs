@@ -1,4 +1,4 @@
-//! Mutual TLS as an authentication scheme (AUTH-01, issue 7): a certificate from the
+//! Mutual TLS as an authentication scheme (issue 7): a certificate from the
 //! trusted CA names the caller; none is 401; one from another CA never gets past the
 //! handshake; two certificates are two callers with their own tasks.
 

@@ -131,7 +131,7 @@ fn is_closed(credentials: &Credentials) -> bool {
     credentials.is_empty()
 }
 
-/// The verifier of JWTs `setting` names (also the gateway's, GW-15).
+/// The verifier of JWTs `setting` names (also the gateway's).
 pub(crate) fn jwt_verifier(setting: &JwtSetting) -> anyhow::Result<Arc<dyn TokenVerifier>> {
     let config = match &setting.keys {
         JwtKeys::Jwks { url, issuer } => {

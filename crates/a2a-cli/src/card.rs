@@ -1,8 +1,8 @@
-//! The card `a2a serve` publishes: a card file, or one built from parameters (CARD-07), with
-//! `--name`/`--description`/`--version` over either (CARD-09: parameters override only
-//! those three). A card that names no interface gets a JSONRPC and an HTTP+JSON interface,
-//! both at the server's public URL: JSON-RPC is `POST /`, the REST routes are
-//! `/message:send` and the like beside it.
+//! The card `a2a serve` publishes: a card file, or one built from parameters (without
+//! security schemes), with `--name`/`--description`/`--version` over either (parameters
+//! override only those three). A card that names no interface gets a JSONRPC and an
+//! HTTP+JSON interface, both at the server's public URL: JSON-RPC is `POST /`, the REST
+//! routes are `/message:send` and the like beside it.
 
 use std::path::{Path, PathBuf};
 
@@ -42,7 +42,7 @@ pub(crate) struct ServedCard {
     pub(crate) interfaces_added: bool,
 }
 
-/// The card from its sources (CARD-09): the file or the agent's preview card, then the
+/// The card from its sources: the file or the agent's preview card, then the
 /// parameters over it. Read before the listener is bound, so a bad card fails fast.
 pub(crate) fn load(settings: &Settings) -> Result<AgentCard, CardError> {
     let source = &settings.card;
@@ -95,7 +95,7 @@ fn read(path: &Path) -> Result<AgentCard, CardError> {
     })
 }
 
-/// The card of a built-in agent when no file is given: the "preview defaults" of CARD-07,
+/// The card of a built-in agent when no file is given: its "preview defaults",
 /// declaring what the agent does. Every built-in agent streams.
 fn preview(agent: &AgentSetup) -> AgentCard {
     let (name, description, skill) = match agent {

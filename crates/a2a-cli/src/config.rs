@@ -1,6 +1,6 @@
 //! The options of `a2a serve` from their three sources, merged in one place:
 //! flag > environment variable `A2A_<OPTION>` > TOML file (`--config`, keys in snake_case) >
-//! default (CFG-01…CFG-19, CFG-40).
+//! default.
 //!
 //! Environment variable names come from the flag names (`--max-concurrent-tasks` →
 //! `A2A_MAX_CONCURRENT_TASKS`) and their values are parsed by the same clap parsers as the

@@ -24,9 +24,9 @@
 //!   deliveries for development.
 //! - `config`: flags, `A2A_*` environment variables and the TOML file, merged in one place
 //!   into validated settings.
-//! - `card`: the agent card served, from a file and/or parameters (CARD-07…CARD-09).
+//! - `card`: the agent card served, from a file and/or parameters.
 //! - `authentication`: the security options as the card's schemes and the server's
-//!   `Authentication` (AUTH-01…AUTH-10).
+//!   `Authentication`.
 //! - `agents/`: the built-in agents `echo`, `exec` and `conformance`.
 //! - `logging`: `tracing` to stderr, human-readable or JSON.
 //! - `client_args`: the flags every client command shares (URL, binding, credentials,
@@ -38,7 +38,7 @@
 //! - `serving`: how `a2a serve` serves, over HTTP or HTTPS (mutual TLS with `--client-ca`),
 //!   and stops gracefully.
 //! - `register`: `a2a serve --register`, keeping the served agent registered with a
-//!   gateway (REG-12).
+//!   gateway.
 //! - `output`: the only module that prints to stdout.
 
 mod agents;

@@ -1,4 +1,4 @@
-//! `a2a serve --register`: keeping the served agent registered with an A2A gateway (REG-12).
+//! `a2a serve --register`: keeping the served agent registered with an A2A gateway.
 //!
 //! After the listener is bound, a task registers the card (the v1.0 card with `agent_id`
 //! beside its members, plus the KubeMQ `url` member naming the JSON-RPC interface, so both
@@ -6,7 +6,7 @@
 //! the gateway answers with "agent not found" (it expired or restarted) leads to a new
 //! registration. Failures are logged and retried with a doubling delay (1 s to 60 s), never
 //! fatal: the agent keeps serving. On SIGINT/SIGTERM the agent deregisters before draining,
-//! so the gateway stops routing calls to it (REG-12 step 4).
+//! so the gateway stops routing calls to it.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -234,7 +234,7 @@ async fn register_until_done(gateway: &Gateway, body: &Value, stop: &Cancellatio
 enum Answer {
     /// 200.
     Done,
-    /// "agent not found": 400 for heartbeats (REG-07), 404 for deregistrations (REG-08).
+    /// "agent not found": 400 for heartbeats, 404 for deregistrations.
     Unknown,
 }
 

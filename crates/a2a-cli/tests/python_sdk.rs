@@ -71,9 +71,9 @@ fn python_sdk_client_through_the_gateway_over_http_json() {
 }
 
 /// The driver's checks with `a2a gateway` between the SDK's client and the agent: the
-/// client resolves the agent's card at `/a2a/{id}/.well-known/agent-card.json` (GW-22),
+/// client resolves the agent's card at `/a2a/{id}/.well-known/agent-card.json`,
 /// whose interfaces point at the gateway, and every call, stream and key goes through it
-/// (`X-API-Key` is an `X-*` header, which the gateway forwards, GW-14).
+/// (`X-API-Key` is an `X-*` header, which the gateway forwards).
 #[allow(clippy::disallowed_methods)] // a synchronous test: no runtime to block
 fn through_the_gateway(binding: &str) {
     let Some(python) = python() else { return };
@@ -131,7 +131,8 @@ fn a_python_sdk_agent_behind_the_gateway_answers_a2a_send() {
             .json()
             .await
             .unwrap();
-        // REG-01's envelope: the card exactly as the SDK serves it.
+        // The registry's envelope, `agent_id` beside the card: the card exactly as the SDK
+        // serves it.
         let registered = http
             .post(format!("{}/agents/register", gateway.url))
             .json(&serde_json::json!({"agent_id": "py-echo", "card": card}))

@@ -7,7 +7,7 @@
 //!
 //! The artifact's text parts are the lines without their `\n`, and the last chunk is the
 //! text after the final `\n` (empty when the output ends with one). So the parts joined with
-//! `\n`, the way a client reads a text artifact (PM-19), give back stdout exactly, and
+//! `\n`, the way a client reads a text artifact, give back stdout exactly, and
 //! `lastChunk` is known only at end of output, without holding any line back.
 
 mod output;

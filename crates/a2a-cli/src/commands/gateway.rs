@@ -1,5 +1,5 @@
 //! `a2a gateway`: the agent registry and the protocol-aware proxy for a fleet of agents
-//! (seed 004), until SIGINT or SIGTERM.
+//! (after KubeMQ's A2A gateway), until SIGINT or SIGTERM.
 
 use std::future::{Future, IntoFuture as _};
 use std::path::PathBuf;
@@ -51,7 +51,7 @@ pub(crate) struct GatewayArgs {
         help_heading = "Serving"
     )]
     public_url: Option<String>,
-    /// Origins whose browser pages may call the gateway, comma-separated; * for any (CORS-04)
+    /// Origins whose browser pages may call the gateway, comma-separated; * for any
     #[arg(
         long,
         value_name = "ORIGINS",
@@ -97,7 +97,7 @@ pub(crate) struct GatewayArgs {
         help_heading = "Registry"
     )]
     store: String,
-    /// An agent that sends no heartbeat for this long expires (REG-09); 0 never expires
+    /// An agent that sends no heartbeat for this long expires; 0 never expires
     #[arg(
         long,
         value_name = "DURATION",
@@ -106,7 +106,7 @@ pub(crate) struct GatewayArgs {
         help_heading = "Registry"
     )]
     agent_ttl: Millis,
-    /// The most agents registered at once; 0 for no limit (REG-10)
+    /// The most agents registered at once; 0 for no limit
     #[arg(
         long,
         value_name = "N",
@@ -200,13 +200,13 @@ pub(crate) struct GatewayArgs {
     #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024,
           env = "A2A_GATEWAY_MAX_REQUEST_BYTES", help_heading = "Proxy")]
     max_request_bytes: usize,
-    /// Accept any TLS certificate from agents (GW-24); for development only
+    /// Accept any TLS certificate from agents; for development only
     #[arg(long, env = "A2A_GATEWAY_AGENT_TLS_SKIP_VERIFY", value_parser = BoolishValueParser::new(),
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
           default_value = "false", value_name = "BOOL", help_heading = "Proxy")]
     agent_tls_skip_verify: bool,
 
-    /// Callers need a JWT signed by a key of this JWK Set (GW-15); with --issuer and --audience
+    /// Callers need a JWT signed by a key of this JWK Set; with --issuer and --audience
     #[arg(
         long,
         value_name = "URL",

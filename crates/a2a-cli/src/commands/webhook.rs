@@ -1,7 +1,8 @@
 //! `a2a webhook --listen ADDR [--jwks URL] [--token TOKEN] [--json]`: a development receiver
 //! for push notifications. It accepts POST on any path, checks each delivery's signature
-//! (`A2A-Notification-Signature`, against the agent's JWK Set) and token (D-17), prints one
-//! line per delivery, and answers 200, or 401 when a configured check fails (spec §10.5).
+//! (`A2A-Notification-Signature`, against the agent's JWK Set) and token
+//! (`X-A2A-Notification-Token` or `A2A-Notification-Token`), prints one line per delivery,
+//! and answers 200, or 401 when a configured check fails (spec §10.5).
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};

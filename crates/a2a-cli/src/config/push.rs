@@ -1,5 +1,5 @@
 //! The push options of `a2a serve`, checked: whether push notifications are delivered, and
-//! how (PUSH-01, PUSH-05, CFG-15, CFG-16).
+//! how (retries with backoff, timeout, local webhook URLs refused unless allowed, signing key).
 
 use std::path::PathBuf;
 

@@ -1,4 +1,4 @@
-//! The gateway registration options of `a2a serve`, checked (REG-12).
+//! The gateway registration options of `a2a serve`, checked.
 
 use std::time::Duration;
 
@@ -8,9 +8,9 @@ use a2a_server::auth::Secret;
 use super::ConfigError;
 use super::options::ServeOptions;
 
-/// Time between heartbeats unless `--heartbeat-interval` says otherwise: within REG-09's
-/// 30–60 s, and under a third of a gateway's default agent TTL (300 s), so two heartbeats
-/// can be lost before the registration expires.
+/// Time between heartbeats unless `--heartbeat-interval` says otherwise: within the 30–60 s
+/// gateways ask of agents, and under a third of a gateway's default agent TTL (300 s), so
+/// two heartbeats can be lost before the registration expires.
 pub(crate) const DEFAULT_HEARTBEAT_INTERVAL: Duration = Duration::from_secs(60);
 
 /// Registration with a gateway, as configured; `None` in [`super::Settings::register`]
@@ -19,7 +19,8 @@ pub(crate) const DEFAULT_HEARTBEAT_INTERVAL: Duration = Duration::from_secs(60);
 pub(crate) struct RegisterSetting {
     /// The gateway's root URL, without a trailing `/`.
     pub(crate) gateway: String,
-    /// The id to register under (GW-02); `None`: derived from the card's name at start.
+    /// The id to register under (lowercase letters, digits and hyphens, at least two
+    /// characters); `None`: derived from the card's name at start.
     pub(crate) agent_id: Option<String>,
     /// Time between heartbeats.
     pub(crate) heartbeat_interval: Duration,

@@ -9,10 +9,11 @@ use super::ConfigError;
 use super::options::ServeOptions;
 
 /// The header an API key travels in when the card does not name one. Not `Authorization`
-/// (CFG-08's default), so a key and a bearer token can be accepted side by side.
+/// (the default of Apache Camel's A2A component), so a key and a bearer token can be
+/// accepted side by side.
 pub(crate) const DEFAULT_API_KEY_HEADER: &str = "X-API-Key";
 
-/// Who may call (AUTH-02, AUTH-03): everyone (`--no-auth`), or holders of the configured
+/// Who may call: everyone (`--no-auth`), or holders of the configured
 /// credentials. With none configured every operation is refused with 401.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum AuthSetting {
@@ -205,7 +206,7 @@ fn credentials(options: &ServeOptions) -> Result<Credentials, ConfigError> {
         (Some(_), None) => {
             return Err(invalid(
                 "audience",
-                "is required with --jwks-url or --oidc-issuer (AUTH-05): tokens for other services must not work here",
+                "is required with --jwks-url or --oidc-issuer: tokens for other services must not work here",
             ));
         }
         (None, _) => None,

@@ -31,7 +31,7 @@ pub(crate) fn part(part: &Part) -> String {
     }
 }
 
-/// The parts one after the other, joined with newlines (PM-19).
+/// The parts one after the other, joined with newlines, as a client reads text.
 pub(crate) fn parts(parts: &[Part]) -> String {
     parts.iter().map(part).collect::<Vec<_>>().join("\n")
 }

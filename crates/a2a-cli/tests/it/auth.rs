@@ -1,5 +1,5 @@
 //! `a2a serve` with authentication (issue 7): on by default and closed until credentials
-//! are configured (AUTH-02, AUTH-03); `--api-key` and `--bearer-token` declared in the card
+//! are configured; `--api-key` and `--bearer-token` declared in the card
 //! and accepted; the client commands present them; secrets never in the card or the log.
 
 use serde_json::json;
@@ -75,7 +75,7 @@ async fn a_bearer_token_works_and_each_credential_is_an_alternative() {
         .failed(1)
         .to_owned();
     assert!(line.contains("bearer token is not valid"), "{line}");
-    // Both credentials are one caller (AUTH-08): the tasks are shared.
+    // Static credentials carry no identity, so both are one caller: the tasks are shared.
     let listed = cli(&["list", &server.url, "--json", "--api-key", "k-1"]).json_lines();
     assert_eq!(
         listed[0]["tasks"].as_array().map(Vec::len),

@@ -1,7 +1,7 @@
-//! Crash safety of `a2a serve` on SQLite (issue 6, STO-04): the server is killed with SIGKILL
+//! Crash safety of `a2a serve` on SQLite (issue 6): the server is killed with SIGKILL
 //! under load and restarted on the same file; every task a client saw acknowledged is there
 //! and consistent, and tasks cut off mid-turn are failed once their lease expires. Also the
-//! default store: a SQLite file in the working directory (D-22).
+//! default store: a SQLite file in the working directory.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

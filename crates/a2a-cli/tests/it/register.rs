@@ -1,4 +1,4 @@
-//! `a2a serve --register` (REG-12): the agent registers with a gateway registry served in
+//! `a2a serve --register`: the agent registers with a gateway registry served in
 //! this process, heartbeats, registers again when the registry forgot it, and deregisters
 //! on SIGTERM; a gateway that is down delays the registration, never the serving.
 

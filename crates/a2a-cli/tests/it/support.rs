@@ -56,12 +56,12 @@ impl Server {
             command.args(["--bind", "127.0.0.1:0"]);
         }
         // Tests keep tasks in memory unless they test a store: the default SQLite file
-        // would land in the working directory (D-22).
+        // would land in the working directory.
         if !args.iter().any(|arg| arg.starts_with("--store")) {
             command.args(["--store", "memory"]);
         }
         // Authentication is on by default and refuses everything until credentials are
-        // configured (AUTH-03); tests that are not about it run without.
+        // configured; tests that are not about it run without.
         if !configures_auth(&command, args) {
             command.arg("--no-auth");
         }
@@ -233,8 +233,8 @@ pub fn user_message(message_id: &str, text: &str) -> Value {
     json!({"messageId": message_id, "role": "ROLE_USER", "parts": [{"text": text}]})
 }
 
-/// The text of a task's artifact: its text parts joined with `\n` (PM-19); empty when
-/// there is no such artifact yet.
+/// The text of a task's artifact: its text parts joined with `\n`, as a client reads them;
+/// empty when there is no such artifact yet.
 pub fn artifact_text(artifact: &Value) -> String {
     artifact["parts"]
         .as_array()

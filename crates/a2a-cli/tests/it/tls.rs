@@ -233,7 +233,7 @@ fn the_gateway_serves_https_to_clients_that_trust_the_ca() {
         "{}",
         gateway.url
     );
-    // The agent registers over HTTPS, trusting the gateway's CA (REG-12).
+    // The agent registers over HTTPS, trusting the gateway's CA.
     let agent = Server::start(&[
         "--register",
         &gateway.url,

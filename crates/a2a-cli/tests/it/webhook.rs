@@ -1,5 +1,5 @@
 //! `a2a webhook`: the development receiver prints each push delivery with its signature and
-//! token checks (issue 8 items 5 and 6, PUSH-04, D-17), and refuses failed checks with 401.
+//! token checks (issue 8 items 5 and 6), and refuses failed checks with 401.
 
 use std::io::{BufRead as _, BufReader, Read as _};
 use std::process::{Child, ExitStatus, Stdio};
@@ -130,7 +130,8 @@ impl Drop for Webhook {
     }
 }
 
-/// The headers an agent sends (D-17), with the signature when `signer` is given.
+/// The headers an agent sends (the token under both of its names), with the signature when
+/// `signer` is given.
 fn headers(
     signer: Option<&PushSigner>,
     body: &str,
@@ -188,7 +189,7 @@ async fn jwks_server(keys: Arc<Mutex<Value>>) -> String {
     url
 }
 
-/// The line's time stamp is RFC 3339 UTC with milliseconds (D-23); returns the rest.
+/// The line's time stamp is RFC 3339 UTC with milliseconds; returns the rest.
 fn after_time(line: &str) -> &str {
     let (time, rest) = line.split_once(' ').unwrap();
     assert!(

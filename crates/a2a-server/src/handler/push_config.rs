@@ -11,7 +11,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 use super::{CallContext, RequestHandler, tenant_of};
-use crate::push::address::check_webhook;
+use crate::push::address::{AddressError, check_webhook};
 use crate::push::delivery::{Dispatcher, delivery_headers};
 use crate::store::{StoreError, TaskScope};
 use crate::turn::store_failure;
@@ -41,9 +41,16 @@ impl RequestHandler {
         if config.url.trim().is_empty() {
             return Err(A2aError::invalid_field("url", "is required"));
         }
-        check_webhook(&config.url, &dispatcher.policy(), dispatcher.resolver())
-            .await
-            .map_err(|error| error.to_a2a_error())?;
+        match check_webhook(&config.url, &dispatcher.policy(), dispatcher.resolver()).await {
+            Ok(_) => {}
+            // A name that does not resolve now is accepted (D-18): DNS may be down or
+            // split-horizon, and the check before each delivery refuses it then if it
+            // resolves somewhere forbidden. So the answer says nothing about our DNS.
+            Err(AddressError::Unresolvable { host, source }) => {
+                tracing::debug!(host = %host, error = %source, "webhook host does not resolve yet; it is checked again at delivery");
+            }
+            Err(error) => return Err(error.to_a2a_error()),
+        }
         delivery_headers(&config).map_err(A2aError::invalid_params)?;
         if config.id.as_ref().is_none_or(|id| id.as_str().is_empty()) {
             config.id = Some(PushConfigId::new(uuid::Uuid::new_v4().to_string()));

@@ -15,7 +15,7 @@ use a2a_types::{PushConfigId, StreamResponse, TaskId, TaskPushNotificationConfig
 use tokio::sync::{Notify, Semaphore};
 use tokio_util::sync::CancellationToken;
 
-use super::address::{Resolve, WebhookPolicy, check_webhook};
+use super::address::{AddressError, Resolve, WebhookPolicy, check_webhook};
 use super::signing::{PushSigner, SIGNATURE_HEADER};
 use crate::config::PushOptions;
 use crate::store::{ClaimedWebhook, DeliveryProgress, PushConfigStore, TaskScope, TaskStore};
@@ -330,6 +330,12 @@ impl Dispatcher {
         let checked = match check_webhook(&config.url, &self.policy(), self.resolver.as_ref()).await
         {
             Ok(checked) => checked,
+            // DNS may be down for a while, or the name not published yet: like a connection
+            // failure, worth another attempt (it was accepted at registration for the same
+            // reason).
+            Err(error @ AddressError::Unresolvable { .. }) => {
+                return Outcome::Retry(error.to_string());
+            }
             Err(error) => return Outcome::Refused(error.to_string()),
         };
         let base = reqwest::Client::builder()

@@ -459,3 +459,115 @@ async fn a_name_rebound_after_registration_is_refused_at_delivery() {
         );
     }
 }
+
+/// Resolves nothing for its first `missing` lookups (the name is not published yet, or DNS
+/// is down), then to 127.0.0.1, where the receiver is.
+#[derive(Debug)]
+struct LateDns {
+    missing: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl a2a_server::push::address::Resolve for LateDns {
+    async fn resolve(&self, _host: &str, port: u16) -> std::io::Result<Vec<std::net::SocketAddr>> {
+        let left = self.missing.load(std::sync::atomic::Ordering::SeqCst);
+        if left > 0 {
+            self.missing
+                .store(left - 1, std::sync::atomic::Ordering::SeqCst);
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no such name",
+            ));
+        }
+        Ok(vec![std::net::SocketAddr::from(([127, 0, 0, 1], port))])
+    }
+}
+
+#[tokio::test]
+async fn a_webhook_name_that_does_not_resolve_yet_is_accepted_and_checked_at_delivery() {
+    // D-18: registration accepts a name that does not resolve (DNS may be down or
+    // split-horizon); the check before each delivery still guards, and a lookup failure
+    // there is retried like a connection failure.
+    let receiver = Receiver::start(vec![]).await;
+    let port = receiver.url("").rsplit(':').next().unwrap().to_owned();
+    // Two registrations fail to resolve, then so does the first delivery attempt.
+    let resolver = std::sync::Arc::new(LateDns {
+        missing: std::sync::atomic::AtomicUsize::new(3),
+    });
+    let server = TestServer::start_with(
+        A2aServer::builder(push_card(), FnExecutor(steps))
+            .config(push_config())
+            .webhook_resolver(resolver),
+    )
+    .await;
+    let task = server
+        .call("SendMessage", json!({"message": user_message("ask")}))
+        .await["task"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let url = format!("http://not-yet.test:{port}/hook");
+    let created = server
+        .call(
+            "CreateTaskPushNotificationConfig",
+            json!({"taskId": task, "url": url}),
+        )
+        .await;
+    assert_eq!(created["url"], url, "accepted over JSON-RPC: {created}");
+    let response = server
+        .send(
+            Method::POST,
+            &format!("/rest/tasks/{task}/pushNotificationConfigs"),
+            &[("A2A-Version", "1.0"), ("Content-Type", "application/json")],
+            Some(
+                json!({"url": url, "id": "rest-hook"})
+                    .to_string()
+                    .into_bytes(),
+            ),
+        )
+        .await;
+    assert_eq!(
+        response.status,
+        201,
+        "accepted over HTTP+JSON: {}",
+        String::from_utf8_lossy(&response.body)
+    );
+    let follow_up = json!({"message": {
+        "messageId": crate::support::uuid(), "role": "ROLE_USER",
+        "parts": [{"text": "go"}], "taskId": task
+    }});
+    server.call("SendMessage", follow_up).await;
+    // Both webhooks get every event of the follow-up once the name resolves.
+    until("the final status at both webhooks", || async {
+        let completed = receiver
+            .hits()
+            .iter()
+            .filter(|hit| {
+                hit.status == 200 && hit.body.to_string().contains("TASK_STATE_COMPLETED")
+            })
+            .count();
+        (completed == 2).then_some(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_name_that_resolves_somewhere_forbidden_is_still_refused_at_registration() {
+    let server = TestServer::start_with(
+        A2aServer::builder(push_card(), FnExecutor(steps)).config(push_config()),
+    )
+    .await;
+    let task = server
+        .call("SendMessage", json!({"message": user_message("ask")}))
+        .await["task"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let error = server
+        .call_err(
+            "CreateTaskPushNotificationConfig",
+            json!({"taskId": task, "url": "https://169.254.169.254/hook"}),
+        )
+        .await;
+    assert_eq!(error["code"], -32602, "{error}");
+}

@@ -20,8 +20,14 @@ pub(crate) struct ClientArgs {
     #[arg(value_name = "URL")]
     pub(crate) url: String,
 
-    /// The binding to use [default: the card's first JSONRPC or HTTP+JSON interface]
-    #[arg(long, value_enum, value_name = "BINDING", help_heading = "Connection")]
+    /// The binding to use, by its spec name (any case) or alias [default: the card's first JSONRPC or HTTP+JSON interface]
+    #[arg(
+        long,
+        value_enum,
+        ignore_case = true,
+        value_name = "BINDING",
+        help_heading = "Connection"
+    )]
     pub(crate) binding: Option<Binding>,
 
     /// Send this API key (see --api-key-header)
@@ -133,9 +139,10 @@ pub(crate) struct ClientArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Binding {
     /// JSON-RPC 2.0.
+    #[value(name = "JSONRPC", alias = "json-rpc")]
     Jsonrpc,
-    /// HTTP+JSON.
-    #[value(alias = "http+json")]
+    /// HTTP+JSON (REST).
+    #[value(name = "HTTP+JSON", alias = "rest")]
     Rest,
 }
 

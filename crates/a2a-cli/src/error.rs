@@ -174,23 +174,15 @@ fn client_code(error: &ClientError) -> u8 {
             ..
         } => client_code(source),
         ClientError::Config { .. } => USAGE,
-        // A gateway that could not reach the agent, or has none under that id (D-20's
-        // `executed: false`): the agent is out of reach, as for a transport failure.
-        ClientError::Agent(error) if is_gateway_transport_error(error) => UNREACHABLE,
+        // A gateway that timed out, could not reach the agent, or has none under that id
+        // (its own errors, marked `executed: false`): the agent is out of reach, as for a
+        // transport failure.
+        ClientError::Agent(_) if matches!(error.gateway_code(), Some(-32003..=-32001)) => {
+            UNREACHABLE
+        }
         // The agent answered, with a refusal or something unusable.
         _ => RUNTIME,
     }
-}
-
-/// A gateway's -32001 (timeout), -32002 (no such agent) or -32003 (unavailable), marked
-/// `executed: false` in an `ErrorInfo` of a domain other than A2A's (seed 004).
-fn is_gateway_transport_error(error: &a2a_types::A2aError) -> bool {
-    error.domain() != a2a_types::error::A2A_DOMAIN
-        && error
-            .metadata()
-            .get("executed")
-            .is_some_and(|executed| executed == "false")
-        && matches!(error.kind().jsonrpc_code(), -32003..=-32001)
 }
 
 fn code_of(error: &anyhow::Error) -> u8 {

@@ -149,6 +149,18 @@ fn snippet_suffix(body: &str) -> String {
 }
 
 impl ClientError {
+    /// The JSON-RPC code of an error a gateway made itself (its `ErrorInfo` domain is not
+    /// A2A's and says `executed = "false"`): -32001 timeout, -32002 no such agent, -32003
+    /// unavailable, -32004 invalid agent response, -32010 authentication, or a base code.
+    /// `None` for everything else, the agent's own answers included.
+    #[must_use]
+    pub fn gateway_code(&self) -> Option<i32> {
+        match self {
+            Self::Agent(error) if made_by_gateway(error) => Some(foreign_code(error)),
+            _ => None,
+        }
+    }
+
     /// Whether trying the same request again later may succeed (the gateway's guidance, seed 004):
     ///
     /// * transport failures, timeouts and interrupted streams: yes;
@@ -260,31 +272,62 @@ fn agent_error_text(error: &A2aError) -> String {
         format!("the agent answered {}: {}", error.reason(), error.message())
     } else {
         format!(
-            "{} answered {}: {}",
+            "{} answered {} {}: {}",
             error.domain(),
-            error.kind().jsonrpc_code(),
+            foreign_code(error),
+            error.peer_reason(),
             error.message()
         )
     }
 }
 
-fn agent_error_is_retryable(error: &A2aError) -> bool {
-    let from_gateway = error.domain() != A2A_DOMAIN
+/// Whether the error is one a gateway made itself: another domain than the A2A catalogue's,
+/// with `executed = "false"` (the request never reached the agent).
+fn made_by_gateway(error: &A2aError) -> bool {
+    error.domain() != A2A_DOMAIN
         && error
             .metadata()
             .get("executed")
-            .is_some_and(|executed| executed == "false");
-    if !from_gateway {
+            .is_some_and(|executed| executed == "false")
+}
+
+/// The JSON-RPC code of an error of another domain. A gateway's own errors are known by
+/// their reason, because over HTTP+JSON the body carries an HTTP status, not the gateway's
+/// code, and the kind recovered from that status names an A2A error instead (a 404 would
+/// read as TaskNotFound's -32001 where the gateway means "agent not found", -32002).
+fn foreign_code(error: &A2aError) -> i32 {
+    let by_reason = made_by_gateway(error)
+        .then(|| gateway_code(error.peer_reason()))
+        .flatten();
+    by_reason.unwrap_or_else(|| error.kind().jsonrpc_code())
+}
+
+/// The codes of the A2A gateway's own errors (KubeMQ's catalogue), by `ErrorInfo` reason.
+fn gateway_code(reason: &str) -> Option<i32> {
+    Some(match reason {
+        "AGENT_TIMEOUT" => -32001,
+        "AGENT_NOT_FOUND" => -32002,
+        "AGENT_UNREACHABLE" | "AGENT_UNAVAILABLE" | "AGENT_RESPONSE_TOO_LARGE" | "SERVER_BUSY" => {
+            -32003
+        }
+        "INVALID_AGENT_RESPONSE" => -32004,
+        "UNAUTHENTICATED" => -32010,
+        "PARSE_ERROR" => -32700,
+        "INVALID_REQUEST" => -32600,
+        "METHOD_NOT_FOUND" => -32601,
+        "INVALID_PARAMS" => -32602,
+        "INTERNAL_ERROR" => -32603,
+        _ => return None,
+    })
+}
+
+fn agent_error_is_retryable(error: &A2aError) -> bool {
+    if !made_by_gateway(error) {
         return error.kind().is_retryable();
     }
-    // A gateway's codes collide with the agent catalogue, so the kind recovered from
-    // the code names the agent error sharing it: -32001 is the gateway's timeout, -32003
-    // its "unavailable"; -32002 (agent not found) and -32004 (invalid response) are final.
-    match error.kind() {
-        ErrorKind::TaskNotFound | ErrorKind::PushNotificationNotSupported => true,
-        ErrorKind::TaskNotCancelable | ErrorKind::UnsupportedOperation => false,
-        other => other.is_retryable(),
-    }
+    // The gateway's timeout (-32001) and "unavailable" (-32003) may pass; agent not found
+    // (-32002), an invalid response (-32004) and its other refusals are final.
+    matches!(foreign_code(error), -32001 | -32003)
 }
 
 /// A URL as errors show it: scheme, host, port and path, never the query or fragment (an

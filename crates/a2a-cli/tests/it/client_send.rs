@@ -34,6 +34,34 @@ fn json_prints_the_send_message_response() {
 }
 
 #[test]
+fn the_binding_is_named_by_its_spec_name_in_any_case_or_by_its_alias() {
+    let server = Server::start(&["--agent", "echo"]);
+    for binding in [
+        "JSONRPC",
+        "jsonrpc",
+        "JsonRpc",
+        "HTTP+JSON",
+        "http+json",
+        "rest",
+        "REST",
+    ] {
+        let run = cli(&["send", &server.url, "hi", "--json", "--binding", binding]);
+        let lines = run.json_lines();
+        assert_eq!(
+            lines[0]["task"]["status"]["state"], "TASK_STATE_COMPLETED",
+            "{binding}"
+        );
+    }
+    let run = cli(&["send", &server.url, "hi", "--binding", "grpc"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("invalid value 'grpc' for '--binding"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn a_stream_prints_states_and_artifact_text_as_they_come() {
     let server = Server::start(&["--agent", "conformance"]);
     let run = cli(&[

@@ -395,7 +395,7 @@ async fn a_send_through_the_gateway_names_the_gateways_error_not_an_a2a_one() {
     );
     assert!(
         run.stderr
-            .contains("a2a-gateway answered -32003: agent unreachable: dead-01"),
+            .contains("a2a-gateway answered -32003 AGENT_UNREACHABLE: agent unreachable: dead-01"),
         "{}",
         run.stderr
     );
@@ -410,12 +410,43 @@ async fn a_send_through_the_gateway_names_the_gateways_error_not_an_a2a_one() {
 async fn a_send_to_an_unregistered_id_says_the_agent_is_not_found() {
     let gateway = gateway_with_a_dead_agent().await;
     let run = a2a_run(&["send", &format!("{}/a2a/never-01", gateway.url), "hi"]).await;
-    assert_ne!(run.code, Some(0));
+    assert_eq!(
+        run.code,
+        Some(3),
+        "no such agent is out of reach: {}",
+        run.stderr
+    );
+    // The card's 404 carries the gateway's reason: shown with the gateway's code (as a
+    // JSON-RPC call gets it), not as the A2A error TaskNotFound that shares HTTP 404.
     assert!(
-        run.stderr.contains("agent not found: never-01"),
+        run.stderr
+            .contains("a2a-gateway answered -32002 AGENT_NOT_FOUND: agent not found: never-01"),
         "{}",
         run.stderr
     );
+    assert!(!run.stderr.contains("-32001"), "{}", run.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_send_to_an_unregistered_id_names_the_gateways_code_on_both_bindings() {
+    let gateway = gateway_with_a_dead_agent().await;
+    for binding in ["JSONRPC", "HTTP+JSON"] {
+        let run = a2a_run(&[
+            "send",
+            "--binding",
+            binding,
+            &format!("{}/a2a/never-01", gateway.url),
+            "hi",
+        ])
+        .await;
+        assert_eq!(run.code, Some(3), "{binding}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("a2a-gateway answered -32002 AGENT_NOT_FOUND"),
+            "{binding}: {}",
+            run.stderr
+        );
+    }
 }
 
 #[test]

@@ -23,6 +23,10 @@ pub struct A2aError {
     metadata: BTreeMap<String, String>,
     field_violations: Vec<FieldViolation>,
     domain: String,
+    /// The `ErrorInfo` reason a peer sent under another domain than the A2A catalogue's (a
+    /// gateway's `AGENT_NOT_FOUND`): kept as sent, since the kind cannot name it. Boxed, so
+    /// every `Result<_, A2aError>` stays small (clippy's large-error limit is 128 bytes).
+    foreign_reason: Option<Box<str>>,
 }
 
 impl A2aError {
@@ -41,6 +45,7 @@ impl A2aError {
             metadata: BTreeMap::new(),
             field_violations: Vec::new(),
             domain: A2A_DOMAIN.to_owned(),
+            foreign_reason: None,
         }
     }
 
@@ -195,6 +200,15 @@ impl A2aError {
         self.kind.reason()
     }
 
+    /// The `ErrorInfo` reason as the peer sent it: for an error of another domain (a
+    /// gateway's own), its reason, which the A2A catalogue does not know; otherwise
+    /// [`reason`](Self::reason).
+    pub fn peer_reason(&self) -> &str {
+        self.foreign_reason
+            .as_deref()
+            .unwrap_or_else(|| self.kind.reason())
+    }
+
     /// The `ErrorInfo` metadata.
     pub fn metadata(&self) -> &BTreeMap<String, String> {
         &self.metadata
@@ -213,7 +227,7 @@ impl A2aError {
     /// The `ErrorInfo` detail every binding carries for this error.
     pub fn error_info(&self) -> ErrorInfo {
         ErrorInfo {
-            reason: self.kind.reason().to_owned(),
+            reason: self.peer_reason().to_owned(),
             domain: self.domain.clone(),
             metadata: self.metadata.clone(),
         }
@@ -235,6 +249,9 @@ impl A2aError {
     ) -> Self {
         let mut error = Self::new(kind, message);
         if let Some(info) = info {
+            if !info.is_a2a_domain() && !info.reason.is_empty() {
+                error.foreign_reason = Some(info.reason.into_boxed_str());
+            }
             error.metadata = info.metadata;
             if !info.domain.is_empty() {
                 error.domain = info.domain;

@@ -20,6 +20,9 @@ pub struct ServerConfig {
     pub lenient_message_id: bool,
     /// Requested extensions the card does not declare are refused (D-10).
     pub strict_extensions: bool,
+    /// `SubscribeToTask` ends where the task's turn does (at INPUT_REQUIRED, or at once for
+    /// a task waiting for input) instead of staying open until the task is terminal (D-11).
+    pub subscribe_ends_on_interrupt: bool,
     /// `SendMessage` answers at the first update when the request says nothing (EXE-16).
     pub default_return_immediately: bool,
     /// Work still running after this long fails (EXE-17, LIM-05). Default 300 s.
@@ -114,6 +117,7 @@ impl Default for ServerConfig {
             idempotent_cancel: false,
             lenient_message_id: false,
             strict_extensions: false,
+            subscribe_ends_on_interrupt: false,
             default_return_immediately: false,
             async_timeout: Duration::from_secs(300),
             populate_referenced_tasks: true,

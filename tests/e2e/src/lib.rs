@@ -3,7 +3,9 @@
 //!
 //! ```no_run
 //! # async fn run() {
-//! let database = a2a_e2e::Postgres::schema_for_test().await;
+//! let Some(database) = a2a_e2e::Postgres::schema_for_test().await else {
+//!     return; // no PostgreSQL here, and not in CI: skipped with a notice
+//! };
 //! let agent = a2a_e2e::GatedAgent::default();
 //! let a = a2a_e2e::Instance::start(&database, "a", agent.clone());
 //! let task = a.call("SendMessage", a2a_e2e::send("hello", None)).await;
@@ -40,21 +42,33 @@ pub struct Postgres {
 
 impl Postgres {
     /// The test database (`A2A_TEST_POSTGRES_URL`, else the local one) and a fresh schema
-    /// name. Panics when the database is unreachable: these tests run against a real server.
-    pub async fn schema_for_test() -> Self {
+    /// name. When the database cannot be reached the test is skipped with a notice
+    /// (`None`), except under `CI=true`, where it fails: CI always runs these tests against a
+    /// real server.
+    pub async fn schema_for_test() -> Option<Self> {
         let url = std::env::var("A2A_TEST_POSTGRES_URL")
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned());
-        let pool = sqlx::postgres::PgPoolOptions::new()
+        let connected = sqlx::postgres::PgPoolOptions::new()
             .max_connections(1)
             .acquire_timeout(Duration::from_secs(5))
             .connect(&url)
-            .await
-            .unwrap_or_else(|error| {
-                panic!("PostgreSQL at {url} is needed by this test and unreachable: {error}")
-            });
-        pool.close().await;
+            .await;
+        match connected {
+            Ok(pool) => pool.close().await,
+            Err(error) => {
+                assert!(
+                    std::env::var("CI").as_deref() != Ok("true"),
+                    "PostgreSQL at {url} is needed by this test and unreachable: {error}; CI=true needs it"
+                );
+                eprintln!(
+                    "NOTICE: skipping a PostgreSQL test: {url} is unreachable ({error}); \
+                     set A2A_TEST_POSTGRES_URL to run it"
+                );
+                return None;
+            }
+        }
         let schema = format!("a2a_e2e_{}", uuid::Uuid::new_v4().simple());
-        Self { url, schema }
+        Some(Self { url, schema })
     }
 
     /// A store over this schema for instance `id`.
@@ -294,7 +308,23 @@ impl Instance {
         }
         let response = request.send().await.unwrap();
         assert_eq!(response.status(), 200);
-        Sse::new(response)
+        Sse::new(response, true)
+    }
+
+    /// SubscribeToTask over HTTP+JSON (`POST /rest/tasks/{id}:subscribe`).
+    pub async fn rest_subscribe(&self, task_id: &str) -> Sse {
+        let response = self
+            .http
+            .post(self.url(&format!("/rest/tasks/{task_id}:subscribe")))
+            .header("A2A-Version", "1.0")
+            .header("Accept", "text/event-stream")
+            .header("Content-Type", "application/a2a+json")
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        Sse::new(response, false)
     }
 }
 
@@ -317,12 +347,12 @@ pub fn send(text: &str, task_id: Option<&str>) -> Value {
     json!({"message": message})
 }
 
-/// One SSE event: its id and its JSON-RPC result.
+/// One SSE event: its id and its StreamResponse (a JSON-RPC frame's `result`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     /// The `id:` field.
     pub id: Option<u64>,
-    /// The JSON-RPC `result` (a StreamResponse).
+    /// The StreamResponse.
     pub result: Value,
 }
 
@@ -350,10 +380,12 @@ impl Event {
     }
 }
 
-/// A minimal SSE reader over a JSON-RPC stream.
+/// A minimal SSE reader over a JSON-RPC or HTTP+JSON stream.
 pub struct Sse {
     body: futures::stream::BoxStream<'static, reqwest::Result<bytes::Bytes>>,
     buffer: Vec<u8>,
+    /// Each `data:` is a JSON-RPC response (else the StreamResponse itself).
+    jsonrpc: bool,
 }
 
 impl std::fmt::Debug for Sse {
@@ -363,10 +395,11 @@ impl std::fmt::Debug for Sse {
 }
 
 impl Sse {
-    fn new(response: reqwest::Response) -> Self {
+    fn new(response: reqwest::Response, jsonrpc: bool) -> Self {
         Self {
             body: response.bytes_stream().boxed(),
             buffer: Vec::new(),
+            jsonrpc,
         }
     }
 
@@ -393,10 +426,12 @@ impl Sse {
                 }
                 let value: Value = serde_json::from_str(&data).unwrap();
                 assert!(value.get("error").is_none(), "{value}");
-                return Some(Event {
-                    id,
-                    result: value["result"].clone(),
-                });
+                let result = if self.jsonrpc {
+                    value["result"].clone()
+                } else {
+                    value
+                };
+                return Some(Event { id, result });
             }
             let chunk = tokio::time::timeout(Duration::from_secs(20), self.body.next())
                 .await

@@ -164,10 +164,13 @@ impl RequestHandler {
         })
     }
 
-    /// Re-attaches to a task: its snapshot first, then its events until its turn ends (a
-    /// terminal status, or INPUT_REQUIRED). A task with no running turn (one waiting for
-    /// input) yields its snapshot alone. The turn may run on another instance over the same
-    /// store: its events arrive through the store's log.
+    /// Re-attaches to a task: its snapshot first, then its events until the task reaches a
+    /// terminal state (D-11), across INPUT_REQUIRED and AUTH_REQUIRED and the follow-up
+    /// turns that other requests start, here or on another instance over the same store
+    /// (their events arrive through the store's log). The client may leave at any time.
+    ///
+    /// With `subscribe_ends_on_interrupt` the stream ends where the turn does instead: at
+    /// INPUT_REQUIRED, and a task with no running turn yields its snapshot alone.
     ///
     /// With `Last-Event-ID` (the call's `last_event_id`), the stream resumes instead: no
     /// snapshot, the logged events after that one, then live events, so the client sees what
@@ -199,12 +202,28 @@ impl RequestHandler {
         drop(guard);
         let task = stored.task;
         let state = task.status.state;
-        // More events are coming from a turn here, or (a running state with no turn here)
-        // from a turn on another instance.
-        let live = running.is_some()
-            || (engine.cluster.is_shared()
-                && matches!(state, TaskState::Submitted | TaskState::Working));
-        let view = running.as_ref().map(|turn| turn.watch());
+        let shared = engine.cluster.is_shared();
+        let follow = if engine.config.subscribe_ends_on_interrupt {
+            // More events are coming from a turn here, or (a running state with no turn
+            // here) from a turn on another instance.
+            let live = running.is_some()
+                || (shared && matches!(state, TaskState::Submitted | TaskState::Working));
+            Follow {
+                live,
+                view: running.as_ref().map(|turn| turn.watch()),
+                ending: Ending::TurnEnd,
+                poll: None,
+            }
+        } else {
+            Follow {
+                // A terminal task has logged its last event already.
+                live: !state.is_terminal(),
+                view: None,
+                ending: Ending::Terminal,
+                // Signals between instances are hints that can be lost; the log is the truth.
+                poll: shared.then_some(SUBSCRIPTION_POLL),
+            }
+        };
         let mut backfill = Backfill {
             store: Arc::clone(&engine.store),
             scope: scope.clone(),
@@ -220,7 +239,7 @@ impl RequestHandler {
                 .ok_or_else(|| A2aError::task_not_found(request.id.as_str()))?;
             let end = replay
                 .iter()
-                .position(|event| ends_subscription(&event.response));
+                .position(|event| follow.ends_stream(&event.response));
             if let Some(end) = end {
                 replay.truncate(end + 1);
             }
@@ -231,16 +250,10 @@ impl RequestHandler {
                     response: event.response,
                 })
             }));
-            if end.is_some() || !live {
+            if end.is_some() || !follow.live {
                 return Ok(Box::pin(head));
             }
-            return Ok(Box::pin(chain_turn(
-                head,
-                events,
-                view,
-                Refusal::Ignore,
-                Some(backfill),
-            )));
+            return Ok(Box::pin(head.chain(follow.events(events, backfill))));
         }
         if state.is_terminal() {
             return Err(A2aError::unsupported_operation(format!(
@@ -255,16 +268,65 @@ impl RequestHandler {
             response: StreamResponse::Task(task),
         };
         let head = futures::stream::once(async { Ok(snapshot) });
-        if !live {
+        if !follow.live {
             return Ok(Box::pin(head));
         }
-        Ok(Box::pin(chain_turn(
-            head,
+        Ok(Box::pin(head.chain(follow.events(events, backfill))))
+    }
+}
+
+/// How often a subscription over a shared store reads the task's log on its own, in case a
+/// signal from another instance was lost: the stream then catches up within this long.
+const SUBSCRIPTION_POLL: Duration = Duration::from_secs(5);
+
+/// How a subscription follows its task after the snapshot.
+struct Follow {
+    /// More events may come; otherwise the snapshot (or replay) is all.
+    live: bool,
+    /// The running turn here, when the stream ends with it.
+    view: Option<watch::Receiver<TurnView>>,
+    ending: Ending,
+    /// Read the log this often besides listening (instances sharing a store).
+    poll: Option<Duration>,
+}
+
+impl Follow {
+    fn ends_stream(&self, response: &StreamResponse) -> bool {
+        self.ending.ends(response)
+    }
+
+    fn events(
+        self,
+        events: broadcast::Receiver<TaskEvent>,
+        backfill: Backfill,
+    ) -> impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static {
+        turn_events(TurnEvents::new(
             events,
-            view,
+            self.view,
             Refusal::Ignore,
             Some(backfill),
-        )))
+            self.ending,
+            self.poll,
+        ))
+    }
+}
+
+/// Which event is a stream's last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// A message or a terminal status (D-11).
+    Terminal,
+    /// Also INPUT_REQUIRED: the end of a turn that waits for input (the old subscription
+    /// behaviour, `subscribe_ends_on_interrupt`).
+    TurnEnd,
+}
+
+impl Ending {
+    fn ends(self, response: &StreamResponse) -> bool {
+        match self {
+            Self::Terminal => ends_stream(response),
+            Self::TurnEnd => ends_subscription(response),
+        }
     }
 }
 
@@ -358,9 +420,31 @@ impl Backfill {
         out.push(event);
         Ok(out)
     }
+
+    /// The logged events after the last one delivered, at most [`CATCH_UP_BATCH`] of them
+    /// (the next beat reads on).
+    async fn catch_up(&mut self) -> Result<Vec<TaskEvent>, A2aError> {
+        let Some(last) = self.last else {
+            return Ok(Vec::new());
+        };
+        let events = self
+            .store
+            .events(&self.scope, &self.task_id, last, CATCH_UP_BATCH)
+            .await
+            .map_err(store_failure)?
+            .unwrap_or_default();
+        if let Some(event) = events.last() {
+            self.last = Some(event.sequence);
+        }
+        Ok(events)
+    }
 }
 
-/// `head`, then the events of a running turn.
+/// The most events one beat of a polling subscription reads from the log.
+const CATCH_UP_BATCH: usize = 1000;
+
+/// `head`, then the events of a running turn, until a message, a terminal status or the
+/// turn's end.
 fn chain_turn(
     head: impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static,
     events: broadcast::Receiver<TaskEvent>,
@@ -368,26 +452,70 @@ fn chain_turn(
     refusal: Refusal,
     backfill: Option<Backfill>,
 ) -> impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static {
-    head.chain(turn_events(events, view, refusal, backfill))
+    head.chain(turn_events(TurnEvents::new(
+        events,
+        view,
+        refusal,
+        backfill,
+        Ending::Terminal,
+        None,
+    )))
 }
 
 /// Where [`turn_events`] is.
 struct TurnEvents {
     events: broadcast::Receiver<TaskEvent>,
-    /// The turn's view when it runs in this process; `None` for a turn on another instance,
-    /// whose stream ends at its last event.
+    /// The turn's view when the stream ends with a turn running in this process; `None` for
+    /// a stream that ends at its last event only.
     view: Option<watch::Receiver<TurnView>>,
     /// The turn ended (or vanished): drain what it published, then stop.
     ended: bool,
     refusal: Refusal,
     backfill: Option<Backfill>,
+    ending: Ending,
+    /// Reads the log on this beat besides listening (needs `backfill`).
+    poll: Option<tokio::time::Interval>,
     /// Events taken from the bus or the log, not delivered yet.
     pending: VecDeque<TaskEvent>,
 }
 
+/// What [`TurnEvents::receive`] found.
+enum Received {
+    Event(TaskEvent),
+    /// Time to read the log.
+    Poll,
+    /// Nothing more will come.
+    End,
+}
+
 impl TurnEvents {
-    /// The next event from the bus: `Ok(None)` when nothing more will come.
-    async fn receive(&mut self) -> Result<Option<TaskEvent>, A2aError> {
+    fn new(
+        events: broadcast::Receiver<TaskEvent>,
+        view: Option<watch::Receiver<TurnView>>,
+        refusal: Refusal,
+        backfill: Option<Backfill>,
+        ending: Ending,
+        poll: Option<Duration>,
+    ) -> Self {
+        let poll = poll.filter(|_| backfill.is_some()).map(|every| {
+            let mut interval = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+            interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            interval
+        });
+        Self {
+            events,
+            view,
+            ended: false,
+            refusal,
+            backfill,
+            ending,
+            poll,
+            pending: VecDeque::new(),
+        }
+    }
+
+    /// The next event from the bus, or the beat to read the log.
+    async fn receive(&mut self) -> Result<Received, A2aError> {
         loop {
             // The turn's view changes after its events are published, so once it has ended
             // everything it published is already queued: drain, then stop.
@@ -396,9 +524,9 @@ impl TurnEvents {
             }
             if self.ended {
                 return match self.events.try_recv() {
-                    Ok(event) => Ok(Some(event)),
+                    Ok(event) => Ok(Received::Event(event)),
                     Err(TryRecvError::Lagged(_)) => Err(lagged()),
-                    Err(TryRecvError::Empty | TryRecvError::Closed) => Ok(None),
+                    Err(TryRecvError::Empty | TryRecvError::Closed) => Ok(Received::End),
                 };
             }
             let changed = async {
@@ -407,18 +535,27 @@ impl TurnEvents {
                     None => futures::future::pending().await,
                 }
             };
+            let tick = async {
+                match &mut self.poll {
+                    Some(poll) => {
+                        poll.tick().await;
+                    }
+                    None => futures::future::pending().await,
+                }
+            };
             tokio::select! {
                 biased;
                 event = self.events.recv() => return match event {
-                    Ok(event) => Ok(Some(event)),
+                    Ok(event) => Ok(Received::Event(event)),
                     Err(RecvError::Lagged(_)) => Err(lagged()),
                     // The task's channel closes right after its terminal event, which ends
                     // the stream first; nothing more can come either way.
-                    Err(RecvError::Closed) => Ok(None),
+                    Err(RecvError::Closed) => Ok(Received::End),
                 },
                 // A view gone without saying the turn ended: nothing more will be
                 // published, so drain like an ended turn.
                 gone = changed => self.ended = gone,
+                () = tick => return Ok(Received::Poll),
             }
         }
     }
@@ -432,32 +569,18 @@ impl TurnEvents {
     }
 }
 
-/// The events of a running turn, until a terminal status, the end of the turn, or a reader
-/// that fell too far behind (D-12: an error item, then the end; the task goes on). Gaps in
-/// the sequence are filled from the task's log and duplicates dropped (see [`Backfill`]).
+/// The events of a running turn or task, until its last event (see [`Ending`]), the end of
+/// the turn when a view is followed, or a reader that fell too far behind (D-12: an error
+/// item, then the end; the task goes on). Gaps in the sequence are filled from the task's
+/// log and duplicates dropped (see [`Backfill`]).
 fn turn_events(
-    events: broadcast::Receiver<TaskEvent>,
-    view: Option<watch::Receiver<TurnView>>,
-    refusal: Refusal,
-    backfill: Option<Backfill>,
+    state: TurnEvents,
 ) -> impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static {
-    let state = TurnEvents {
-        events,
-        view,
-        ended: false,
-        refusal,
-        backfill,
-        pending: VecDeque::new(),
-    };
     futures::stream::unfold(Some(state), |state| async move {
         let mut state = state?;
         loop {
             if let Some(event) = state.pending.pop_front() {
-                let last = if state.view.is_some() {
-                    ends_stream(&event.response)
-                } else {
-                    ends_subscription(&event.response)
-                };
+                let last = state.ending.ends(&event.response);
                 let item = StreamEvent {
                     sequence: Some(event.sequence),
                     response: event.response,
@@ -465,8 +588,17 @@ fn turn_events(
                 return Some((Ok(item), (!last).then_some(state)));
             }
             let received = match state.receive().await {
-                Ok(Some(event)) => event,
-                Ok(None) => return state.refusal().map(|error| (Err(error), None)),
+                Ok(Received::Event(event)) => event,
+                Ok(Received::Poll) => {
+                    if let Some(backfill) = &mut state.backfill {
+                        match backfill.catch_up().await {
+                            Ok(events) => state.pending.extend(events),
+                            Err(error) => return Some((Err(error), None)),
+                        }
+                    }
+                    continue;
+                }
+                Ok(Received::End) => return state.refusal().map(|error| (Err(error), None)),
                 Err(error) => return Some((Err(error), None)),
             };
             match &mut state.backfill {
@@ -520,9 +652,16 @@ mod tests {
         sender.send(event(1, TaskState::Working)).unwrap();
         sender.send(event(2, TaskState::InputRequired)).unwrap();
         view_sender.send_modify(|view| view.ended = true);
-        let items: Vec<_> = turn_events(receiver, Some(view), Refusal::Report, None)
-            .collect()
-            .await;
+        let items: Vec<_> = turn_events(TurnEvents::new(
+            receiver,
+            Some(view),
+            Refusal::Report,
+            None,
+            Ending::Terminal,
+            None,
+        ))
+        .collect()
+        .await;
         let sequences: Vec<_> = items
             .iter()
             .map(|item| item.as_ref().unwrap().sequence)
@@ -539,9 +678,16 @@ mod tests {
                 view.ended = true;
                 view.refusal = Some(A2aError::invalid_params("no"));
             });
-            let items: Vec<_> = turn_events(receiver, Some(view), refusal, None)
-                .collect()
-                .await;
+            let items: Vec<_> = turn_events(TurnEvents::new(
+                receiver,
+                Some(view),
+                refusal,
+                None,
+                Ending::Terminal,
+                None,
+            ))
+            .collect()
+            .await;
             assert_eq!(items.len(), expected, "{refusal:?}");
             assert!(items.iter().all(Result::is_err));
         }
@@ -554,9 +700,16 @@ mod tests {
         for sequence in 1..=5 {
             sender.send(event(sequence, TaskState::Working)).unwrap();
         }
-        let items: Vec<_> = turn_events(receiver, Some(view), Refusal::Report, None)
-            .collect()
-            .await;
+        let items: Vec<_> = turn_events(TurnEvents::new(
+            receiver,
+            Some(view),
+            Refusal::Report,
+            None,
+            Ending::Terminal,
+            None,
+        ))
+        .collect()
+        .await;
         assert_eq!(items.len(), 1);
         let error = items[0].as_ref().unwrap_err();
         assert_eq!(error.kind(), a2a_types::ErrorKind::ServerBusy);
@@ -569,7 +722,15 @@ mod tests {
         drop(view_sender);
         let items: Vec<_> = tokio::time::timeout(
             Duration::from_secs(5),
-            turn_events(receiver, Some(view), Refusal::Report, None).collect::<Vec<_>>(),
+            turn_events(TurnEvents::new(
+                receiver,
+                Some(view),
+                Refusal::Report,
+                None,
+                Ending::Terminal,
+                None,
+            ))
+            .collect::<Vec<_>>(),
         )
         .await
         .unwrap();

@@ -181,9 +181,120 @@ async fn waiting_task(server: &crate::support::TestServer) -> String {
     task["task"]["id"].as_str().unwrap().to_owned()
 }
 
+/// A follow-up message to `task_id`, answered when its turn ends.
+async fn follow_up(server: &crate::support::TestServer, task_id: &str, text: &str) -> Value {
+    server
+        .call("SendMessage", send_params(text, json!({"taskId": task_id})))
+        .await
+}
+
 #[tokio::test]
-async fn subscribing_to_a_task_waiting_for_input_gives_its_snapshot_only() {
+async fn a_subscription_stays_open_across_input_required_until_the_task_is_terminal() {
     let server = serve_streaming(ServerConfig::default(), scripted).await;
+    for (binding, by_get) in [
+        (Binding::JsonRpc, false),
+        (Binding::Rest, false),
+        (Binding::Rest, true),
+    ] {
+        let task_id = waiting_task(&server).await;
+        let mut sse = if by_get {
+            rest_subscribe_by_get(&server, &task_id).await
+        } else {
+            Sse::open(binding.subscribe(&server, &task_id).await)
+        };
+        let snapshot = binding.payload(&sse.next_event().await.unwrap());
+        assert_eq!(kind(&snapshot), "task", "{binding:?}");
+        assert_eq!(state(&snapshot), "TASK_STATE_INPUT_REQUIRED");
+        // Another request answers; its turn asks again, and the stream goes on.
+        let asked = follow_up(&server, &task_id, "ask").await;
+        assert_eq!(
+            asked["task"]["status"]["state"],
+            "TASK_STATE_INPUT_REQUIRED"
+        );
+        let event = binding.payload(&sse.next_event().await.unwrap());
+        assert_eq!(kind(&event), "statusUpdate", "{binding:?}: {event}");
+        assert_eq!(state(&event), "TASK_STATE_INPUT_REQUIRED");
+        // A third request finishes it: the stream shows that turn and ends with its status.
+        let done = follow_up(&server, &task_id, "finish").await;
+        assert_eq!(done["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+        let rest = summary(binding, &sse.rest().await);
+        let shape: Vec<(&str, &str)> = rest
+            .iter()
+            .map(|(_, kind, detail)| (kind.as_str(), detail.as_str()))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                ("statusUpdate", "TASK_STATE_WORKING"),
+                ("artifactUpdate", "\"finish\""),
+                ("statusUpdate", "TASK_STATE_COMPLETED"),
+            ],
+            "{binding:?} (GET: {by_get})"
+        );
+        let ids: Vec<u64> = rest.iter().map(|(id, ..)| id.unwrap()).collect();
+        assert!(ids.windows(2).all(|pair| pair[0] < pair[1]), "{ids:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_subscription_ends_when_the_waiting_task_is_canceled() {
+    let server = serve_streaming(ServerConfig::default(), scripted).await;
+    for binding in BOTH {
+        let task_id = waiting_task(&server).await;
+        let mut sse = Sse::open(binding.subscribe(&server, &task_id).await);
+        let snapshot = binding.payload(&sse.next_event().await.unwrap());
+        assert_eq!(state(&snapshot), "TASK_STATE_INPUT_REQUIRED");
+        let canceled = server.call("CancelTask", json!({"id": task_id})).await;
+        assert_eq!(canceled["status"]["state"], "TASK_STATE_CANCELED");
+        let rest = summary(binding, &sse.rest().await);
+        assert_eq!(rest.len(), 1, "{binding:?}: {rest:?}");
+        assert_eq!(rest[0].2, "TASK_STATE_CANCELED");
+    }
+}
+
+#[tokio::test]
+async fn a_resumed_subscription_replays_past_input_required_and_stays_open() {
+    let server = serve_streaming(ServerConfig::default(), scripted).await;
+    let task_id = waiting_task(&server).await;
+    follow_up(&server, &task_id, "ask").await;
+    let mut streams = Vec::new();
+    for binding in BOTH {
+        // From the start of the log: the replay runs past the first INPUT_REQUIRED.
+        let mut sse = resume(&server, binding, &task_id, 0).await;
+        let mut seen = Vec::new();
+        while seen
+            .iter()
+            .filter(|(_, _, detail): &&(Option<u64>, String, String)| {
+                detail == "TASK_STATE_INPUT_REQUIRED"
+            })
+            .count()
+            < 2
+        {
+            seen.extend(summary(binding, &[sse.next_event().await.unwrap()]));
+        }
+        streams.push((binding, sse));
+    }
+    // Still open: the next turn's events arrive on both, and COMPLETED ends them.
+    follow_up(&server, &task_id, "finish").await;
+    for (binding, mut sse) in streams {
+        let rest = summary(binding, &sse.rest().await);
+        assert_eq!(
+            rest.last().map(|(_, _, detail)| detail.as_str()),
+            Some("TASK_STATE_COMPLETED"),
+            "{binding:?}: {rest:?}"
+        );
+        assert!(
+            rest.iter().any(|(_, kind, _)| kind == "artifactUpdate"),
+            "{rest:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn with_subscribe_ends_on_interrupt_a_waiting_task_gives_its_snapshot_only() {
+    let mut config = ServerConfig::default();
+    config.subscribe_ends_on_interrupt = true;
+    let server = serve_streaming(config, scripted).await;
     let task_id = waiting_task(&server).await;
     let streams = [
         (

@@ -18,7 +18,8 @@ pub struct ServerConfig {
     pub idempotent_cancel: bool,
     /// A missing `messageId` is generated instead of refused (D-16).
     pub lenient_message_id: bool,
-    /// Requested extensions the card does not declare are refused (D-10).
+    /// Requested extensions the card does not declare are refused with
+    /// ExtensionSupportRequired instead of ignored (D-10).
     pub strict_extensions: bool,
     /// `SubscribeToTask` ends where the task's turn does (at INPUT_REQUIRED, or at once for
     /// a task waiting for input) instead of staying open until the task is terminal (D-11).
@@ -44,8 +45,9 @@ pub struct ServerConfig {
     pub task_queue_size: usize,
     /// Cross-origin requests from browsers; off (`None`) by default (CORS-01).
     pub cors: Option<crate::cors::CorsConfig>,
-    /// Key that signs `ListTasks` page tokens; random per process when `None`. Instances that
-    /// share a store must share the key so a token from one is valid on another.
+    /// Key that signs `ListTasks` page tokens. When `None`, the key the store shares among
+    /// every server over it (SQL stores keep one in the database, so a token pages on any
+    /// instance and after a restart), else a random key per process.
     pub page_token_key: Option<Vec<u8>>,
     /// What a caller is told about a task of the same tenant owned by someone else (D-07).
     /// Default [`CrossOwner::NotFound`]: the spec's reading (§7.2), which reveals nothing.

@@ -10,7 +10,7 @@ use sqlx::{Connection, PgConnection, SqliteConnection};
 use crate::error::SqlStoreError;
 
 /// The newest schema version this build knows.
-pub(crate) const SCHEMA_VERSION: i64 = 2;
+pub(crate) const SCHEMA_VERSION: i64 = 3;
 
 /// One migration: the version it brings the schema to, and its SQL.
 type Migration = (i64, &'static str);
@@ -24,6 +24,10 @@ const SQLITE: &[Migration] = &[
         2,
         include_str!("../migrations/sqlite/0002_push_delivery_state.sql"),
     ),
+    (
+        3,
+        include_str!("../migrations/sqlite/0003_shared_secrets.sql"),
+    ),
 ];
 
 const POSTGRES: &[Migration] = &[
@@ -34,6 +38,10 @@ const POSTGRES: &[Migration] = &[
     (
         2,
         include_str!("../migrations/postgres/0002_push_delivery_state.sql"),
+    ),
+    (
+        3,
+        include_str!("../migrations/postgres/0003_shared_secrets.sql"),
     ),
 ];
 

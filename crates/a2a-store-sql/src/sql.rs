@@ -97,3 +97,10 @@ pub(crate) const LEASED_TO_ANOTHER: &str = "SELECT 1 FROM tasks \
 /// `$1` task id, `$2` holder.
 pub(crate) const RELEASE_LEASE: &str = "UPDATE tasks SET lease_holder = NULL, \
      lease_expires_at = NULL WHERE task_id = $1 AND lease_holder = $2";
+
+/// `$1` name, `$2` a fresh random value: kept only when no value of that name exists yet.
+pub(crate) const OFFER_SECRET: &str =
+    "INSERT INTO shared_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING";
+
+/// `$1` name → the value every server over the database shares.
+pub(crate) const READ_SECRET: &str = "SELECT value FROM shared_secrets WHERE name = $1";

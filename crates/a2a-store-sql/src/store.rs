@@ -251,6 +251,19 @@ impl TaskStore for SqlStore {
         Ok(found.map(ScopeKey::into_scope))
     }
 
+    async fn shared_secret(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        // The first offer is kept; every later one (a racing instance's included) is
+        // dropped, and everyone reads the one kept.
+        let mut offer = Vec::with_capacity(32);
+        offer.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
+        offer.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
+        let value = match &self.inner.backend {
+            Backend::Sqlite(sqlite) => sqlite.shared_secret(name, offer).await?,
+            Backend::Postgres(postgres) => postgres.shared_secret(name, offer).await?,
+        };
+        Ok(Some(value))
+    }
+
     async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError> {
         let scope = ScopeKey::of(scope);
         match &self.inner.backend {

@@ -73,12 +73,9 @@ impl RequestHandler {
             page_size,
             after: None,
         };
+        let page_tokens = self.page_tokens().await?;
         if !request.page_token.is_empty() {
-            query.after = Some(self.inner.page_tokens.decode(
-                &request.page_token,
-                &query,
-                &scope,
-            )?);
+            query.after = Some(page_tokens.decode(&request.page_token, &query, &scope)?);
         }
         let page = self
             .inner
@@ -101,7 +98,7 @@ impl RequestHandler {
             .collect();
         let next_page_token = page
             .next
-            .map(|cursor| self.inner.page_tokens.encode(&cursor, &query, &scope))
+            .map(|cursor| page_tokens.encode(&cursor, &query, &scope))
             .unwrap_or_default();
         Ok(ListTasksResponse {
             tasks,

@@ -16,7 +16,7 @@ mod stream;
 
 use std::sync::Arc;
 
-use a2a_types::{A2aError, AgentCard, Task, TaskId};
+use a2a_types::{A2aError, AgentCard, ErrorKind, Task, TaskId};
 
 pub use self::call::{CallContext, parse_extension_list};
 pub use self::stream::{EventStream, StreamEvent};
@@ -40,7 +40,9 @@ struct Inner {
     executor: Arc<dyn AgentExecutor>,
     card: Arc<AgentCard>,
     extended_card: Option<Arc<AgentCard>>,
-    page_tokens: page_token::PageTokens,
+    /// Made at the first ListTasks: its key may come from the store (see
+    /// [`RequestHandler::page_tokens`]).
+    page_tokens: tokio::sync::OnceCell<page_token::PageTokens>,
     authenticator: Authenticator,
 }
 
@@ -58,14 +60,13 @@ impl RequestHandler {
         extended_card: Option<Arc<AgentCard>>,
         authenticator: Authenticator,
     ) -> Self {
-        let page_tokens = page_token::PageTokens::new(engine.config.page_token_key.clone());
         Self {
             inner: Arc::new(Inner {
                 engine,
                 executor,
                 card,
                 extended_card,
-                page_tokens,
+                page_tokens: tokio::sync::OnceCell::new(),
                 authenticator,
             }),
         }
@@ -136,7 +137,8 @@ impl RequestHandler {
     ///
     /// # Errors
     /// ExtensionSupportRequired when the card requires one the call did not request;
-    /// InvalidParams for an undeclared one under `strict_extensions`.
+    /// ExtensionSupportRequired, naming the URI, for an undeclared one under
+    /// `strict_extensions`.
     pub fn activated_extensions(&self, call: &CallContext) -> Result<Vec<String>, A2aError> {
         let declared = &self.inner.card.capabilities.extensions;
         if let Some(required) = declared.iter().find(|extension| {
@@ -149,12 +151,41 @@ impl RequestHandler {
             if declared.iter().any(|extension| &extension.uri == uri) {
                 activated.push(uri.clone());
             } else if self.inner.engine.config.strict_extensions {
-                return Err(A2aError::invalid_params(format!(
-                    "extension {uri} is not supported by this agent"
-                )));
+                // The strict reading refuses what the agent cannot honour with the
+                // extension error itself, so a client learns which URI to drop.
+                return Err(A2aError::new(
+                    ErrorKind::ExtensionSupportRequired,
+                    format!("extension {uri} is not supported by this agent"),
+                )
+                .with_metadata("extension", uri.as_str()));
             }
         }
         Ok(activated)
+    }
+
+    /// The page-token signer, made once: with the configured key; else with the key the
+    /// store shares among every instance over it (made once and kept, so a token from one
+    /// instance pages on another and after a restart); else, for a store only this process
+    /// sees, a random key of this process.
+    ///
+    /// # Errors
+    /// InternalError when the store cannot give its key (tried again at the next call).
+    async fn page_tokens(&self) -> Result<&page_token::PageTokens, A2aError> {
+        let engine = &self.inner.engine;
+        self.inner
+            .page_tokens
+            .get_or_try_init(|| async {
+                if let Some(key) = &engine.config.page_token_key {
+                    return Ok(page_token::PageTokens::new(Some(key.clone())));
+                }
+                let shared = engine
+                    .store
+                    .shared_secret(page_token::KEY_NAME)
+                    .await
+                    .map_err(crate::turn::store_failure)?;
+                Ok(page_token::PageTokens::new(shared))
+            })
+            .await
     }
 
     /// Version and extension checks every operation starts with.

@@ -22,6 +22,9 @@ struct Token {
     m: String,
 }
 
+/// The name of the page-token key among the store's shared secrets.
+pub(super) const KEY_NAME: &str = "list-tasks-page-token";
+
 /// Signs and checks page tokens with one key.
 #[derive(Debug)]
 pub(super) struct PageTokens {

@@ -150,6 +150,22 @@ pub trait TaskStore: Send + Sync + 'static {
         Ok(None)
     }
 
+    /// A secret named `name` that every server over this store shares: made at random by
+    /// the first caller and kept, so every instance and every restart gets the same bytes
+    /// (the `ListTasks` page-token key, so a token from one instance pages on another).
+    /// `None` for a store that only this process sees (the default), whose callers then
+    /// make a key of their own.
+    ///
+    /// Implementations must guarantee that concurrent first calls agree: one value wins and
+    /// every caller gets it.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the store cannot be read or written.
+    async fn shared_secret(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let _ = name;
+        Ok(None)
+    }
+
     /// Something will read finished tasks' logs later (push delivery sends every event,
     /// possibly after the task finished): a store that compacts the log of a finished task
     /// must from now on keep it whole, until the task expires. Stores that never compact

@@ -4,7 +4,7 @@
 
 mod envelope;
 
-use a2a_server::A2aServer;
+use a2a_server::{A2aServer, ServerConfig};
 use a2a_types::card::AgentExtension;
 use a2a_types::{AgentCard, AgentInterface, ProtocolBinding};
 use reqwest::Method;
@@ -249,6 +249,46 @@ async fn a_required_extension_must_be_requested_and_activated_ones_are_echoed() 
         accepted.header("a2a-extensions"),
         Some("urn:ext:required, urn:ext:optional")
     );
+}
+
+#[tokio::test]
+async fn strict_extensions_refuse_an_undeclared_one_with_extension_support_required() {
+    let mut config = ServerConfig::default();
+    config.strict_extensions = true;
+    let server = TestServer::start_with(
+        A2aServer::builder(card_with_extensions(), BindingEcho).config(config),
+    )
+    .await;
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "ListTasks"}).to_string();
+    let headers = [
+        JSON,
+        V1,
+        ("A2A-Extensions", "urn:ext:required, urn:ext:unknown"),
+    ];
+    let refused = post(&server, "/a2a", &headers, &body).await;
+    let error = error_of(&refused, -32008, "EXTENSION_SUPPORT_REQUIRED");
+    assert_eq!(error["data"][0]["metadata"]["extension"], "urn:ext:unknown");
+    // The same over HTTP+JSON: 400 with the same reason.
+    let response = server
+        .send(
+            Method::GET,
+            "/rest/tasks",
+            &[V1, ("A2A-Extensions", "urn:ext:required, urn:ext:unknown")],
+            None,
+        )
+        .await;
+    assert_eq!(response.status, 400);
+    assert_eq!(
+        response.json()["error"]["details"][0]["reason"],
+        "EXTENSION_SUPPORT_REQUIRED"
+    );
+    // Declared ones only: accepted.
+    let headers = [
+        JSON,
+        V1,
+        ("A2A-Extensions", "urn:ext:required, urn:ext:optional"),
+    ];
+    result_of(&post(&server, "/a2a", &headers, &body).await);
 }
 
 #[tokio::test]

@@ -118,6 +118,25 @@ impl Postgres {
         self.pool.close().await;
     }
 
+    /// The secret `name`, `offer` kept as it when none was stored yet.
+    pub(crate) async fn shared_secret(
+        &self,
+        name: &str,
+        offer: Vec<u8>,
+    ) -> Result<Vec<u8>, StoreError> {
+        sqlx::query(sql::OFFER_SECRET)
+            .bind(name)
+            .bind(offer)
+            .execute(&self.pool)
+            .await
+            .map_err(backend)?;
+        sqlx::query_scalar(sql::READ_SECRET)
+            .bind(name)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(backend)
+    }
+
     pub(crate) async fn locate(&self, id: &TaskId) -> Result<Option<ScopeKey>, StoreError> {
         let row: Option<(String, bool, String)> = sqlx::query_as(sql::LOCATE_TASK)
             .bind(id.as_str())

@@ -138,6 +138,32 @@ impl Sqlite {
         self.writes.close().await;
     }
 
+    /// The secret `name`, `offer` kept as it when none was stored yet.
+    pub(crate) async fn shared_secret(
+        &self,
+        name: &str,
+        offer: Vec<u8>,
+    ) -> Result<Vec<u8>, StoreError> {
+        let job = Arc::new((name.to_owned(), offer));
+        self.writer
+            .write(move |conn| {
+                let job = Arc::clone(&job);
+                Box::pin(async move {
+                    let (name, offer) = &*job;
+                    sqlx::query(sql::OFFER_SECRET)
+                        .bind(name)
+                        .bind(offer)
+                        .execute(&mut *conn)
+                        .await?;
+                    sqlx::query_scalar(sql::READ_SECRET)
+                        .bind(name)
+                        .fetch_one(&mut *conn)
+                        .await
+                })
+            })
+            .await
+    }
+
     pub(crate) async fn locate(&self, id: &TaskId) -> Result<Option<ScopeKey>, StoreError> {
         let row: Option<(String, bool, String)> = sqlx::query_as(sql::LOCATE_TASK)
             .bind(id.as_str())

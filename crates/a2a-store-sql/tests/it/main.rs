@@ -15,5 +15,6 @@ mod events;
 mod expiry;
 mod locate;
 mod push;
+mod secrets;
 mod support;
 mod writer;

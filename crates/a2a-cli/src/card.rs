@@ -84,6 +84,46 @@ pub(crate) fn serve(mut card: AgentCard, settings: &Settings, public_url: &str) 
     }
 }
 
+/// The `--extended-card` file, read before the listener is bound so a bad file fails fast;
+/// `None` when none is given.
+pub(crate) fn load_extended(settings: &Settings) -> Result<Option<AgentCard>, CardError> {
+    settings.card.extended.as_deref().map(read).transpose()
+}
+
+/// The extended card to serve beside `public` (the card as served): the given file's, or,
+/// for the conformance agent, the public card with one more skill, so the conformance kit
+/// finds an extended card to fetch; `None` for the other agents without a file.
+///
+/// What the file leaves out is the public card's: its interfaces (so a client that switches
+/// to the extended card still reaches the agent) and its security schemes and requirements.
+/// It always declares the extended card itself.
+pub(crate) fn extended(
+    file: Option<AgentCard>,
+    public: &AgentCard,
+    agent: &AgentSetup,
+) -> Option<AgentCard> {
+    let mut card = match (file, agent) {
+        (Some(card), _) => card,
+        (None, AgentSetup::Conformance) => public.clone().with_skill(AgentSkill::new(
+            "tck-extended",
+            "Extended TCK skill",
+            "Shown only in the extended card, to authenticated callers",
+        )),
+        (None, AgentSetup::Echo | AgentSetup::Exec(_)) => return None,
+    };
+    if card.supported_interfaces.is_empty() {
+        card.supported_interfaces
+            .clone_from(&public.supported_interfaces);
+    }
+    if card.security_schemes.is_empty() {
+        card.security_schemes.clone_from(&public.security_schemes);
+        card.security_requirements
+            .clone_from(&public.security_requirements);
+    }
+    card.capabilities.extended_agent_card = Some(true);
+    Some(card)
+}
+
 fn read(path: &Path) -> Result<AgentCard, CardError> {
     let text = std::fs::read_to_string(path).map_err(|source| CardError::Read {
         path: path.to_owned(),

@@ -44,6 +44,7 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
     logging::init(settings.log_format, settings.log_filter.clone())?;
     let agent = Agent::new(&settings.agent)?;
     let card = card::load(&settings)?;
+    let extended_card = card::load_extended(&settings)?;
     let tls = crate::serving::tls_config(&settings)?;
 
     let listener = TcpListener::bind(&settings.bind)
@@ -63,7 +64,11 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
         tracing::warn!("insecure setting: {warning}");
     }
     let store = open_store(&settings.store).await?;
-    let server = build_server(&settings, address, card, agent, store)?;
+    let cards = Cards {
+        public: card,
+        extended: extended_card,
+    };
+    let server = build_server(&settings, address, cards, agent, store)?;
 
     // Watch the signals before announcing the address, so a caller that stops us as soon as
     // it sees the line gets a graceful shutdown.
@@ -102,10 +107,16 @@ async fn open_store(setting: &StoreSetting) -> anyhow::Result<OpenStore> {
     }
 }
 
+/// The cards as loaded: the public one, and the extended card's file when one was given.
+struct Cards {
+    public: AgentCard,
+    extended: Option<AgentCard>,
+}
+
 fn build_server(
     settings: &Settings,
     address: SocketAddr,
-    card: AgentCard,
+    cards: Cards,
     agent: Agent,
     store: OpenStore,
 ) -> anyhow::Result<A2aServer> {
@@ -119,14 +130,23 @@ fn build_server(
         }
         url
     });
-    let mut served = card::serve(card, settings, &public_url);
+    let mut served = card::serve(cards.public, settings, &public_url);
     authentication::declare(&mut served.card, &settings.auth);
     if settings.push.is_some() {
         served.card.capabilities.push_notifications = Some(true);
     }
+    let extended = card::extended(cards.extended, &served.card, &settings.agent);
+    if extended.is_some() {
+        served.card.capabilities.extended_agent_card = Some(true);
+    }
     let mut builder = A2aServer::builder(served.card, agent)
         .config(settings.server.clone())
         .authentication(authentication::build(&settings.auth)?);
+    if let Some(extended) = extended {
+        // Served to authenticated callers only; with authentication off, to everyone (the
+        // start-up warning about --no-auth says so).
+        builder = builder.extended_card(extended);
+    }
     if let Some(push) = &settings.push {
         builder = builder.push_signer(push_signer(push.signing_key.as_deref())?);
         if let OpenStore::Sql(store) = &store {

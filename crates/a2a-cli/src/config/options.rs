@@ -23,6 +23,16 @@ pub(crate) enum AgentKind {
     Conformance,
 }
 
+/// What a caller naming another caller's task is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum CrossOwnerAnswer {
+    /// TaskNotFound, exactly as for a task that does not exist: reveals nothing.
+    NotFound,
+    /// 403 / AUTHORIZATION: says the task exists but is not the caller's.
+    Forbidden,
+}
+
 /// How logs are written to stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -151,6 +161,9 @@ pub(crate) struct ServeOptions {
     /// Agent card file (JSON) to serve (CFG-01) [default: a card built from --name etc.]
     #[arg(long, value_name = "FILE", help_heading = "Card")]
     pub(crate) card: Option<PathBuf>,
+    /// Agent card file (JSON) served by GetExtendedAgentCard to authenticated callers (to every caller with --no-auth); the public card then declares it. Interfaces and security schemes it leaves out are the public card's [default: none; the conformance agent serves one of its own]
+    #[arg(long, value_name = "FILE", help_heading = "Card")]
+    pub(crate) extended_card: Option<PathBuf>,
     /// The agent's name; overrides the card file's (CFG-02, CARD-09)
     #[arg(long, value_name = "TEXT", help_heading = "Card")]
     pub(crate) name: Option<String>,
@@ -197,6 +210,39 @@ pub(crate) struct ServeOptions {
     /// Work still running after this long fails; also the exec agent's timeout (CFG-11) [default: 300000]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) async_timeout: Option<Millis>,
+
+    /// HTTP statuses of errors on HTTP+JSON: spec (the A2A 1.0.1 table), camel (Apache Camel's: 405 when a capability is off, 409 not cancelable) or rfc7807-java (a2a-java's: 422 invalid params, 409, 415, 501, 502) [default: spec]
+    #[arg(long, value_name = "PROFILE", help_heading = "Protocol choices")]
+    pub(crate) rest_status_profile: Option<String>,
+    /// Refuse requested extensions the card does not declare, with ExtensionSupportRequired, instead of ignoring them [default: false]
+    #[arg(long, value_name = "BOOL", help_heading = "Protocol choices", num_args = 0..=1,
+          require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    pub(crate) strict_extensions: Option<bool>,
+    /// What a caller naming another caller's task is told: not-found (as for a task that does not exist) or forbidden (403 / AUTHORIZATION, which admits it exists) [default: not-found]
+    #[arg(long, value_name = "ANSWER", help_heading = "Protocol choices")]
+    pub(crate) cross_owner: Option<CrossOwnerAnswer>,
+    /// Canceling a task that is already CANCELED returns it unchanged instead of TaskNotCancelable [default: false]
+    #[arg(long, value_name = "BOOL", help_heading = "Protocol choices", num_args = 0..=1,
+          require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    pub(crate) idempotent_cancel: Option<bool>,
+    /// Give a message without messageId a generated one instead of refusing it with InvalidParams [default: false]
+    #[arg(long, value_name = "BOOL", help_heading = "Protocol choices", num_args = 0..=1,
+          require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    pub(crate) lenient_message_id: Option<bool>,
+    /// The protocol version of a request without A2A-Version, e.g. 1.0. By the spec such a request is 0.3, which this server refuses with VersionNotSupported [default: none]
+    #[arg(long, value_name = "VERSION", help_heading = "Protocol choices")]
+    pub(crate) assume_version: Option<String>,
+    /// SubscribeToTask ends where the task's turn does (at INPUT_REQUIRED; at once for a task waiting for input) instead of staying open until the task is terminal [default: false]
+    #[arg(long, value_name = "BOOL", help_heading = "Protocol choices", num_args = 0..=1,
+          require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    pub(crate) subscribe_ends_on_interrupt: Option<bool>,
+    /// Key (16 bytes or more) that signs ListTasks page tokens (secret; prefer A2A_PAGE_TOKEN_KEY). Servers over one SQL store share a key kept in the database, so tokens page on any instance and after a restart; set it for memory stores behind one address [default: the store's, else new per start]
+    #[arg(long, value_name = "KEY", help_heading = "Protocol choices")]
+    pub(crate) page_token_key: Option<Secret>,
 
     /// At most this many turns at once; 0 = unlimited (CFG-12) [default: 0]
     #[arg(long, value_name = "N", help_heading = "Limits")]
@@ -267,6 +313,7 @@ impl ServeOptions {
             register_key: self.register_key.or(lower.register_key),
             register_cacert: self.register_cacert.or(lower.register_cacert),
             card: self.card.or(lower.card),
+            extended_card: self.extended_card.or(lower.extended_card),
             name: self.name.or(lower.name),
             description: self.description.or(lower.description),
             version: self.version.or(lower.version),
@@ -285,6 +332,16 @@ impl ServeOptions {
             max_stored_tasks: self.max_stored_tasks.or(lower.max_stored_tasks),
             return_immediately: self.return_immediately.or(lower.return_immediately),
             async_timeout: self.async_timeout.or(lower.async_timeout),
+            rest_status_profile: self.rest_status_profile.or(lower.rest_status_profile),
+            strict_extensions: self.strict_extensions.or(lower.strict_extensions),
+            cross_owner: self.cross_owner.or(lower.cross_owner),
+            idempotent_cancel: self.idempotent_cancel.or(lower.idempotent_cancel),
+            lenient_message_id: self.lenient_message_id.or(lower.lenient_message_id),
+            assume_version: self.assume_version.or(lower.assume_version),
+            subscribe_ends_on_interrupt: self
+                .subscribe_ends_on_interrupt
+                .or(lower.subscribe_ends_on_interrupt),
+            page_token_key: self.page_token_key.or(lower.page_token_key),
             max_concurrent_tasks: self.max_concurrent_tasks.or(lower.max_concurrent_tasks),
             task_queue_size: self.task_queue_size.or(lower.task_queue_size),
             max_payload_size: self.max_payload_size.or(lower.max_payload_size),

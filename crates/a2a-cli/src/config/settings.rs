@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use a2a_server::ServerConfig;
+use a2a_server::config::CrossOwner;
 use a2a_server::cors::CorsConfig;
 use a2a_server::store::InMemoryTaskStoreConfig;
 use a2a_store_sql::SqlStoreOptions;
@@ -13,7 +14,7 @@ use a2a_types::ProtocolBinding;
 use tracing_subscriber::filter::Targets;
 
 use super::ConfigError;
-use super::options::{AgentKind, LogFormat, ServeOptions};
+use super::options::{AgentKind, CrossOwnerAnswer, LogFormat, ServeOptions};
 use super::push::{self, PushSetting};
 use super::register::{self, RegisterSetting};
 use super::security::{self, AuthSetting, TlsSetting};
@@ -70,6 +71,8 @@ pub(crate) struct CardSource {
     pub(crate) description: Option<String>,
     /// Overrides the version.
     pub(crate) version: Option<String>,
+    /// The extended card's file.
+    pub(crate) extended: Option<PathBuf>,
 }
 
 /// The built-in agent, with what it needs.
@@ -120,6 +123,7 @@ impl Settings {
         if options.cors == Some(true) {
             server.cors = Some(CorsConfig::default());
         }
+        protocol_choices(&options, &mut server)?;
         let store = store(&options)?;
         let auth = security::auth(&options)?;
         let tls = security::tls(&options)?;
@@ -150,6 +154,7 @@ impl Settings {
                 name: options.name,
                 description: options.description,
                 version: options.version,
+                extended: options.extended_card,
             },
             agent: agent(options.agent.unwrap_or(AgentKind::Echo), options.command)?,
             store,
@@ -204,6 +209,67 @@ impl Settings {
         warnings
     }
 }
+
+/// The switches for the places where the A2A spec and the products it grew from disagree:
+/// the spec's reading by default, each product's behaviour on request.
+fn protocol_choices(options: &ServeOptions, server: &mut ServerConfig) -> Result<(), ConfigError> {
+    if let Some(profile) = &options.rest_status_profile {
+        server.rest_status_profile = profile.parse().map_err(|_| {
+            invalid(
+                "rest-status-profile",
+                format!("unknown profile `{profile}`; expected spec, camel or rfc7807-java"),
+            )
+        })?;
+    }
+    if let Some(on) = options.strict_extensions {
+        server.strict_extensions = on;
+    }
+    if let Some(answer) = options.cross_owner {
+        server.cross_owner = match answer {
+            CrossOwnerAnswer::NotFound => CrossOwner::NotFound,
+            CrossOwnerAnswer::Forbidden => CrossOwner::Forbidden,
+        };
+    }
+    if let Some(on) = options.idempotent_cancel {
+        server.idempotent_cancel = on;
+    }
+    if let Some(on) = options.lenient_message_id {
+        server.lenient_message_id = on;
+    }
+    if let Some(version) = &options.assume_version {
+        let version = version.trim();
+        let served = version.split('.').next() == Some("1")
+            && version.split('.').all(|part| part.parse::<u32>().is_ok());
+        if !served {
+            return Err(invalid(
+                "assume-version",
+                format!("`{version}` is not a version this server speaks; expected 1.0"),
+            ));
+        }
+        server.assume_version_when_absent = Some(version.to_owned());
+    }
+    if let Some(on) = options.subscribe_ends_on_interrupt {
+        server.subscribe_ends_on_interrupt = on;
+    }
+    if let Some(key) = &options.page_token_key {
+        let key = key.expose().as_bytes();
+        if key.len() < MIN_PAGE_TOKEN_KEY_BYTES {
+            // The length only: the key itself is a secret.
+            return Err(invalid(
+                "page-token-key",
+                format!(
+                    "must be at least {MIN_PAGE_TOKEN_KEY_BYTES} bytes, got {}",
+                    key.len()
+                ),
+            ));
+        }
+        server.page_token_key = Some(key.to_vec());
+    }
+    Ok(())
+}
+
+/// A shorter page-token key could be guessed, and with it tokens forged.
+const MIN_PAGE_TOKEN_KEY_BYTES: usize = 16;
 
 fn invalid(option: &'static str, message: impl Into<String>) -> ConfigError {
     ConfigError::Invalid {

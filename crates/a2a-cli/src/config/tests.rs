@@ -464,3 +464,114 @@ fn security_options_are_checked_together() {
     );
     assert!(!printed.contains("tok-secret"), "{printed}");
 }
+
+/// Every switch for a place where the spec and the products it grew from disagree, set
+/// through each of the three sources.
+#[test]
+fn every_protocol_choice_is_a_flag_a_variable_and_a_file_key() {
+    let check = |settings: Settings| {
+        let server = &settings.server;
+        assert_eq!(
+            server.rest_status_profile,
+            a2a_types::error::RestStatusProfile::Camel
+        );
+        assert!(server.strict_extensions);
+        assert_eq!(
+            server.cross_owner,
+            a2a_server::config::CrossOwner::Forbidden
+        );
+        assert!(server.idempotent_cancel);
+        assert!(server.lenient_message_id);
+        assert_eq!(server.assume_version_when_absent.as_deref(), Some("1.0"));
+        assert!(server.subscribe_ends_on_interrupt);
+        assert_eq!(
+            server.page_token_key.as_deref(),
+            Some(b"0123456789abcdef-key".as_slice())
+        );
+        assert_eq!(
+            settings.card.extended.as_deref(),
+            Some(std::path::Path::new("extended.json"))
+        );
+    };
+    let by_flags = flags(&[
+        "--rest-status-profile",
+        "camel",
+        "--strict-extensions",
+        "--cross-owner",
+        "forbidden",
+        "--idempotent-cancel",
+        "--lenient-message-id=true",
+        "--assume-version",
+        "1.0",
+        "--subscribe-ends-on-interrupt",
+        "--page-token-key",
+        "0123456789abcdef-key",
+        "--extended-card",
+        "extended.json",
+    ]);
+    check(load(by_flags, None, env(&[])).unwrap());
+    let by_environment = env(&[
+        ("A2A_REST_STATUS_PROFILE", "camel"),
+        ("A2A_STRICT_EXTENSIONS", "true"),
+        ("A2A_CROSS_OWNER", "forbidden"),
+        ("A2A_IDEMPOTENT_CANCEL", "1"),
+        ("A2A_LENIENT_MESSAGE_ID", "yes"),
+        ("A2A_ASSUME_VERSION", "1.0"),
+        ("A2A_SUBSCRIBE_ENDS_ON_INTERRUPT", "true"),
+        ("A2A_PAGE_TOKEN_KEY", "0123456789abcdef-key"),
+        ("A2A_EXTENDED_CARD", "extended.json"),
+    ]);
+    check(load(ServeOptions::default(), None, by_environment).unwrap());
+    let file = TempFile::new(
+        "choices.toml",
+        "rest_status_profile = \"camel\"\nstrict_extensions = true\ncross_owner = \"forbidden\"\n\
+         idempotent_cancel = true\nlenient_message_id = true\nassume_version = \"1.0\"\n\
+         subscribe_ends_on_interrupt = true\npage_token_key = \"0123456789abcdef-key\"\n\
+         extended_card = \"extended.json\"\n",
+    );
+    check(load(ServeOptions::default(), Some(file.0.clone()), env(&[])).unwrap());
+
+    // Nothing given: the spec's reading everywhere.
+    let server = load(ServeOptions::default(), None, env(&[]))
+        .unwrap()
+        .server;
+    assert_eq!(
+        server.rest_status_profile,
+        a2a_types::error::RestStatusProfile::Spec
+    );
+    assert!(!server.strict_extensions);
+    assert_eq!(server.cross_owner, a2a_server::config::CrossOwner::NotFound);
+    assert!(!server.idempotent_cancel && !server.lenient_message_id);
+    assert_eq!(server.assume_version_when_absent, None);
+    assert!(!server.subscribe_ends_on_interrupt);
+    assert_eq!(server.page_token_key, None);
+}
+
+#[test]
+fn protocol_choices_with_unusable_values_are_refused_without_echoing_secrets() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--rest-status-profile", "teapot"],
+            "--rest-status-profile: unknown profile `teapot`; expected spec, camel or rfc7807-java",
+        ),
+        (
+            &["--assume-version", "0.3"],
+            "--assume-version: `0.3` is not a version this server speaks",
+        ),
+        (
+            &["--assume-version", "1.x"],
+            "--assume-version: `1.x` is not a version this server speaks",
+        ),
+        (
+            &["--page-token-key", "short-secret"],
+            "--page-token-key: must be at least 16 bytes, got 12",
+        ),
+    ];
+    for (args, expected) in cases {
+        let text = error_text(load(flags(args), None, env(&[])));
+        assert!(text.contains(expected), "{args:?}: {text}");
+        assert!(!text.contains("short-secret"), "{text}");
+    }
+    let argv = ["a2a-serve", "--cross-owner", "maybe"];
+    assert!(Flags::try_parse_from(argv).is_err());
+}

@@ -21,6 +21,8 @@ mod conformance;
 mod crash;
 mod exec;
 mod gateway;
+mod page_tokens;
+mod protocol_choices;
 mod push_delivery;
 mod register;
 mod serve;

@@ -18,6 +18,7 @@ mod client_send;
 mod client_tasks;
 mod client_terminal;
 mod conformance;
+mod conformance_run;
 mod crash;
 mod exec;
 mod gateway;

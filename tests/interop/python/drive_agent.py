@@ -457,19 +457,21 @@ class Driver:
             )
             self.ok(f'subscribe {task.id} -> snapshot task(INPUT_REQUIRED)')
 
-            # A task waiting for input has no running turn, so its subscription is the
-            # snapshot alone (STR-08, decision D-11; seed 001): the stream must end now.
+            # A subscription stays open until the task is terminal, across INPUT_REQUIRED
+            # (what the official SDKs' servers do): nothing more arrives while the task
+            # waits for input...
             pending = asyncio.ensure_future(
                 self.next_event(stream, f'subscribe {task.id}')
             )
             await asyncio.wait({pending}, timeout=OPEN_GRACE)
             check(
-                pending.done() and pending.result() is None,
-                f'subscribe {task.id}: a task waiting for input should yield its snapshot '
-                'and end, but the stream stayed open or sent more',
+                not pending.done(),
+                f'subscribe {task.id}: a task waiting for input should keep its '
+                'subscription open until it is terminal, but the stream ended or sent more',
             )
-            self.ok(f'subscribe {task.id} -> stream ended after the snapshot')
+            self.ok(f'subscribe {task.id} -> stream stays open while INPUT_REQUIRED')
 
+            # ...and a cancel from another request ends it with the terminal status.
             canceled = await self.client.cancel_task(CancelTaskRequest(id=task.id))
             check(
                 canceled.id == task.id
@@ -478,6 +480,21 @@ class Driver:
                 f'got {canceled.id} in {state_name(canceled.status.state)}',
             )
             self.ok(f'cancel {task.id} -> CANCELED')
+            last = await pending
+            check(
+                last is not None
+                and last.HasField('status_update')
+                and last.status_update.status.state == TaskState.TASK_STATE_CANCELED,
+                f'subscribe {task.id}: expected the CANCELED status event, got '
+                f'{describe(last) if last is not None else "the end of the stream"}',
+            )
+            ended = await self.next_event(stream, f'subscribe {task.id}')
+            check(
+                ended is None,
+                f'subscribe {task.id}: the stream should end after the terminal status, '
+                f'got {describe(ended) if ended is not None else ""}',
+            )
+            self.ok(f'subscribe {task.id} -> status(CANCELED), then the end')
         finally:
             if pending is not None and not pending.done():
                 pending.cancel()

@@ -1,5 +1,6 @@
 //! [`ServerConfig`]: the behaviour switches of a server, each with the spec's behaviour as its
-//! default and the seeds' behaviour available as a named option (decisions D-01…D-24).
+//! default and the behaviour of other implementations (Apache Camel's A2A component, a2a-java,
+//! a TS SDK's A2A module) available as a named option where it differs.
 
 use std::time::Duration;
 
@@ -9,50 +10,50 @@ use a2a_types::error::RestStatusProfile;
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ServerConfig {
-    /// HTTP statuses of A2A errors on HTTP+JSON (D-01). Default: the spec's table.
+    /// HTTP statuses of A2A errors on HTTP+JSON. Default: the spec's table (§7.1).
     pub rest_status_profile: RestStatusProfile,
-    /// Version assumed when a request carries no `A2A-Version` (D-06). Default `None`: the
+    /// Version assumed when a request carries no `A2A-Version`. Default `None`: the
     /// spec's reading, 0.3, which a 1.0 server refuses with VersionNotSupported.
     pub assume_version_when_absent: Option<String>,
-    /// Cancel of a CANCELED task returns it unchanged instead of TaskNotCancelable (D-08).
+    /// Cancel of a CANCELED task returns it unchanged instead of TaskNotCancelable.
     pub idempotent_cancel: bool,
-    /// A missing `messageId` is generated instead of refused (D-16).
+    /// A missing `messageId` is generated instead of refused.
     pub lenient_message_id: bool,
     /// Requested extensions the card does not declare are refused with
-    /// ExtensionSupportRequired instead of ignored (D-10).
+    /// ExtensionSupportRequired instead of ignored.
     pub strict_extensions: bool,
     /// `SubscribeToTask` ends where the task's turn does (at INPUT_REQUIRED, or at once for
-    /// a task waiting for input) instead of staying open until the task is terminal (D-11).
+    /// a task waiting for input) instead of staying open until the task is terminal.
     pub subscribe_ends_on_interrupt: bool,
-    /// `SendMessage` answers at the first update when the request says nothing (EXE-16).
+    /// `SendMessage` answers at the first update when the request says nothing.
     pub default_return_immediately: bool,
-    /// Work still running after this long fails (EXE-17, LIM-05). Default 300 s.
+    /// Work still running after this long fails. Default 300 s.
     pub async_timeout: Duration,
-    /// Load tasks named in `referenceTaskIds` into the request context (SRV-30).
+    /// Load tasks named in `referenceTaskIds` into the request context.
     pub populate_referenced_tasks: bool,
-    /// The largest request body accepted (LIM-04, CFG-13); larger ones are refused with
+    /// The largest request body accepted (`maxPayloadSize`); larger ones are refused with
     /// PayloadTooLarge. Default 6 MiB.
     pub max_payload_size: usize,
-    /// A `: keep-alive` comment is sent on idle SSE streams this often (STR-10, CFG-14).
+    /// A `: keep-alive` comment is sent on idle SSE streams this often (`sseHeartbeatInterval`).
     pub sse_keepalive: Duration,
     /// How many events one stream may fall behind before it is closed with an error frame
-    /// (D-12, CFG-14).
+    /// instead of events being dropped (`sseQueueCapacity`).
     pub sse_queue_capacity: usize,
-    /// At most this many turns run at once; 0 means unlimited (LIM-01, CFG-12).
+    /// At most this many turns run at once; 0 means unlimited (`maxConcurrentTasks`).
     pub max_concurrent_tasks: usize,
     /// How many `returnImmediately` requests may wait as SUBMITTED for a free slot when all
-    /// are taken; other requests are refused with ServerBusy (LIM-02, D-24).
+    /// are taken; other requests are refused with ServerBusy (`taskQueueSize`).
     pub task_queue_size: usize,
-    /// Cross-origin requests from browsers; off (`None`) by default (CORS-01).
+    /// Cross-origin requests from browsers; off (`None`) by default.
     pub cors: Option<crate::cors::CorsConfig>,
     /// Key that signs `ListTasks` page tokens. When `None`, the key the store shares among
     /// every server over it (SQL stores keep one in the database, so a token pages on any
     /// instance and after a restart), else a random key per process.
     pub page_token_key: Option<Vec<u8>>,
-    /// What a caller is told about a task of the same tenant owned by someone else (D-07).
+    /// What a caller is told about a task of the same tenant owned by someone else.
     /// Default [`CrossOwner::NotFound`]: the spec's reading (§7.2), which reveals nothing.
     pub cross_owner: CrossOwner,
-    /// Push delivery: webhook policy, retries, timeouts (PUSH-05, CFG-15, CFG-16).
+    /// Push delivery: webhook policy, retries, timeouts.
     pub push: PushOptions,
 }
 
@@ -60,19 +61,18 @@ pub struct ServerConfig {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PushOptions {
-    /// Allow loopback webhooks and plain `http://` to them (`allowLocalWebhookUrls`,
-    /// CFG-16): for development and conformance runs only; the server logs a warning.
-    /// Default false.
+    /// Allow loopback webhooks and plain `http://` to them (`allowLocalWebhookUrls`):
+    /// for development and conformance runs only; the server logs a warning. Default false.
     pub allow_local_webhooks: bool,
     /// Retries after a failed attempt (5xx, 408, 429, timeout, I/O error) before the event
-    /// is given up for that webhook (`pushRetryAttempts`, CFG-15). Default 3.
+    /// is given up for that webhook (`pushRetryAttempts`). Default 3.
     pub retry_attempts: u32,
     /// The first retry's delay; each next one doubles, with jitter (`pushRetryBackoffMs`).
     /// Default 1 s.
     pub retry_backoff: Duration,
     /// One attempt's time limit, connecting included. Default 10 s.
     pub timeout: Duration,
-    /// The most configs one task may hold (STO-11). Default 100.
+    /// The most configs one task may hold; more are InvalidParams. Default 100.
     pub max_configs_per_task: usize,
     /// How often the dispatcher looks for due retries and other instances' events when
     /// nothing woke it. Default 1 s.
@@ -99,14 +99,14 @@ impl Default for PushOptions {
     }
 }
 
-/// The answer to a caller naming another caller's task (D-07).
+/// The answer to a caller naming another caller's task.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CrossOwner {
     /// TaskNotFound, exactly as for a task that does not exist.
     #[default]
     NotFound,
-    /// 403 / AUTHORIZATION (seed 000's AuthorizationError): says the task exists. Needs a
+    /// 403 / AUTHORIZATION (Apache Camel's AuthorizationError): says the task exists. Needs a
     /// store that implements [`TaskStore::locate`](crate::store::TaskStore::locate).
     Forbidden,
 }

@@ -1,5 +1,6 @@
-//! Reading a request body under the size limit (LIM-04): a declared `Content-Length` over the
-//! limit is refused before reading, and a streamed body is abandoned as soon as it passes it.
+//! Reading a request body under the size limit (6 MiB unless configured): a declared
+//! `Content-Length` over the limit is refused before reading, and a streamed body is abandoned
+//! as soon as it passes it.
 
 use a2a_types::{A2aError, ErrorKind};
 use axum::body::Body;

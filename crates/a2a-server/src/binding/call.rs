@@ -1,5 +1,6 @@
 //! The [`CallContext`] of an HTTP request: service parameters from the headers, or the query
-//! string for the version (spec §6, D-05, VER-03, VER-05, EXT-02), and the tenant.
+//! string for the version (spec §6; the `X-A2A-` header names are accepted too), and the
+//! tenant.
 
 use std::sync::Arc;
 
@@ -12,7 +13,7 @@ use crate::handler::{CallContext, parse_extension_list};
 
 /// The version parameter's name, as a header and as a query parameter.
 const VERSION: &str = "a2a-version";
-/// The v0.3-era header name some clients still send (seed 003).
+/// The v0.3-era header name some clients still send (a2a-java's REST transport accepts it).
 const X_VERSION: &str = "x-a2a-version";
 const EXTENSIONS: &str = "a2a-extensions";
 const X_EXTENSIONS: &str = "x-a2a-extensions";
@@ -59,7 +60,7 @@ fn last_event_id(headers: &HeaderMap) -> Option<u64> {
 }
 
 /// The tenant of a request: the REST path's, else the request message's, else the one the
-/// card names for the interface (SRV-05, A-24).
+/// card names for the interface.
 pub(super) fn resolve_tenant(path: Option<String>, request: &str, endpoint: &str) -> String {
     match path {
         Some(tenant) => tenant,

@@ -1,5 +1,5 @@
-//! The public agent card route (spec §2.12, D-19, CARD-01, CARD-11): public, no version check
-//! and no extension negotiation (EXT-07), cacheable, with `ETag` and `Last-Modified` for
+//! The public agent card route (spec §2.12, §11.6): public, no version check and no extension
+//! negotiation, cacheable (`Cache-Control: max-age`), with `ETag` and `Last-Modified` for
 //! conditional requests.
 
 use std::time::{SystemTime, UNIX_EPOCH};

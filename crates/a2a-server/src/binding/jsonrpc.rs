@@ -81,7 +81,7 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
 }
 
 /// Runs the method. A streaming method answers with its events once the first one is known,
-/// so an error before it is a plain JSON-RPC error response (D-13).
+/// so an error before it is a plain JSON-RPC error response.
 async fn execute(
     bindings: &Bindings,
     endpoint: &Endpoint,
@@ -136,7 +136,7 @@ async fn execute(
 }
 
 /// MethodNotFound, except for the v0.3 names: those are a 0.3 client talking to a server that
-/// speaks only 1.x, which is VersionNotSupported (D-06).
+/// speaks only 1.x, which is VersionNotSupported.
 fn unknown_method(name: &str, call: &CallContext) -> A2aError {
     match v0_3::to_v1_name(name) {
         Some(v1_name) => A2aError::new(

@@ -1,5 +1,6 @@
-//! Media types of the HTTP+JSON binding: which request bodies are JSON (D-04, SRV-09), and
-//! which content type and error format to answer in (D-02, D-04, C-01).
+//! Media types of the HTTP+JSON binding: which request bodies are JSON (`application/a2a+json`
+//! and `application/json`, any charset), and which content type and error format to answer
+//! in.
 
 use a2a_types::error::PROBLEM_JSON;
 use a2a_types::{A2aError, ErrorKind};
@@ -43,7 +44,7 @@ impl JsonMedia {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Negotiated {
     /// The content type of success bodies; `google.rpc.Status` error bodies are always
-    /// `application/json` (D-04: an error body is not an A2A document).
+    /// `application/json` (an error body is not an A2A document).
     pub(super) media: JsonMedia,
     /// Errors as RFC 9457 `application/problem+json` instead of `google.rpc.Status`.
     pub(super) problem: bool,
@@ -56,13 +57,13 @@ pub(super) fn content_type(headers: &HeaderMap) -> Option<String> {
     Some(essence(&text))
 }
 
-/// Whether a `Content-Type` essence is one of the JSON types (any charset, D-04).
+/// Whether a `Content-Type` essence is one of the JSON types (any charset).
 pub(super) fn is_json(essence: &str) -> bool {
     JsonMedia::from_essence(essence).is_some()
 }
 
 /// ContentTypeNotSupported when the request names a `Content-Type` that is not one of the
-/// JSON types; both bindings check it before reading the body (D-25), so a body in another
+/// JSON types; both bindings check it before reading the body, so a body in another
 /// format is refused for its type, not for failing to parse. A request that names no type
 /// is read as JSON.
 pub(super) fn check_request_type(headers: &HeaderMap) -> Result<(), A2aError> {
@@ -81,7 +82,7 @@ pub(super) fn check_request_type(headers: &HeaderMap) -> Result<(), A2aError> {
 
 /// Answers in the JSON type the request body used; otherwise in the one `Accept` prefers,
 /// `application/a2a+json` when it names neither. Errors are problem details only when
-/// `Accept` names `application/problem+json` ahead of both JSON types (C-01).
+/// `Accept` names `application/problem+json` ahead of both JSON types.
 pub(super) fn negotiate(headers: &HeaderMap) -> Negotiated {
     let accept: Vec<MediaRange> = headers
         .get_all(ACCEPT)

@@ -44,7 +44,7 @@ pub struct Endpoint {
     pub tenant: String,
 }
 
-/// The largest request body read by default: 6 MiB (LIM-04).
+/// The largest request body read by default: 6 MiB (Apache Camel's `maxPayloadSize`).
 pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 6 * 1024 * 1024;
 
 /// Router-wide settings.
@@ -52,10 +52,10 @@ pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 6 * 1024 * 1024;
 pub(crate) struct RouterOptions {
     /// Where the public card is served.
     pub(crate) card_path: String,
-    /// Request bodies larger than this are refused with PayloadTooLarge, never read in full
-    /// (LIM-04); [`DEFAULT_MAX_BODY_BYTES`] unless configured.
+    /// Request bodies larger than this are refused with PayloadTooLarge, never read in full;
+    /// [`DEFAULT_MAX_BODY_BYTES`] unless configured.
     pub(crate) max_body_bytes: usize,
-    /// HTTP statuses of errors on HTTP+JSON (D-01): `ServerConfig::rest_status_profile`.
+    /// HTTP statuses of errors on HTTP+JSON: `ServerConfig::rest_status_profile`.
     pub(crate) rest_status_profile: RestStatusProfile,
     /// Signs push deliveries; when set, its public keys are served at `jwks_path`.
     pub(crate) push_signer: Option<crate::push::signing::PushSigner>,

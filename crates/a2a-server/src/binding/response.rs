@@ -1,5 +1,5 @@
 //! Response bodies of both bindings: success documents, JSON-RPC error responses,
-//! `google.rpc.Status` and RFC 9457 error bodies (D-02, D-03), and the `A2A-Extensions` echo.
+//! `google.rpc.Status` and RFC 9457 error bodies, and the `A2A-Extensions` echo.
 
 use a2a_types::A2aError;
 use a2a_types::error::{PROBLEM_JSON, RestStatusProfile};
@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::media::{APPLICATION_JSON, Negotiated};
 
-/// Echoes the activated extensions (EXT-05).
+/// Echoes the activated extensions: those of the request that the agent applied.
 const EXTENSIONS: HeaderName = HeaderName::from_static("a2a-extensions");
 
 /// A response with `body` as `content_type`.
@@ -60,7 +60,7 @@ pub(super) fn with_extensions(mut response: Response, activated: &[String]) -> R
     response
 }
 
-/// Adds `Allow` (SRV-22: a 405 names what the route accepts).
+/// Adds `Allow`: a 405 names the methods the route accepts.
 pub(super) fn with_allow(mut response: Response, allowed: &[Method]) -> Response {
     let names: Vec<&str> = allowed.iter().map(Method::as_str).collect();
     if let Ok(value) = HeaderValue::from_str(&names.join(", ")) {
@@ -78,7 +78,7 @@ pub(super) fn jsonrpc_success(id: RequestId, result: serde_json::Value) -> Respo
     }
 }
 
-/// A JSON-RPC error response: HTTP 200 except for internal errors (D-03), the body from
+/// A JSON-RPC error response: HTTP 200 except for internal errors (500), the body from
 /// [`A2aError::to_jsonrpc_error`] (always with ErrorInfo).
 pub(super) fn jsonrpc_error(id: RequestId, error: &A2aError) -> Response {
     jsonrpc_error_with_status(id, error, status(error.kind().jsonrpc_http_status()))
@@ -111,7 +111,7 @@ pub(super) struct RestErrors<'a> {
 }
 
 impl RestErrors<'_> {
-    /// The error with the HTTP status its kind has under the profile (D-01).
+    /// The error with the HTTP status its kind has under the configured status profile.
     pub(super) fn response(&self, error: &A2aError) -> Response {
         self.response_with_status(error, error.kind().http_status(self.profile))
     }
@@ -126,8 +126,8 @@ impl RestErrors<'_> {
         } else {
             let mut body = error.to_rpc_status(self.profile);
             body.error.code = code;
-            // Whatever type the request used: a `google.rpc.Status` is not an A2A document
-            // (D-04), and clients and the conformance kit read it as plain JSON.
+            // Whatever type the request used: a `google.rpc.Status` is not an A2A document,
+            // and clients and the conformance kit read it as plain JSON.
             serde_json::to_vec(&body.to_value()).map(|body| (APPLICATION_JSON, body))
         };
         match encoded {

@@ -95,8 +95,9 @@ pub(super) async fn serve(
     response::with_extensions(response, &activated)
 }
 
-/// MethodNotFound for a path or method the route table does not have (SRV-22); the binding
-/// sets the HTTP status, as no error kind has 405.
+/// MethodNotFound for a path or method the route table does not have; the binding sets the
+/// HTTP status (404 for an unknown path, 405 for a known path with another method), as no
+/// error kind has 405.
 fn route_error(message: String, parts: &Parts) -> A2aError {
     A2aError::new(ErrorKind::MethodNotFound, message)
         .with_metadata("method", parts.method.as_str())
@@ -125,8 +126,8 @@ impl Success {
     }
 }
 
-/// An error, and the HTTP status when a requirement fixes it regardless of the status
-/// profile (D-01).
+/// An error, and the HTTP status when a rule fixes it regardless of the configured status
+/// profile (which otherwise maps each error kind to a status).
 struct Failure {
     error: A2aError,
     status: Option<StatusCode>,
@@ -162,7 +163,7 @@ impl RestRequest<'_> {
         handler.check_version(call)?;
         handler.activated_extensions(call)?;
         // The path's tenant, else the interface's; `body` lets a body name one when the path
-        // does not.
+        // does not (the proto's HTTP rules map the whole body, `tenant` included).
         call.tenant = resolve_tenant(self.path_tenant.clone(), "", self.endpoint_tenant);
         let tenant = call.tenant.clone();
         match operation {
@@ -176,7 +177,7 @@ impl RestRequest<'_> {
                 let request: SendMessageRequest =
                     decode(handler.lenient_message_id(Value::Object(object)))?;
                 if request.return_immediately() == Some(true) {
-                    // STR-12 (seed 000): HTTP+JSON refuses the flag on a stream with 400 under
+                    // As in Apache Camel, HTTP+JSON refuses the flag on a stream with 400 under
                     // every status profile, where JSON-RPC ignores it (spec §2.1).
                     return Err(Failure {
                         error: A2aError::unsupported_operation(
@@ -284,7 +285,7 @@ impl RestRequest<'_> {
     }
 
     /// The body as a JSON object. An empty body is `{}`, except on the send routes
-    /// (`required`), where it is ContentTypeNotSupported (SRV-23). A body naming a tenant
+    /// (`required`), where it is ContentTypeNotSupported. A body naming a tenant
     /// sets the call's tenant unless the path named one.
     ///
     /// # Errors
@@ -298,7 +299,7 @@ impl RestRequest<'_> {
         call: &mut CallContext,
     ) -> Result<Map<String, Value>, Failure> {
         let headers = &self.parts.headers;
-        // The type is checked before the body is read (D-25), with 415 under every status
+        // The type is checked before the body is read, with 415 under every status
         // profile: it is the HTTP answer to a body of the wrong media type.
         media::check_request_type(headers).map_err(|error| Failure {
             error,

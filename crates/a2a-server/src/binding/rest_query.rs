@@ -1,6 +1,6 @@
 //! Query parameters of the HTTP+JSON GET routes (spec §5.2): camelCase names (snake_case
 //! accepted, as ProtoJSON parsers do), decimal integers, `true`/`false`, RFC 3339
-//! timestamps, and task states by proto or short name, repeated or comma-separated (SRV-20).
+//! timestamps, and task states by proto or short name, repeated or comma-separated.
 
 use a2a_types::{A2aError, ContextId, ListTasksRequest, TaskState, Timestamp};
 

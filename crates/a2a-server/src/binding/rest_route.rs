@@ -1,6 +1,6 @@
-//! The HTTP+JSON route table (spec §1, SRV-03…SRV-08, D-14): our own matcher on path
-//! segments, because routers that read `:` as a parameter marker cannot tell `/tasks/{id}`
-//! from `/tasks/{id}:cancel` (SRV-07).
+//! The HTTP+JSON route table (spec §1, §5.2): our own matcher on path segments, because
+//! routers that read `:` as a parameter marker cannot tell `/tasks/{id}` from
+//! `/tasks/{id}:cancel`.
 
 use http::Method;
 
@@ -148,7 +148,7 @@ impl Resource {
             Self::TaskCancel(task_id) if post => Operation::CancelTask {
                 task_id: task_id.clone(),
             },
-            // D-14: the proto binds GET, the spec prose POST; both are served.
+            // The proto binds GET, the spec prose POST; both are served.
             Self::TaskSubscribe(task_id) if get || post => Operation::SubscribeToTask {
                 task_id: task_id.clone(),
             },

@@ -29,7 +29,7 @@ pub(super) struct Bindings {
     pub(super) handler: RequestHandler,
     pub(super) max_body_bytes: usize,
     pub(super) profile: RestStatusProfile,
-    /// How often idle SSE streams get a keep-alive comment (STR-10).
+    /// How often idle SSE streams get a keep-alive comment.
     pub(super) sse_keepalive: Duration,
     card: CardRoute,
     card_path: String,
@@ -67,7 +67,7 @@ pub(super) fn build(
         let base = path.trim_end_matches('/');
         patterns.insert(path.clone());
         match endpoint.binding {
-            // D-15: the path and the path with a trailing `/`.
+            // JSON-RPC: the path and the path with a trailing `/`.
             BindingKind::JsonRpc => {
                 patterns.insert(format!("{base}/"));
             }
@@ -158,7 +158,7 @@ async fn dispatch(bindings: &Bindings, request: Request) -> Response {
     }
 }
 
-/// The answer to a request authentication refused (D-24): 401 (or 403 for a missing
+/// The answer to a request authentication refused: 401 (or 403 for a missing
 /// scope) with `WWW-Authenticate`, the body in the binding's error shape. The request's
 /// id is not known, as its body is never read.
 fn refuse(bindings: &Bindings, parts: &Parts, jsonrpc: bool, failure: AuthFailure) -> Response {
@@ -180,7 +180,7 @@ fn refuse(bindings: &Bindings, parts: &Parts, jsonrpc: bool, failure: AuthFailur
     response
 }
 
-/// `path` is the endpoint's path, or that path with a trailing `/` (D-15).
+/// `path` is the endpoint's path, or that path with a trailing `/`.
 fn owns_exactly(endpoint: &str, path: &str) -> bool {
     path == endpoint || path.strip_suffix('/') == Some(endpoint)
 }

@@ -1,4 +1,4 @@
-//! Turns an [`EventStream`] into a Server-Sent Events response (spec §8.1, D-13): one JSON
+//! Turns an [`EventStream`] into a Server-Sent Events response (spec §8.1): one JSON
 //! document per `data:` line, `id:` from the task's event sequence, `: keep-alive` comments
 //! on idle streams, and an `event: error` frame for an error item, after which it ends.
 
@@ -19,7 +19,7 @@ use crate::handler::{EventStream, StreamEvent};
 
 /// The SSE media type (spec §8.1).
 const EVENT_STREAM: &str = "text/event-stream";
-/// Sent on idle streams so proxies and clients do not time the connection out (STR-10).
+/// Sent on idle streams so proxies and clients do not time the connection out.
 const KEEP_ALIVE: &[u8] = b": keep-alive\n\n";
 /// What is sent if even an error document cannot be written, per binding; never expected, as
 /// error documents hold only strings and numbers.
@@ -31,11 +31,12 @@ const FALLBACK_STATUS_ERROR: &[u8] = b"event: error\ndata: {\"error\":{\"code\":
 pub(super) enum Framing {
     /// A complete JSON-RPC response with the request's id (spec §5.1).
     JsonRpc(RequestId),
-    /// The bare `StreamResponse`; errors as the binding's error body (spec §5.2, D-02).
+    /// The bare `StreamResponse`; errors as the binding's error body (spec §5.2).
     HttpJson {
-        /// HTTP statuses written into error bodies (D-01).
+        /// HTTP statuses written into error bodies: the configured status profile.
         profile: RestStatusProfile,
-        /// Errors as RFC 9457 problems rather than `google.rpc.Status` (D-02).
+        /// Errors as RFC 9457 problems rather than `google.rpc.Status`, when the request's
+        /// `Accept` prefers them.
         problem: bool,
         /// The request path, a problem's `instance`.
         instance: String,
@@ -145,7 +146,7 @@ fn unserialisable(error: serde_json::Error) -> A2aError {
 }
 
 /// One SSE event. `data` is compact JSON, which never holds a raw line break (they are
-/// escaped inside strings), so it fits the single `data:` line D-13 asks for.
+/// escaped inside strings), so it fits on one `data:` line: one JSON document per line.
 fn frame(event: Option<&str>, id: Option<u64>, data: &[u8]) -> Bytes {
     let mut frame = Vec::with_capacity(data.len() + 32);
     if let Some(event) = event {

@@ -1,6 +1,7 @@
 //! The background work of an instance that shares its store with others (see
 //! [`Cluster`](crate::cluster::Cluster)): sending and hearing signals, renewing the leases of
-//! its turns, and recovering the tasks of instances that died (EXE-26).
+//! its turns, and recovering the tasks of instances that died (so a turn lost with its
+//! instance does not leave its task WORKING for good).
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use crate::auth::CallerProfile;
 use crate::store::TaskScope;
 
-/// Service parameters and identity of one request, built once by the binding (D-05).
+/// Service parameters and identity of one request, built once by the binding.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct CallContext {
@@ -85,7 +85,7 @@ impl CallContext {
 }
 
 /// Splits comma-separated header values into URIs: trimmed, empty ones dropped, duplicates
-/// removed, first occurrence kept (EXT-02).
+/// removed, first occurrence kept.
 pub fn parse_extension_list<I, S>(values: I) -> Vec<String>
 where
     I: IntoIterator<Item = S>,

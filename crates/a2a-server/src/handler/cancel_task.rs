@@ -1,4 +1,4 @@
-//! CancelTask (spec §2.5, EXE-21…EXE-24, D-08).
+//! CancelTask (spec §2.5, §9.8).
 
 use a2a_types::{A2aError, CancelTaskRequest, Task, TaskState, TaskStatus};
 

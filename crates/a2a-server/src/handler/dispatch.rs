@@ -17,7 +17,7 @@ fn encode<T: Serialize>(value: &T) -> Result<Value, A2aError> {
 }
 
 impl RequestHandler {
-    /// Under `lenient_message_id` (D-16), gives a message without `messageId` a fresh one
+    /// Under `lenient_message_id`, gives a message without `messageId` a fresh one
     /// before decoding, where the proto would otherwise refuse it.
     pub(crate) fn lenient_message_id(&self, mut params: Value) -> Value {
         if self.inner.engine.config.lenient_message_id

@@ -1,4 +1,4 @@
-//! GetExtendedAgentCard (spec §2.11, CARD-12).
+//! GetExtendedAgentCard (spec §2.11, §11.3).
 
 use a2a_types::{A2aError, AgentCard, GetExtendedAgentCardRequest};
 
@@ -18,7 +18,7 @@ impl RequestHandler {
     ) -> Result<AgentCard, A2aError> {
         let _ = request;
         self.prepare(call)?;
-        // CARD-12: only for authenticated callers. The bindings authenticate every request
+        // Only for authenticated callers. The bindings authenticate every request
         // when authentication is on; an in-process call must name its caller.
         if self.inner.authenticator.is_enabled() && call.caller.is_none() {
             return Err(A2aError::new(

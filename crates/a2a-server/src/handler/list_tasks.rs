@@ -1,4 +1,4 @@
-//! ListTasks (spec §2.4, D-09).
+//! ListTasks (spec §2.4).
 
 use a2a_types::{A2aError, ListTasksRequest, ListTasksResponse, TaskState, Timestamp};
 
@@ -8,7 +8,7 @@ use crate::turn::store_failure;
 
 /// Page size when the request names none (or 0).
 const DEFAULT_PAGE_SIZE: usize = 50;
-/// Larger page sizes are capped to this (D-09, seed 000).
+/// Larger page sizes are capped to this rather than refused, as Apache Camel does.
 const MAX_PAGE_SIZE: usize = 100;
 
 impl RequestHandler {
@@ -30,7 +30,7 @@ impl RequestHandler {
     }
 
     /// [`RequestHandler::list_tasks`] with a filter of several states (the HTTP+JSON binding
-    /// accepts `status=WORKING,COMPLETED`, SRV-20); `states` replaces `request.status`.
+    /// accepts `status=WORKING,COMPLETED`); `states` replaces `request.status`.
     ///
     /// # Errors
     /// As [`RequestHandler::list_tasks`].

@@ -1,5 +1,5 @@
 //! The transport-agnostic request handler: one method per A2A operation, request in,
-//! response out (SRV-26). The bindings call it; so can in-process callers and tests.
+//! response out. The bindings call it; so can in-process callers and tests.
 
 mod background;
 mod call;
@@ -27,8 +27,9 @@ use crate::turn::Engine;
 
 /// Serves the eleven A2A operations for one agent.
 ///
-/// Every method first checks the protocol version (D-05, D-06) and negotiates extensions
-/// (D-10); errors are [`A2aError`]s ready for any binding.
+/// Every method first checks the protocol version (a request naming none is 0.3, refused
+/// unless `assume_version_when_absent` says otherwise) and negotiates extensions against the
+/// card; errors are [`A2aError`]s ready for any binding.
 #[derive(Debug, Clone)]
 pub struct RequestHandler {
     inner: Arc<Inner>,
@@ -72,9 +73,9 @@ impl RequestHandler {
         }
     }
 
-    /// The error for a task `scope` cannot see: TaskNotFound (D-07), or, with
-    /// [`CrossOwner::Forbidden`](crate::config::CrossOwner::Forbidden), Authorization when
-    /// the task exists in the same tenant under another owner. A store failure while
+    /// The error for a task `scope` cannot see: TaskNotFound (revealing nothing, spec §7.2),
+    /// or, with [`CrossOwner::Forbidden`](crate::config::CrossOwner::Forbidden), Authorization
+    /// when the task exists in the same tenant under another owner. A store failure while
     /// looking is logged and answered TaskNotFound: the lookup only refines a refusal.
     pub(crate) async fn missing_task(&self, scope: &TaskScope, id: &TaskId) -> A2aError {
         let engine = &self.inner.engine;
@@ -195,7 +196,7 @@ impl RequestHandler {
     }
 }
 
-/// The tenant of a request: the binding's (REST path) wins over the request body's.
+/// The tenant of a request: the binding's (REST path) wins over the request body's.
 fn tenant_of(call: &CallContext, request_tenant: &str) -> String {
     if call.tenant.is_empty() {
         request_tenant.to_owned()
@@ -204,7 +205,8 @@ fn tenant_of(call: &CallContext, request_tenant: &str) -> String {
     }
 }
 
-/// Checks a `historyLength` and turns it into a count (SRV-13, SRV-14).
+/// Checks a `historyLength` (negative is InvalidParams) and turns it into a count (`None`:
+/// no limit).
 fn history_length(length: Option<i32>) -> Result<Option<usize>, A2aError> {
     match length {
         None => Ok(None),

@@ -1,4 +1,4 @@
-//! Opaque `ListTasks` page tokens, bound to the filters and the caller (SRV-16, D-09).
+//! Opaque `ListTasks` page tokens, bound to the filters and the caller.
 //!
 //! A token is base64url of `{"t": millis, "i": task id, "m": mac}`, where the MAC is an
 //! HMAC-SHA256 over the cursor, the filters and the scope. A token replayed with other

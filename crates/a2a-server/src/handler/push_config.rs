@@ -1,6 +1,6 @@
-//! The four push-notification config operations (spec §2.7–§2.10, PUSH-01, PUSH-02,
-//! PUSH-04, PUSH-07, PUSH-10, PUSH-11, STO-11): gated by `capabilities.pushNotifications`,
-//! scoped to the task's owner, webhook addresses checked at registration.
+//! The four push-notification config operations (spec §2.7–§2.10, §10): gated by
+//! `capabilities.pushNotifications`, scoped to the task's owner, webhook addresses checked at
+//! registration, ids generated when missing, at most `max_configs_per_task` per task.
 
 use a2a_types::{
     A2aError, DeleteTaskPushNotificationConfigRequest, Empty, GetTaskPushNotificationConfigRequest,
@@ -21,7 +21,7 @@ const DEFAULT_PAGE_SIZE: usize = 100;
 
 impl RequestHandler {
     /// The dispatcher, or PushNotificationNotSupported when the card does not declare push
-    /// notifications (PUSH-01).
+    /// notifications.
     pub(crate) fn push(&self, call: &CallContext) -> Result<&Dispatcher, A2aError> {
         self.prepare(call)?;
         self.inner
@@ -31,8 +31,9 @@ impl RequestHandler {
             .ok_or_else(A2aError::push_notification_not_supported)
     }
 
-    /// Checks a config for registration: a webhook address we may call (PUSH-07, D-18) and
-    /// header values without line breaks (PUSH-04). Returns it with its id set.
+    /// Checks a config for registration: a webhook address we may call (a public address
+    /// over https; loopback too, plain http included, under `allow_local_webhooks`) and
+    /// header values without line breaks. Returns it with its id set.
     pub(crate) async fn checked_push_config(
         &self,
         dispatcher: &Dispatcher,
@@ -43,7 +44,7 @@ impl RequestHandler {
         }
         match check_webhook(&config.url, &dispatcher.policy(), dispatcher.resolver()).await {
             Ok(_) => {}
-            // A name that does not resolve now is accepted (D-18): DNS may be down or
+            // A name that does not resolve now is accepted: DNS may be down or
             // split-horizon, and the check before each delivery refuses it then if it
             // resolves somewhere forbidden. So the answer says nothing about our DNS.
             Err(AddressError::Unresolvable { host, source }) => {
@@ -121,7 +122,7 @@ impl RequestHandler {
     /// GetTaskPushNotificationConfig.
     ///
     /// # Errors
-    /// PushNotificationNotSupported; TaskNotFound for an unknown task or config (PUSH-11).
+    /// PushNotificationNotSupported; TaskNotFound for an unknown task or config.
     pub async fn get_task_push_notification_config(
         &self,
         call: &CallContext,
@@ -148,7 +149,7 @@ impl RequestHandler {
         }
     }
 
-    /// ListTaskPushNotificationConfigs, ordered by config id, paged (PUSH-11).
+    /// ListTaskPushNotificationConfigs, ordered by config id, paged.
     ///
     /// # Errors
     /// PushNotificationNotSupported; TaskNotFound; InvalidParams for a bad page size or token.
@@ -223,7 +224,7 @@ impl RequestHandler {
     /// DeleteTaskPushNotificationConfig: no more deliveries to that webhook.
     ///
     /// # Errors
-    /// PushNotificationNotSupported; TaskNotFound for an unknown task or config (PUSH-11).
+    /// PushNotificationNotSupported; TaskNotFound for an unknown task or config.
     pub async fn delete_task_push_notification_config(
         &self,
         call: &CallContext,

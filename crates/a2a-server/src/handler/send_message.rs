@@ -1,4 +1,4 @@
-//! SendMessage (spec §2.1, EXE-03…EXE-16): starting a turn and deciding when to answer.
+//! SendMessage (spec §2.1, §9.6): starting a turn and deciding when to answer.
 
 use std::sync::Arc;
 
@@ -16,17 +16,17 @@ use crate::turn::{StartedTurn, TurnStart, TurnView, store_failure};
 impl RequestHandler {
     /// Sends a message: starts a turn and answers with the task or the agent's reply.
     ///
-    /// Blocking by default: the answer waits until the task is terminal or interrupted
-    /// (EXE-15). With `returnImmediately` it comes at the turn's first update (EXE-12, EXE-16).
+    /// Blocking by default: the answer waits until the task is terminal or interrupted. With
+    /// `returnImmediately` (or the configured default) it comes at the turn's first update.
     ///
     /// When `max_concurrent_tasks` turns already run, a new interaction with
     /// `returnImmediately` is answered at once with its task SUBMITTED and runs when a slot
-    /// frees, if the queue has room (LIM-02).
+    /// frees, if the queue (`task_queue_size`) has room.
     ///
     /// # Errors
     /// InvalidParams (message shape, context mismatch, `historyLength`), TaskNotFound,
     /// UnsupportedOperation (the task is finished or still working), PushNotificationNotSupported
-    /// (an inline webhook), ServerBusy (no slot, LIM-03), Unavailable (shutting down), the
+    /// (an inline webhook), ServerBusy (no slot), Unavailable (shutting down), the
     /// executor's own refusal, InvalidAgentResponse.
     pub async fn send_message(
         &self,
@@ -44,7 +44,7 @@ impl RequestHandler {
     }
 
     /// Validates a SendMessage request and starts its turn (shared with streaming, which never
-    /// waits for a slot: LIM-02).
+    /// waits for a slot: only `returnImmediately` requests may queue).
     pub(crate) async fn start_turn(
         &self,
         call: &CallContext,
@@ -69,10 +69,11 @@ impl RequestHandler {
             .is_some_and(|c| c.task_push_notification_config.is_some())
             && !self.inner.card.capabilities.supports_push_notifications()
         {
-            // a webhook in the request of an agent without push.
+            // A webhook in the request of an agent without push (the spec does not say):
+            // refused as the push-config operations are.
             return Err(A2aError::push_notification_not_supported());
         }
-        // PUSH-02: a webhook given inline is checked before any work, registered once the
+        // A webhook given inline is checked before any work, registered once the
         // task id is known, and gets every event of the task from then on.
         let mut inline_push = match configuration
             .as_ref()
@@ -126,7 +127,7 @@ impl RequestHandler {
             };
 
         let Some(task_id) = message.task_id.clone() else {
-            // A new interaction: ids now, the task at the first update (EXE-03).
+            // A new interaction: ids now, the task at the first update.
             let task_id = TaskId::generate();
             let context_id = message
                 .context_id
@@ -141,7 +142,7 @@ impl RequestHandler {
             }
             let make_context = context(&task_id, &context_id, &message, None);
             let task = if ticket.is_queued() {
-                // LIM-02: the task exists SUBMITTED from now on, and answers the request; its
+                // Queued: the task exists SUBMITTED from now on, and answers the request; its
                 // turn starts when a slot frees.
                 let mut task = Task::new(task_id.clone(), context_id.clone(), TaskState::Submitted);
                 task.history.push(message.clone());
@@ -165,8 +166,9 @@ impl RequestHandler {
             return Ok((length, engine.start(start, ticket, executor, make_context)));
         };
 
-        // A follow-up (EXE-13): checked and recorded under the task's lock, and the turn is
-        // registered before the lock is released, so two follow-ups cannot both start one.
+        // A follow-up (accepted only by a task of the same context that waits for input):
+        // checked and recorded under the task's lock, and the turn is registered before the
+        // lock is released, so two follow-ups cannot both start one.
         let _guard = engine.locks.lock(&task_id).await;
         let Some(stored) = engine.load(&scope, &task_id).await? else {
             return Err(self.missing_task(&scope, &task_id).await);
@@ -191,7 +193,7 @@ impl RequestHandler {
         let busy = match state {
             TaskState::InputRequired | TaskState::AuthRequired => {
                 // Another instance may run a turn of it (AUTH_REQUIRED keeps its turn): the
-                // lease says who may (EXE-14).
+                // lease says who may, as any instance over the store can serve the next turn.
                 engine.running_turn(&task_id).is_some()
                     || !engine
                         .cluster
@@ -234,7 +236,8 @@ impl RequestHandler {
         Ok((length, engine.start(start, ticket, executor, make_context)))
     }
 
-    /// Checks what the proto requires of a client message (SRV-24, D-16).
+    /// Checks what the proto requires of a client message: a `messageId` (generated instead
+    /// under `lenient_message_id`), the user role and at least one part.
     fn check_message(&self, message: &mut Message) -> Result<(), A2aError> {
         if message.message_id.is_empty() {
             if self.inner.engine.config.lenient_message_id {
@@ -258,7 +261,8 @@ impl RequestHandler {
         Ok(())
     }
 
-    /// The tasks named in `referenceTaskIds` that the caller may read (SRV-30).
+    /// The tasks named in `referenceTaskIds` that the caller may read (when
+    /// `populate_referenced_tasks` is on).
     async fn referenced_tasks(
         &self,
         scope: &TaskScope,
@@ -277,7 +281,8 @@ impl RequestHandler {
     }
 }
 
-/// Waits until the request can be answered (EXE-12, EXE-15).
+/// Waits until the request can be answered: the turn's first update with
+/// `returnImmediately`, else a terminal or interrupted state or the end of the turn.
 async fn wait_for_answer(
     mut receiver: watch::Receiver<TurnView>,
     return_immediately: bool,

@@ -1,4 +1,4 @@
-//! SendStreamingMessage and SubscribeToTask (spec §2.2, §2.6, §8; D-11, D-12): the task's
+//! SendStreamingMessage and SubscribeToTask (spec §2.2, §2.6, §8): the task's
 //! events as a stream, transport-agnostic. The SSE framing is the bindings' job.
 
 use std::collections::VecDeque;
@@ -54,17 +54,17 @@ impl RequestHandler {
         }
     }
 
-    /// How often idle SSE streams get a keep-alive comment (STR-10).
+    /// How often idle SSE streams get a keep-alive comment.
     pub(crate) fn sse_keepalive(&self) -> Duration {
         self.inner.engine.config.sse_keepalive
     }
 
     /// Sends a message and streams the turn: a message reply alone, or the task snapshot and
-    /// then its status and artifact updates until the turn ends (D-11). `returnImmediately`
+    /// then its status and artifact updates until the turn ends. `returnImmediately`
     /// is ignored.
     ///
     /// An error found before the first event (a refusal, an unknown task) is returned as
-    /// `Err` here, so the binding can answer with a plain error response (D-13).
+    /// `Err` here, so the binding can answer with a plain error response.
     ///
     /// # Errors
     /// UnsupportedOperation when the card does not declare streaming; otherwise as
@@ -82,7 +82,7 @@ impl RequestHandler {
         let follow_up_snapshot = view.borrow().task.clone();
         if let Some(task) = follow_up_snapshot {
             // A follow-up: the stored task (ending with the new message) comes first; a
-            // later refusal arrives as an error event (STR-06).
+            // later refusal arrives as an error event.
             let first = StreamEvent {
                 sequence: None,
                 response: StreamResponse::Task(trim_history(task, length)),
@@ -165,7 +165,7 @@ impl RequestHandler {
     }
 
     /// Re-attaches to a task: its snapshot first, then its events until the task reaches a
-    /// terminal state (D-11), across INPUT_REQUIRED and AUTH_REQUIRED and the follow-up
+    /// terminal state, across INPUT_REQUIRED and AUTH_REQUIRED and the follow-up
     /// turns that other requests start, here or on another instance over the same store
     /// (their events arrive through the store's log). The client may leave at any time.
     ///
@@ -314,7 +314,7 @@ impl Follow {
 /// Which event is a stream's last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Ending {
-    /// A message or a terminal status (D-11).
+    /// A message or a terminal status.
     Terminal,
     /// Also INPUT_REQUIRED: the end of a turn that waits for input (the old subscription
     /// behaviour, `subscribe_ends_on_interrupt`).
@@ -369,7 +369,7 @@ fn ended_without_events(view: &TurnView) -> Result<EventStream, A2aError> {
     Ok(Box::pin(futures::stream::once(async { Ok(event) })))
 }
 
-/// True for the last event of a stream: a message, or a terminal status (D-11).
+/// True for the last event of a stream: a message, or a terminal status.
 fn ends_stream(response: &StreamResponse) -> bool {
     match response {
         StreamResponse::Message(_) => true,
@@ -379,7 +379,7 @@ fn ends_stream(response: &StreamResponse) -> bool {
     }
 }
 
-/// D-12: the reader fell more than the queue capacity behind. It is told, and its stream ends;
+/// The reader fell more than the queue capacity behind. It is told, and its stream ends;
 /// the task goes on and the client can subscribe again.
 fn lagged() -> A2aError {
     A2aError::server_busy().with_metadata("reason", "the stream fell behind; subscribe again")
@@ -570,7 +570,7 @@ impl TurnEvents {
 }
 
 /// The events of a running turn or task, until its last event (see [`Ending`]), the end of
-/// the turn when a view is followed, or a reader that fell too far behind (D-12: an error
+/// the turn when a view is followed, or a reader that fell too far behind (an error
 /// item, then the end; the task goes on). Gaps in the sequence are filled from the task's
 /// log and duplicates dropped (see [`Backfill`]).
 fn turn_events(

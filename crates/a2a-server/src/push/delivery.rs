@@ -1,4 +1,4 @@
-//! The push dispatcher (PUSH-03…PUSH-08): every logged status and artifact event of a task
+//! The push dispatcher (spec §10.3): every logged status and artifact event of a task
 //! goes to each of its webhooks as a `StreamResponse`, in order per webhook, webhooks in
 //! parallel, with retries, and with the event log as the outbox.
 //!
@@ -52,12 +52,12 @@ impl std::fmt::Debug for Dispatcher {
 enum Outcome {
     /// 2xx.
     Delivered,
-    /// 410: the receiver is gone for good; the config is removed (PUSH-06).
+    /// 410: the receiver is gone for good; the config is removed.
     Gone,
     /// Not worth retrying: a 4xx other than 410, a URL that is no longer allowed, a body or
     /// header that cannot be sent.
     Refused(String),
-    /// Worth retrying: 5xx, 408, 429, a timeout, an I/O error (PUSH-05).
+    /// Worth retrying: 5xx, 408, 429, a timeout, an I/O error.
     Retry(String),
 }
 
@@ -321,7 +321,8 @@ impl Dispatcher {
     }
 
     /// One POST of `response` to `config`'s webhook, its address checked again first so a
-    /// name that now resolves somewhere forbidden is refused (PUSH-08, DNS rebinding).
+    /// name that now resolves somewhere forbidden is refused (DNS may have changed since
+    /// registration).
     async fn post(
         &self,
         config: &TaskPushNotificationConfig,
@@ -386,9 +387,9 @@ impl Dispatcher {
     }
 }
 
-/// The headers a config asks for (D-17): `Authorization: <scheme> <credentials>` and the
+/// The headers a config asks for: `Authorization: <scheme> <credentials>` and the
 /// token in both `X-A2A-Notification-Token` and `A2A-Notification-Token`. A value with CR
-/// or LF (or anything a header cannot hold) is refused (PUSH-04).
+/// or LF (or anything a header cannot hold) is refused, so nothing is delivered.
 pub(crate) fn delivery_headers(
     config: &TaskPushNotificationConfig,
 ) -> Result<http::HeaderMap, String> {

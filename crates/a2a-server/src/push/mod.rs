@@ -1,4 +1,4 @@
-//! Push notifications (spec §2.7–§2.10, PUSH-01…PUSH-11): where webhooks may point
+//! Push notifications (spec §2.7–§2.10, §10): where webhooks may point
 //! ([`address`]) and how deliveries prove who sent them ([`signing`]).
 
 pub mod address;

@@ -1,11 +1,11 @@
-//! The task store conformance suite (STO-05): the behaviour every [`TaskStore`] must show,
+//! The task store conformance suite: the behaviour every [`TaskStore`] must show,
 //! as checks that each backend runs from its own tests.
 //!
 //! [`run`] runs every check of a [`TaskStore`] (compare-and-swap, scopes, list order and
 //! paging, the event log), each on a fresh store; [`run_expiry`] checks the expiry of
-//! terminal tasks (STO-06) on stores built with a short TTL, in real time; [`run_push`]
-//! checks a [`PushConfigStore`] (STO-11), and [`run_delivery`] its delivery state beside a
-//! [`TaskStore`]: claims, progress and their exclusivity across instances (PUSH-05). Each
+//! terminal tasks on stores built with a short TTL, in real time; [`run_push`]
+//! checks a [`PushConfigStore`], and [`run_delivery`] its delivery state beside a
+//! [`TaskStore`]: claims, progress and their exclusivity across instances. Each
 //! check is also a function of its own, so a backend can run one in isolation while it is
 //! being fixed. A failing check panics with a message that names it.
 //!
@@ -269,7 +269,7 @@ pub async fn saving_a_task_that_was_never_stored_is_not_found(store: &dyn TaskSt
 
 /// `save` with [`Expected::Version`] under a scope other than the task's fails with
 /// [`StoreError::NotFound`], even with the right version: another scope's task is
-/// indistinguishable from a missing one (D-07). The task is neither changed nor moved.
+/// indistinguishable from a missing one. The task is neither changed nor moved.
 ///
 /// # Panics
 /// When the store fails the check.
@@ -384,7 +384,7 @@ pub async fn list_never_returns_tasks_of_other_scopes(store: &dyn TaskStore) {
 }
 
 /// `list` orders by status timestamp, newest first, then by task id, descending; a task
-/// without a timestamp sorts as the Unix epoch, so last (SRV-18).
+/// without a timestamp sorts as the Unix epoch, so last.
 ///
 /// # Panics
 /// When the store fails the check.
@@ -494,7 +494,7 @@ pub async fn list_filters_by_one_or_several_states(store: &dyn TaskStore) {
 }
 
 /// `list` with `status_timestamp_after` returns tasks stamped at or after that instant
-/// (inclusive, A-25), and no task without a timestamp.
+/// (inclusive, as the proto defines it despite the name), and no task without a timestamp.
 ///
 /// # Panics
 /// When the store fails the check.
@@ -1001,7 +1001,7 @@ pub async fn a_refused_save_appends_no_event(store: &dyn TaskStore) {
 }
 
 /// `events` returns `None` for a task that does not exist, and for a task of another
-/// scope, exactly as `load` does (D-07).
+/// scope, exactly as `load` does.
 ///
 /// # Panics
 /// When the store fails the check.
@@ -1040,7 +1040,7 @@ pub const EXPIRY_TTL: Duration = Duration::from_millis(1000);
 /// How long past an expiry the expiry checks wait before they expect a task gone.
 const EXPIRY_MARGIN: Duration = Duration::from_millis(250);
 
-/// Runs the expiry checks (STO-06), each on a store fresh from `make_store`, which gets the
+/// Runs the expiry checks, each on a store fresh from `make_store`, which gets the
 /// completed-task TTL to build it with ([`EXPIRY_TTL`], or zero for "never"). The checks run
 /// together and wait in real time (about 2 s in all), so stores must use a real clock: no
 /// paused tokio time.
@@ -1295,7 +1295,7 @@ pub async fn a_zero_ttl_keeps_terminal_tasks(store: &dyn TaskStore) {
         .await;
 }
 
-/// Runs every push-config check (STO-11), each on a store fresh from `make_store`.
+/// Runs every push-config check, each on a store fresh from `make_store`.
 ///
 /// # Panics
 /// When the store fails a check; the message names the check.
@@ -1507,7 +1507,7 @@ pub async fn push_configs_are_invisible_to_other_scopes_and_tasks(store: &dyn Pu
         .await;
 }
 
-/// Runs the push-delivery checks (PUSH-05), each on stores fresh from `make_stores`, which
+/// Runs the push-delivery checks, each on stores fresh from `make_stores`, which
 /// returns a task store and the push-config store beside it (one value twice for a store
 /// that is both, such as a SQL store). The checks work as the delivery engine does: they
 /// register configs with `deliver_after` at the task's log end (0 before the task exists),

@@ -1,6 +1,6 @@
 //! Task storage: the [`TaskStore`] trait every backend implements (tasks with their event
 //! log), the [`PushConfigStore`] trait, the in-memory stores, and the conformance suite that
-//! every implementation must pass (STO-05).
+//! every implementation must pass.
 
 mod memory;
 mod push;
@@ -20,16 +20,17 @@ pub use self::push::{
 pub use self::query::{TaskCursor, TaskPage, TaskQuery};
 pub use crate::events::TaskEvent;
 
-/// Whose task this is: stores key tasks by (tenant, owner, task id) (STO-02).
+/// Whose task this is: stores key tasks by (tenant, owner, task id).
 ///
 /// A task saved under one scope is invisible under every other scope: `load` returns `None`
-/// and `list` leaves it out, exactly as for a task that does not exist (D-07).
+/// and `list` leaves it out, exactly as for a task that does not exist (spec §7.2: never reveal
+/// inaccessible tasks).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TaskScope {
     /// The A2A tenant of the request; empty when the request named none.
     pub tenant: String,
     /// The authenticated caller's identity; `None` when authentication is off, in which case
-    /// every caller of the tenant shares its tasks (STO-10).
+    /// every caller of the tenant shares its tasks.
     pub owner: Option<String>,
 }
 
@@ -101,7 +102,7 @@ pub enum StoreError {
         /// The task.
         task_id: TaskId,
     },
-    /// A limit of the store was reached (for example the push configs of one task, STO-11).
+    /// A limit of the store was reached (for example the push configs of one task).
     #[error("{what}")]
     Limit {
         /// What was refused, for the client.
@@ -120,18 +121,18 @@ pub enum StoreError {
 ///   copy is at that version, and returns a new, greater version; otherwise it fails with
 ///   [`StoreError::Conflict`] and stores nothing. `save` with [`Expected::Version`] of a task
 ///   that is not stored, or stored under another scope, fails with [`StoreError::NotFound`]
-///   (another scope's task must look missing, D-07). `save` with [`Expected::Absent`] fails with
+///   (another scope's task must look missing). `save` with [`Expected::Absent`] fails with
 ///   `Conflict` when the task exists (under any scope: task ids are globally unique).
 /// - **Atomicity**: a failed save leaves the previous copy intact; a reader never sees a
 ///   half-written task.
 /// - **List order**: `list` orders by status timestamp, newest first, then task id
-///   (descending), and pages with [`TaskCursor`]s (SRV-18).
+///   (descending), and pages with [`TaskCursor`]s.
 /// - **Event log**: `save` appends its events to the task's log in the same atomic step as
 ///   the task itself, numbering them on from the task's last sequence number (the first event
 ///   of a task is 1). A failed save appends nothing. `events` returns the logged events after
 ///   a sequence number, in order. The log lives and expires with its task.
 ///
-/// The handler serialises all changes to one task with a per-task lock (STO-03), so within
+/// The handler serialises all changes to one task with a per-task lock, so within
 /// one process conflicts mean a bug or another instance.
 #[async_trait]
 pub trait TaskStore: Send + Sync + 'static {

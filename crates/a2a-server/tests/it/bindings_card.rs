@@ -1,5 +1,5 @@
-//! The public agent card route (spec §2.12, D-19, CARD-01, CARD-02, CARD-11, EXT-07): public,
-//! cacheable, conditional.
+//! The public agent card route (spec §2.12, §11.6): public, no extension negotiation,
+//! cacheable, conditional, at a configurable path.
 
 use a2a_server::A2aServer;
 use a2a_types::card::AgentExtension;

@@ -1,6 +1,5 @@
-//! The JSON-RPC binding over the socket (spec §5.1, D-03, D-05, D-06, D-15, SRV-29): every
-//! method, version and extension negotiation, tenants. Envelope errors, ids, notifications
-//! and limits are in `envelope`.
+//! The JSON-RPC binding over the socket (spec §5.1): every method, version and extension
+//! negotiation, tenants. Envelope errors, ids, notifications and limits are in `envelope`.
 
 mod envelope;
 

@@ -1,6 +1,5 @@
-//! The HTTP+JSON binding over the socket (spec §5.2, D-01, D-04, D-14, SRV-03…SRV-12):
-//! every route, content types, tenants, extensions and status profiles. Malformed requests
-//! and the error bodies are in `errors`.
+//! The HTTP+JSON binding over the socket (spec §5.2): every route, content types, tenants,
+//! extensions and status profiles. Malformed requests and the error bodies are in `errors`.
 
 mod errors;
 
@@ -55,7 +54,7 @@ fn status_error(response: &RawResponse, status: u16, grpc: &str, reason: &str) -
         "{}",
         String::from_utf8_lossy(&response.body)
     );
-    // Error bodies are application/json whatever the request used (D-04).
+    // Error bodies are application/json whatever the request used.
     assert_eq!(response.header("content-type"), Some("application/json"));
     let body = response.json();
     let error = body["error"].clone();

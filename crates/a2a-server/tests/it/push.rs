@@ -72,7 +72,7 @@ async fn server(config: ServerConfig) -> TestServer {
     TestServer::start_with(A2aServer::builder(push_card(), FnExecutor(steps)).config(config)).await
 }
 
-/// SendMessage with an inline webhook (PUSH-02); the task's id.
+/// SendMessage with an inline webhook; the task's id.
 async fn send_with_webhook(server: &TestServer, url: &str, text: &str) -> String {
     let mut params = json!({"message": user_message(text)});
     params["configuration"] = json!({
@@ -240,7 +240,7 @@ async fn configs_are_created_read_listed_and_deleted_on_both_bindings() {
         .await;
     let id = created["id"]
         .as_str()
-        .expect("an id is generated (PUSH-11)")
+        .expect("an id is generated")
         .to_owned();
     assert_eq!(created["taskId"], task.as_str());
     let got = server
@@ -413,7 +413,7 @@ impl a2a_server::push::address::Resolve for Rebinding {
 
 #[tokio::test]
 async fn a_name_rebound_after_registration_is_refused_at_delivery() {
-    // PUSH-08: the address is checked again before every delivery. The name resolves to
+    // The address is checked again before every delivery. The name resolves to
     // the receiver (loopback, allowed here) when registered, then to the metadata address.
     // The control: a name that stays honest is delivered to.
     for (honest, delivered) in [(usize::MAX, true), (1, false)] {
@@ -485,7 +485,7 @@ impl a2a_server::push::address::Resolve for LateDns {
 
 #[tokio::test]
 async fn a_webhook_name_that_does_not_resolve_yet_is_accepted_and_checked_at_delivery() {
-    // D-18: registration accepts a name that does not resolve (DNS may be down or
+    // Registration accepts a name that does not resolve (DNS may be down or
     // split-horizon); the check before each delivery still guards, and a lookup failure
     // there is retried like a connection failure.
     let receiver = Receiver::start(vec![]).await;

@@ -1,5 +1,5 @@
-//! SendStreamingMessage and SubscribeToTask over SSE on both bindings (spec §2.2, §2.6, §8;
-//! STR-01…STR-13, D-11…D-13), read from real sockets by a small SSE parser.
+//! SendStreamingMessage and SubscribeToTask over SSE on both bindings (spec §2.2, §2.6, §8),
+//! read from real sockets by a small SSE parser.
 
 mod flow;
 mod order;
@@ -265,7 +265,7 @@ impl Block {
         self.event.is_none() && self.id.is_none() && self.data.is_empty()
     }
 
-    /// The one `data:` line, as JSON (D-13: one document per line).
+    /// The one `data:` line, as JSON (one document per line).
     pub fn json(&self) -> Value {
         assert_eq!(self.data.len(), 1, "one data line: {self:?}");
         serde_json::from_str(&self.data[0]).unwrap()

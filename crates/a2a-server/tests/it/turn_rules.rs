@@ -33,7 +33,8 @@ fn history_texts(task: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Asks for input on the first turn, completes on the next (the seed's weather example).
+/// Asks for input on the first turn, completes on the next (the weather example of a TS
+/// SDK's A2A module).
 async fn ask_then_complete(
     context: RequestContext,
     updater: TaskUpdater,

@@ -1,5 +1,5 @@
-//! JSON-RPC envelopes over the socket (JSON-RPC 2.0 §4–§5, SRV-29, D-03, LIM-04): parse and
-//! envelope errors, unknown and v0.3 methods, params, ids, notifications, body limits.
+//! JSON-RPC envelopes over the socket (JSON-RPC 2.0 §4–§5): parse and envelope errors,
+//! unknown and v0.3 methods, params, ids, notifications, body limits.
 
 use a2a_server::A2aServer;
 use reqwest::Method;

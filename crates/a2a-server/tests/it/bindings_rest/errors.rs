@@ -1,5 +1,5 @@
-//! Malformed HTTP+JSON requests and the error bodies (D-02, C-01, SRV-22, SRV-23, LIM-04):
-//! content types, bodies, query values, unknown routes and methods, problem details, limits.
+//! Malformed HTTP+JSON requests and the error bodies: content types, bodies, query values,
+//! unknown routes and methods, problem details (when `Accept` prefers them), limits.
 
 use a2a_server::{A2aServer, ServerConfig};
 use a2a_types::error::RestStatusProfile;
@@ -33,7 +33,7 @@ async fn bodies_must_be_json_objects_of_the_request() {
         String::from_utf8_lossy(&response.body)
     );
 
-    // SRV-23: an empty body on either send route.
+    // An empty body on either send route.
     for path in ["/rest/message:send", "/rest/message:stream"] {
         let response = server.send(Method::POST, path, &[V1, A2A_JSON], None).await;
         status_error(

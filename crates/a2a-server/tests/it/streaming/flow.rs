@@ -1,5 +1,6 @@
-//! Streams over time: keep-alives on idle streams (STR-10), a reader too slow for its queue
-//! (D-12), and clients that leave (STR-09, spec §8.3): the task always goes on.
+//! Streams over time: keep-alives on idle streams, a reader too slow for its queue (closed
+//! with an error frame, never silently short of events), and clients that leave (spec §8.3):
+//! the task always goes on.
 
 use std::time::Duration;
 

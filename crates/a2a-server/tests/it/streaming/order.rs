@@ -1,5 +1,5 @@
 //! What a SendStreamingMessage stream carries, in which order and framing, and how it ends
-//! or fails (STR-01…STR-06, STR-12, D-11, D-13).
+//! or fails (spec §8).
 
 use std::time::Duration;
 
@@ -37,7 +37,7 @@ async fn working_artifact_complete_streams_task_status_artifact_status_on_both_b
         for payload in &payloads[1..] {
             assert_eq!(payload[kind(payload)]["taskId"], task_id);
         }
-        // STR-03: `id:` is the task's event sequence, increasing from the first event.
+        // `id:` is the task's event sequence, increasing from the first event.
         let ids: Vec<u64> = events.iter().map(|block| block.id.unwrap()).collect();
         assert!(ids.windows(2).all(|pair| pair[0] < pair[1]), "{ids:?}");
     }
@@ -141,7 +141,7 @@ async fn a_follow_up_refused_after_its_snapshot_ends_with_an_error_frame() {
         assert_eq!(history.last().unwrap()["messageId"], refused_id);
         assert_eq!(binding.error_reason(&events[1]), "INVALID_PARAMS");
 
-        // STR-06: the stored task no longer has the refused message, and still waits.
+        // The stored task no longer has the refused message, and still waits.
         let stored = get_task(&server, &task_id).await;
         assert_eq!(stored["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
         let history = stored["history"].as_array().unwrap();
@@ -155,7 +155,8 @@ async fn a_follow_up_refused_after_its_snapshot_ends_with_an_error_frame() {
 
 #[tokio::test]
 async fn streaming_off_answers_unsupported_operation_on_both_bindings() {
-    // STR-01, spec §8.5: the standard card says nothing about streaming.
+    // Spec §8.5: streaming needs `capabilities.streaming`; the standard card says nothing
+    // about streaming.
     let server = TestServer::start(BindingEcho).await;
     let task = server
         .call("SendMessage", send_params("ask", json!({})))
@@ -185,7 +186,7 @@ async fn streaming_off_answers_unsupported_operation_on_both_bindings() {
 async fn rest_refuses_return_immediately_on_a_stream_and_jsonrpc_ignores_it() {
     let with_flag =
         || json!({"message": user_message("x"), "configuration": {"returnImmediately": true}});
-    // STR-12: 400 under every status profile, also Camel's (which has 405 for capability off).
+    // HTTP+JSON: 400 under every status profile, also Camel's (which has 405 for capability off).
     for profile in [RestStatusProfile::Spec, RestStatusProfile::Camel] {
         let mut config = ServerConfig::default();
         config.rest_status_profile = profile;

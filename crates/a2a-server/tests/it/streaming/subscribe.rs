@@ -1,5 +1,5 @@
 //! SubscribeToTask: the snapshot first, then the rest of the running turn; several streams
-//! per task; tasks waiting, finished or unknown (spec §2.6, §8.4; STR-08, STR-13, D-14).
+//! per task; tasks waiting, finished or unknown (spec §2.6, §8.4).
 
 use a2a_server::ServerConfig;
 use a2a_types::Artifact;
@@ -26,7 +26,7 @@ fn summary(binding: Binding, events: &[Block]) -> Vec<(Option<u64>, String, Stri
         .collect()
 }
 
-/// A task id and a REST subscription by GET (D-14: GET and POST are both routed).
+/// A task id and a REST subscription by GET (GET and POST are both routed).
 async fn rest_subscribe_by_get(server: &crate::support::TestServer, task_id: &str) -> Sse {
     let response = client()
         .get(server.url(&format!("/rest/tasks/{task_id}:subscribe")))

@@ -479,15 +479,6 @@ struct TurnEvents {
     pending: VecDeque<TaskEvent>,
 }
 
-/// What [`TurnEvents::receive`] found.
-enum Received {
-    Event(TaskEvent),
-    /// Time to read the log.
-    Poll,
-    /// Nothing more will come.
-    End,
-}
-
 impl TurnEvents {
     fn new(
         events: broadcast::Receiver<TaskEvent>,
@@ -514,8 +505,10 @@ impl TurnEvents {
         }
     }
 
-    /// The next event from the bus, or the beat to read the log.
-    async fn receive(&mut self) -> Result<Received, A2aError> {
+    /// Waits for more to deliver and queues it in `pending`: the next event from the bus
+    /// (with any it missed, read from the log), or, on the polling beat, what the log has
+    /// that the bus has not brought. `Ok(false)` when nothing more will come.
+    async fn fill(&mut self) -> Result<bool, A2aError> {
         loop {
             // The turn's view changes after its events are published, so once it has ended
             // everything it published is already queued: drain, then stop.
@@ -524,9 +517,9 @@ impl TurnEvents {
             }
             if self.ended {
                 return match self.events.try_recv() {
-                    Ok(event) => Ok(Received::Event(event)),
+                    Ok(event) => self.queue(event).await.map(|()| true),
                     Err(TryRecvError::Lagged(_)) => Err(lagged()),
-                    Err(TryRecvError::Empty | TryRecvError::Closed) => Ok(Received::End),
+                    Err(TryRecvError::Empty | TryRecvError::Closed) => Ok(false),
                 };
             }
             let changed = async {
@@ -546,18 +539,34 @@ impl TurnEvents {
             tokio::select! {
                 biased;
                 event = self.events.recv() => return match event {
-                    Ok(event) => Ok(Received::Event(event)),
+                    Ok(event) => self.queue(event).await.map(|()| true),
                     Err(RecvError::Lagged(_)) => Err(lagged()),
                     // The task's channel closes right after its terminal event, which ends
                     // the stream first; nothing more can come either way.
-                    Err(RecvError::Closed) => Ok(Received::End),
+                    Err(RecvError::Closed) => Ok(false),
                 },
                 // A view gone without saying the turn ended: nothing more will be
                 // published, so drain like an ended turn.
                 gone = changed => self.ended = gone,
-                () = tick => return Ok(Received::Poll),
+                () = tick => {
+                    if let Some(backfill) = &mut self.backfill {
+                        self.pending.extend(backfill.catch_up().await?);
+                    }
+                    if !self.pending.is_empty() {
+                        return Ok(true);
+                    }
+                }
             }
         }
+    }
+
+    /// Queues `event` after the events it shows were missed; nothing for a duplicate.
+    async fn queue(&mut self, event: TaskEvent) -> Result<(), A2aError> {
+        match &mut self.backfill {
+            Some(backfill) => self.pending.extend(backfill.take(event).await?),
+            None => self.pending.push_back(event),
+        }
+        Ok(())
     }
 
     /// The turn's refusal, for the stream of the request that started it.
@@ -587,26 +596,10 @@ fn turn_events(
                 };
                 return Some((Ok(item), (!last).then_some(state)));
             }
-            let received = match state.receive().await {
-                Ok(Received::Event(event)) => event,
-                Ok(Received::Poll) => {
-                    if let Some(backfill) = &mut state.backfill {
-                        match backfill.catch_up().await {
-                            Ok(events) => state.pending.extend(events),
-                            Err(error) => return Some((Err(error), None)),
-                        }
-                    }
-                    continue;
-                }
-                Ok(Received::End) => return state.refusal().map(|error| (Err(error), None)),
+            match state.fill().await {
+                Ok(true) => {}
+                Ok(false) => return state.refusal().map(|error| (Err(error), None)),
                 Err(error) => return Some((Err(error), None)),
-            };
-            match &mut state.backfill {
-                Some(backfill) => match backfill.take(received).await {
-                    Ok(events) => state.pending.extend(events),
-                    Err(error) => return Some((Err(error), None)),
-                },
-                None => state.pending.push_back(received),
             }
         }
     })

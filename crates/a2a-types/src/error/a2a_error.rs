@@ -22,11 +22,17 @@ pub struct A2aError {
     message: String,
     metadata: BTreeMap<String, String>,
     field_violations: Vec<FieldViolation>,
+    /// Where the error is defined, when not in the A2A catalogue (a gateway's own errors);
+    /// boxed, as it is rare, so every `Result<_, A2aError>` stays small.
+    origin: Option<Box<Origin>>,
+}
+
+/// The `ErrorInfo` domain of an error from outside the A2A catalogue, and the reason its
+/// author gave, which the kind cannot name (a gateway's `AGENT_NOT_FOUND`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Origin {
     domain: String,
-    /// The `ErrorInfo` reason a peer sent under another domain than the A2A catalogue's (a
-    /// gateway's `AGENT_NOT_FOUND`): kept as sent, since the kind cannot name it. Boxed, so
-    /// every `Result<_, A2aError>` stays small (clippy's large-error limit is 128 bytes).
-    foreign_reason: Option<Box<str>>,
+    reason: Option<String>,
 }
 
 impl A2aError {
@@ -44,8 +50,7 @@ impl A2aError {
             message,
             metadata: BTreeMap::new(),
             field_violations: Vec::new(),
-            domain: A2A_DOMAIN.to_owned(),
-            foreign_reason: None,
+            origin: None,
         }
     }
 
@@ -181,7 +186,13 @@ impl A2aError {
     /// (such as a gateway's own errors).
     #[must_use]
     pub fn with_domain(mut self, domain: impl Into<String>) -> Self {
-        self.domain = domain.into();
+        let domain = domain.into();
+        self.origin = (domain != A2A_DOMAIN).then(|| {
+            Box::new(Origin {
+                domain,
+                reason: None,
+            })
+        });
         self
     }
 
@@ -204,8 +215,9 @@ impl A2aError {
     /// gateway's own), its reason, which the A2A catalogue does not know; otherwise
     /// [`reason`](Self::reason).
     pub fn peer_reason(&self) -> &str {
-        self.foreign_reason
-            .as_deref()
+        self.origin
+            .as_ref()
+            .and_then(|origin| origin.reason.as_deref())
             .unwrap_or_else(|| self.kind.reason())
     }
 
@@ -221,14 +233,16 @@ impl A2aError {
 
     /// The `ErrorInfo` domain; [`A2A_DOMAIN`] unless set otherwise.
     pub fn domain(&self) -> &str {
-        &self.domain
+        self.origin
+            .as_ref()
+            .map_or(A2A_DOMAIN, |origin| origin.domain.as_str())
     }
 
     /// The `ErrorInfo` detail every binding carries for this error.
     pub fn error_info(&self) -> ErrorInfo {
         ErrorInfo {
             reason: self.peer_reason().to_owned(),
-            domain: self.domain.clone(),
+            domain: self.domain().to_owned(),
             metadata: self.metadata.clone(),
         }
     }
@@ -249,13 +263,14 @@ impl A2aError {
     ) -> Self {
         let mut error = Self::new(kind, message);
         if let Some(info) = info {
-            if !info.is_a2a_domain() && !info.reason.is_empty() {
-                error.foreign_reason = Some(info.reason.into_boxed_str());
+            if !info.is_a2a_domain() {
+                let reason = Some(info.reason).filter(|reason| !reason.is_empty());
+                error.origin = Some(Box::new(Origin {
+                    domain: info.domain,
+                    reason,
+                }));
             }
             error.metadata = info.metadata;
-            if !info.domain.is_empty() {
-                error.domain = info.domain;
-            }
         }
         error.field_violations = field_violations;
         error

@@ -392,3 +392,12 @@ fn with_domain_marks_an_error_as_defined_elsewhere() {
     assert_eq!(error.error_info().domain, "gateway.example");
     assert!(!error.error_info().is_a2a_domain());
 }
+
+/// Every fallible call of the stack returns `Result<_, A2aError>`: a large error makes every
+/// such result large, so what is rare (a foreign domain) is boxed.
+#[test]
+fn an_error_stays_small() {
+    let size = std::mem::size_of::<A2aError>();
+    println!("A2aError: {size} bytes");
+    assert!(size <= 96, "A2aError grew to {size} bytes");
+}

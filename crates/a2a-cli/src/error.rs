@@ -1,4 +1,4 @@
-//! Exit codes (style §2.5): every failure is reported as one line on stderr, and its kind
+//! Exit codes: every failure is reported as one line on stderr, and its kind
 //! decides the code.
 
 use std::process::ExitCode;

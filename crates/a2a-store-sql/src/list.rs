@@ -1,6 +1,6 @@
 //! The SQL of `TaskStore::list`, shared by both backends: the filters of a [`TaskQuery`] as
 //! a `WHERE` clause with numbered parameters, in the list order of the in-memory store
-//! (status timestamp in milliseconds descending, then task id descending, SRV-18).
+//! (status timestamp in milliseconds descending, then task id descending).
 
 use std::fmt::Write as _;
 

@@ -75,8 +75,8 @@ impl SqlStoreOptions {
         self
     }
 
-    /// How long a terminal task is kept after the save that made it terminal (STO-06,
-    /// default one hour like the in-memory store). Saving it again while it stays terminal
+    /// How long a terminal task is kept after the save that made it terminal (default one
+    /// hour, like the in-memory store). Saving it again while it stays terminal
     /// does not extend its life. `Duration::ZERO` keeps terminal tasks forever.
     pub fn completed_task_ttl(mut self, ttl: Duration) -> Self {
         self.completed_task_ttl = ttl;
@@ -121,7 +121,7 @@ impl SqlStoreOptions {
 
     /// How long a turn lease lives without renewal (default 30 s): the instance running a
     /// turn renews it every third of that, and once it has passed without renewal (the
-    /// instance died) another instance may claim the task (EXE-26).
+    /// instance died) another instance may claim the task.
     pub fn lease_ttl(mut self, ttl: Duration) -> Self {
         self.lease_ttl = ttl;
         self

@@ -148,7 +148,7 @@ pub(crate) fn events_from_rows(
         .map(Some)
 }
 
-/// The refusal of a push config over the limit (STO-11), worded as the in-memory store's.
+/// The refusal of a push config over the per-task limit, worded as the in-memory store's.
 pub(crate) fn push_limit(task_id: &str, max_per_task: usize) -> StoreError {
     StoreError::Limit {
         what: format!("task {task_id} already holds {max_per_task} push configs"),
@@ -296,7 +296,8 @@ pub(crate) fn version_refusal(
         {
             StoreError::Conflict { task_id }
         }
-        // Missing, expired, or another scope's: all look the same (D-07).
+        // Missing, expired, or another scope's: all look the same, so a caller never learns
+        // that a task it may not see exists.
         _ => StoreError::NotFound { task_id },
     }
 }

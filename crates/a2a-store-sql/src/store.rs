@@ -32,7 +32,7 @@ use crate::sqlite::Sqlite;
 ///
 /// Besides the [`TaskStore`] contract (it passes the conformance suite), it guarantees:
 ///
-/// - **Expiry** (STO-06): a terminal task expires
+/// - **Expiry**: a terminal task expires
 ///   [`completed_task_ttl`](SqlStoreOptions::completed_task_ttl) after the save that made it
 ///   terminal; saving it again while it stays terminal does not extend its life. The expiry
 ///   is written with that save, from the saving instance's TTL, so instances with different
@@ -44,7 +44,7 @@ use crate::sqlite::Sqlite;
 ///   the expired one had, even after the cleanup deleted it.
 /// - **Time** is the process's system clock in milliseconds, for task expiry and lease
 ///   expiry alike; instances sharing a PostgreSQL database need synchronised clocks.
-/// - **Push delivery** (PUSH-05): each config row carries its webhook's delivery state
+/// - **Push delivery**: each config row carries its webhook's delivery state
 ///   (last sequence delivered, failed attempts, next attempt, claim). A claim compares it
 ///   with the end of the task's log in the tasks table, so
 ///   [`events_logged`](PushConfigStore::events_logged) has nothing to do, and skips expired

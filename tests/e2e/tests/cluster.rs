@@ -1,7 +1,8 @@
 //! One agent served by two instances over one PostgreSQL database (issue 6): live events,
 //! follow-ups and cancels cross instances; a dead instance's task fails once its lease
 //! expires; a dropped stream resumes on the other instance with nothing lost or repeated.
-//! EXE-14, EXE-25, EXE-26, STO-04.
+//! The executor keeps no state across turns, so either instance serves the next one; an
+//! instance whose task the other finished drops its update and aborts the turn.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test file
 

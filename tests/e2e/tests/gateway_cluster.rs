@@ -1,4 +1,4 @@
-//! Two gateway instances over one PostgreSQL registry (REG-09, REG-10, D-21): what one
+//! Two gateway instances over one PostgreSQL registry (KubeMQ-compatible API): what one
 //! registers the other routes; a deregistration on one reaches the other's proxy within its
 //! directory cache's life; both count the same registry; `max_agents` holds across them.
 
@@ -105,10 +105,10 @@ async fn two_gateways_over_one_postgres_registry_route_the_same_fleet() {
         );
     }
 
-    // max_agents counts the agents every instance registered (REG-10).
+    // max_agents counts the agents every instance registered.
     assert_eq!(register(&b, "agent-three", &one).await, 409);
 
-    // A heartbeat on B keeps what A registered (REG-07).
+    // A heartbeat on B keeps what A registered.
     let beat = http
         .post(format!("{b}/agents/heartbeat"))
         .json(&json!({"agent_id": "agent-one"}))

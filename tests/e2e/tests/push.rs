@@ -1,6 +1,6 @@
 //! Push delivery with two instances over one PostgreSQL database (issue 8): tasks run on
 //! both, both dispatchers race for the same webhooks, and every event reaches the webhook
-//! exactly once (PUSH-05: a claimed webhook is worked by one instance at a time).
+//! exactly once (a claimed webhook is worked by one instance at a time).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

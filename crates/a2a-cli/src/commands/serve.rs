@@ -78,7 +78,7 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let registration = crate::register::start(&settings, server.handler().card(), address)?;
     let termination = async {
         let signal = termination.received().await;
-        // REG-12: leave the gateway first, so it stops routing calls here while we drain.
+        // Leave the gateway first, so it stops routing calls here while we drain.
         if let Some(registration) = registration {
             registration.stop().await;
         }
@@ -196,7 +196,7 @@ fn push_signer(key: Option<&std::path::Path>) -> anyhow::Result<PushSigner> {
 }
 
 /// One line with what is served; option values are named one by one, never dumped whole,
-/// so a secret option added later cannot leak into the log (CFG-38).
+/// so a secret option added later cannot leak into the log (secrets never appear in logs).
 fn log_summary(settings: &Settings, server: &A2aServer, address: SocketAddr) {
     let card = server.handler().card();
     let agent = match &settings.agent {

@@ -56,35 +56,35 @@ pub(crate) struct ServeOptions {
     /// Root URL clients use to reach this server; the card's added interfaces are this plus --base-path [default: http://<bound address>]
     #[arg(long, value_name = "URL", help_heading = "Serving")]
     pub(crate) public_url: Option<String>,
-    /// Prefix of every route (CFG-04) [default: none]
+    /// Prefix of every route [default: none]
     #[arg(long, value_name = "PATH", help_heading = "Serving")]
     pub(crate) base_path: Option<String>,
-    /// Where the card is served (CFG-05) [default: /.well-known/agent-card.json]
+    /// Where the card is served [default: /.well-known/agent-card.json]
     #[arg(long, value_name = "PATH", help_heading = "Serving")]
     pub(crate) card_path: Option<String>,
     /// Serve only this binding: JSONRPC or HTTP+JSON (aliases jsonrpc, rest) [default: every interface of the card]
     #[arg(long, value_name = "BINDING", help_heading = "Serving")]
     pub(crate) protocol_binding: Option<String>,
-    /// Enable CORS for browser clients (CFG-17) [default: false]
+    /// Enable CORS for browser clients [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Serving", num_args = 0..=1,
           require_equals = true, default_missing_value = "true",
           value_parser = BoolishValueParser::new())]
     pub(crate) cors: Option<bool>,
 
-    /// Deliver push notifications: the card declares them and webhooks can be registered (PUSH-01) [default: false]
+    /// Deliver push notifications: the card declares them and webhooks can be registered [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Push", num_args = 0..=1,
           require_equals = true, default_missing_value = "true",
           value_parser = BoolishValueParser::new())]
     pub(crate) push_notifications: Option<bool>,
-    /// Allow webhooks on loopback addresses, and plain http to them (development only; CFG-16) [default: false]
+    /// Allow webhooks on loopback addresses, and plain http to them (development only) [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Push", num_args = 0..=1,
           require_equals = true, default_missing_value = "true",
           value_parser = BoolishValueParser::new())]
     pub(crate) allow_local_webhooks: Option<bool>,
-    /// Retries of a delivery that failed with 5xx, a timeout or an I/O error (CFG-15) [default: 3]
+    /// Retries of a delivery that failed with 5xx, a timeout or an I/O error [default: 3]
     #[arg(long, value_name = "N", help_heading = "Push")]
     pub(crate) push_retry_attempts: Option<u32>,
-    /// Delay before the first retry; each next one doubles, with jitter (CFG-15) [default: 1000]
+    /// Delay before the first retry; each next one doubles, with jitter [default: 1000]
     #[arg(long, value_name = "MS", help_heading = "Push")]
     pub(crate) push_retry_backoff: Option<Millis>,
     /// Time limit of one delivery attempt [default: 10000]
@@ -99,13 +99,13 @@ pub(crate) struct ServeOptions {
           require_equals = true, default_missing_value = "true",
           value_parser = BoolishValueParser::new())]
     pub(crate) no_auth: Option<bool>,
-    /// Accept this API key (secret; prefer A2A_API_KEY) (CFG-08)
+    /// Accept this API key (secret; prefer A2A_API_KEY)
     #[arg(long, value_name = "KEY", help_heading = "Security")]
     pub(crate) api_key: Option<Secret>,
-    /// Header that carries the API key, unless the card's scheme names one (AUTH-06) [default: X-API-Key]
+    /// Header that carries the API key, unless the card's scheme names one [default: X-API-Key]
     #[arg(long, value_name = "NAME", help_heading = "Security")]
     pub(crate) api_key_header: Option<String>,
-    /// Accept this static bearer token (secret; prefer A2A_BEARER_TOKEN) (CFG-09)
+    /// Accept this static bearer token (secret; prefer A2A_BEARER_TOKEN)
     #[arg(long, value_name = "TOKEN", help_heading = "Security")]
     pub(crate) bearer_token: Option<Secret>,
     /// Accept JWTs signed by a key of this JWKS (needs --issuer and --audience)
@@ -120,7 +120,7 @@ pub(crate) struct ServeOptions {
     /// The audience accepted tokens must name, e.g. this agent's URL
     #[arg(long, value_name = "AUDIENCE", help_heading = "Security")]
     pub(crate) audience: Option<String>,
-    /// Scopes every token must grant, comma-separated (AUTH-04) [default: none]
+    /// Scopes every token must grant, comma-separated [default: none]
     #[arg(long, value_name = "SCOPES", help_heading = "Security")]
     pub(crate) required_scopes: Option<String>,
     /// Check opaque tokens at this RFC 7662 introspection endpoint
@@ -142,10 +142,10 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "FILE", help_heading = "Security")]
     pub(crate) client_ca: Option<PathBuf>,
 
-    /// Register with the A2A gateway at this URL while serving: heartbeats keep the registration live, SIGINT/SIGTERM deregisters (REG-12) [default: not registered]
+    /// Register with the A2A gateway at this URL while serving: heartbeats keep the registration live, SIGINT/SIGTERM deregisters [default: not registered]
     #[arg(long, value_name = "URL", help_heading = "Gateway")]
     pub(crate) register: Option<String>,
-    /// The id to register under: lowercase letters, digits and hyphens (GW-02) [default: from the card's name]
+    /// The id to register under: lowercase letters, digits and hyphens [default: from the card's name]
     #[arg(long, value_name = "ID", help_heading = "Gateway")]
     pub(crate) agent_id: Option<String>,
     /// Time between heartbeats to the gateway; keep it under a third of the gateway's agent TTL [default: 60000]
@@ -158,13 +158,13 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "FILE", help_heading = "Gateway")]
     pub(crate) register_cacert: Option<PathBuf>,
 
-    /// Agent card file (JSON) to serve (CFG-01) [default: a card built from --name etc.]
+    /// Agent card file (JSON) to serve [default: a card built from --name etc.]
     #[arg(long, value_name = "FILE", help_heading = "Card")]
     pub(crate) card: Option<PathBuf>,
     /// Agent card file (JSON) served by GetExtendedAgentCard to authenticated callers (to every caller with --no-auth); the public card then declares it. Interfaces and security schemes it leaves out are the public card's [default: none; the conformance agent serves one of its own]
     #[arg(long, value_name = "FILE", help_heading = "Card")]
     pub(crate) extended_card: Option<PathBuf>,
-    /// The agent's name; overrides the card file's (CFG-02, CARD-09)
+    /// The agent's name; overrides the card file's
     #[arg(long, value_name = "TEXT", help_heading = "Card")]
     pub(crate) name: Option<String>,
     /// The agent's description; overrides the card file's
@@ -181,7 +181,7 @@ pub(crate) struct ServeOptions {
     #[arg(last = true, value_name = "COMMAND", help_heading = "Agent")]
     pub(crate) command: Vec<String>,
 
-    /// Where tasks are kept: `sqlite://PATH`, `postgres://URL` or `memory` (D-22) [default: sqlite://a2a.db]
+    /// Where tasks are kept: `sqlite://PATH`, `postgres://URL` or `memory` [default: sqlite://a2a.db]
     #[arg(long, value_name = "STORE", help_heading = "Tasks")]
     pub(crate) store: Option<String>,
     /// SQL stores: the most database connections the pool opens [default: 10]
@@ -190,24 +190,24 @@ pub(crate) struct ServeOptions {
     /// SQL stores: how long to wait for the database or a free connection [default: 10000]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) store_connect_timeout: Option<Millis>,
-    /// SQL stores: how long a running turn's lease lives unrenewed; a task whose instance died is failed after it (EXE-26) [default: 30000]
+    /// SQL stores: how long a running turn's lease lives unrenewed; a task whose instance died is failed after it [default: 30000]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) lease_ttl: Option<Millis>,
     /// SQL stores: this instance's id among instances sharing the database [default: random]
     #[arg(long, value_name = "ID", help_heading = "Tasks")]
     pub(crate) instance_id: Option<String>,
-    /// How long a finished task is kept, ms or with a unit; 0 keeps it (CFG-18) [default: 3600000]
+    /// How long a finished task is kept, ms or with a unit; 0 keeps it [default: 3600000]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) completed_task_ttl: Option<Millis>,
-    /// How many tasks are kept before finished ones are evicted; 0 = no cap (CFG-19) [default: 10000]
+    /// How many tasks are kept before finished ones are evicted; 0 = no cap [default: 10000]
     #[arg(long, value_name = "N", help_heading = "Tasks")]
     pub(crate) max_stored_tasks: Option<usize>,
-    /// SendMessage answers at the first update unless the request says otherwise (CFG-10) [default: false]
+    /// SendMessage answers at the first update unless the request says otherwise [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Tasks", num_args = 0..=1,
           require_equals = true, default_missing_value = "true",
           value_parser = BoolishValueParser::new())]
     pub(crate) return_immediately: Option<bool>,
-    /// Work still running after this long fails; also the exec agent's timeout (CFG-11) [default: 300000]
+    /// Work still running after this long fails; also the exec agent's timeout [default: 300000]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) async_timeout: Option<Millis>,
 
@@ -244,19 +244,19 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "KEY", help_heading = "Protocol choices")]
     pub(crate) page_token_key: Option<Secret>,
 
-    /// At most this many turns at once; 0 = unlimited (CFG-12) [default: 0]
+    /// At most this many turns at once; 0 = unlimited [default: 0]
     #[arg(long, value_name = "N", help_heading = "Limits")]
     pub(crate) max_concurrent_tasks: Option<usize>,
-    /// How many returnImmediately requests may wait for a free slot (CFG-12) [default: 0]
+    /// How many returnImmediately requests may wait for a free slot [default: 0]
     #[arg(long, value_name = "N", help_heading = "Limits")]
     pub(crate) task_queue_size: Option<usize>,
-    /// Largest request body, in bytes (CFG-13) [default: 6291456]
+    /// Largest request body, in bytes [default: 6291456]
     #[arg(long, value_name = "BYTES", help_heading = "Limits")]
     pub(crate) max_payload_size: Option<usize>,
-    /// Keep-alive comment interval on idle SSE streams (CFG-14) [default: 15000]
+    /// Keep-alive comment interval on idle SSE streams [default: 15000]
     #[arg(long, value_name = "MS", help_heading = "Limits")]
     pub(crate) sse_heartbeat_interval: Option<Millis>,
-    /// Events a stream may fall behind before it is closed (CFG-14) [default: 1000]
+    /// Events a stream may fall behind before it is closed [default: 1000]
     #[arg(long, value_name = "N", help_heading = "Limits")]
     pub(crate) sse_queue_capacity: Option<usize>,
 

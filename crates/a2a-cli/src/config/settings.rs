@@ -40,7 +40,7 @@ pub(crate) struct Settings {
     pub(crate) card: CardSource,
     /// The agent.
     pub(crate) agent: AgentSetup,
-    /// Where tasks are kept (D-22).
+    /// Where tasks are kept.
     pub(crate) store: StoreSetting,
     /// The server library's switches and limits.
     pub(crate) server: ServerConfig,
@@ -50,7 +50,7 @@ pub(crate) struct Settings {
     pub(crate) tls: Option<TlsSetting>,
     /// Push notifications, when on.
     pub(crate) push: Option<PushSetting>,
-    /// Registration with a gateway, when `--register` names one (REG-12).
+    /// Registration with a gateway, when `--register` names one.
     pub(crate) register: Option<RegisterSetting>,
     /// How long running work gets on shutdown.
     pub(crate) shutdown_grace: Duration,
@@ -60,7 +60,8 @@ pub(crate) struct Settings {
     pub(crate) log_filter: Targets,
 }
 
-/// Where the card comes from: a file, then parameters over it (CARD-09).
+/// Where the card comes from: a file, then parameters over it (parameters win, and may
+/// override only the name, description and version).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct CardSource {
     /// The card file.
@@ -171,9 +172,9 @@ impl Settings {
         })
     }
 
-    /// Insecure development settings in force, each as a sentence for a start-up warning
-    /// (CFG-39): a listener beyond loopback without authentication serves anyone who can
-    /// reach it; one without TLS sends credentials in the clear.
+    /// Insecure development settings in force, each as a sentence for a start-up warning: a
+    /// listener beyond loopback without authentication serves anyone who can reach it; one
+    /// without TLS sends credentials in the clear.
     pub(crate) fn insecure_settings(&self, bound: SocketAddr) -> Vec<String> {
         let mut warnings = Vec::new();
         if !bound.ip().is_loopback()
@@ -294,7 +295,7 @@ fn nonzero(option: &'static str, value: usize) -> Result<usize, ConfigError> {
     }
 }
 
-/// Where `a2a serve` keeps tasks (D-22).
+/// Where `a2a serve` keeps tasks.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum StoreSetting {
     /// In the process's memory: gone at exit.
@@ -321,7 +322,7 @@ impl StoreSetting {
 }
 
 /// The default store: a SQLite file in the working directory, so tasks survive a restart
-/// with nothing to install (D-22).
+/// with nothing to install.
 pub(crate) const DEFAULT_STORE: &str = "sqlite://a2a.db";
 
 fn store(options: &ServeOptions) -> Result<StoreSetting, ConfigError> {
@@ -404,7 +405,8 @@ fn route_path(path: &str) -> String {
         })
 }
 
-/// CARD-05: only the two HTTP bindings can be served.
+/// Only the two HTTP bindings can be served; any other configured binding is refused at
+/// start-up.
 fn binding(name: &str) -> Result<ProtocolBinding, ConfigError> {
     match ProtocolBinding::parse(name) {
         binding @ (ProtocolBinding::JsonRpc | ProtocolBinding::HttpJson) => Ok(binding),

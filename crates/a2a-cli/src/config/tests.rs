@@ -110,7 +110,7 @@ fn nothing_given_means_the_documented_defaults() {
     assert_eq!(settings.card_path, "/.well-known/agent-card.json");
     assert_eq!(settings.protocol_binding, None);
     assert_eq!(settings.agent, AgentSetup::Echo);
-    // D-22: a SQLite file in the working directory.
+    // By default tasks are kept in a SQLite file in the working directory.
     match &settings.store {
         StoreSetting::Sql { url, .. } => assert_eq!(url, "sqlite://a2a.db"),
         StoreSetting::Memory(_) => panic!("the default store is SQLite"),
@@ -377,7 +377,7 @@ fn only_a_listener_beyond_loopback_is_insecure() {
     .unwrap();
     let warnings = exec.insecure_settings("0.0.0.0:8080".parse().unwrap());
     assert!(warnings[0].contains("runs `sh`"), "{warnings:?}");
-    // The arguments may hold credentials (CFG-38): only the program is named.
+    // The arguments may hold credentials, which never appear in logs: only the program is named.
     assert!(!warnings[0].contains("secret"), "{warnings:?}");
 }
 
@@ -457,7 +457,7 @@ fn security_options_are_checked_together() {
             issuer: "https://id.test".into()
         })
     );
-    // Secrets never print (CFG-38).
+    // Secrets never print.
     let printed = format!(
         "{:?}",
         load(flags(&["--bearer-token", "tok-secret"]), None, env(&[])).unwrap()

@@ -1,7 +1,7 @@
-//! `a2a gateway` with a fleet of `a2a serve --register` agents, all real binaries (seed 004,
-//! GW-01…GW-12, REG-08, REG-09, REG-12): agents register and are called through the
-//! gateway with `a2a send`, streams included; one stops and deregisters, one dies without;
-//! the gateway restarts on its SQLite file and still knows them; bad settings are refused.
+//! `a2a gateway` (a KubeMQ-compatible A2A gateway) with a fleet of `a2a serve --register`
+//! agents, all real binaries: agents register and are called through the gateway with
+//! `a2a send`, streams included; one stops and deregisters, one dies without; the gateway
+//! restarts on its SQLite file and still knows them; bad settings are refused.
 
 use std::process::ExitStatus;
 use std::time::Duration;
@@ -109,7 +109,11 @@ impl Gateway {
             .send()
             .await
             .unwrap();
-        assert_eq!(response.status(), 200, "GW-05");
+        assert_eq!(
+            response.status(),
+            200,
+            "gateway errors are JSON-RPC errors at HTTP 200"
+        );
         response.json().await.unwrap()
     }
 
@@ -145,7 +149,7 @@ fn agent(gateway: &str, agent_id: &str, extra: &[&str]) -> Server {
     Server::start(&args)
 }
 
-/// Asserts the gateway error `code` with `message` (D-20).
+/// Asserts the gateway error `code` with `message` (a JSON-RPC error at HTTP 200).
 fn assert_gateway_error(body: &Value, code: i64, message: &str) {
     assert_eq!(body["error"]["code"], code, "{body}");
     assert_eq!(body["error"]["message"], message, "{body}");
@@ -169,7 +173,7 @@ async fn a_fleet_is_served_through_the_gateway_and_survives_its_restart() {
         &["--agent", "exec", "--", "tr", "a-z", "A-Z"],
     );
     let mut leaving = agent(&gw, "leaving-01", &[]);
-    // REG-12: each agent registers once it serves.
+    // Each agent registers once it serves.
     gateway
         .lists(
             &["echo-01", "leaving-01", "upper-01"],
@@ -177,8 +181,8 @@ async fn a_fleet_is_served_through_the_gateway_and_survives_its_restart() {
         )
         .await;
 
-    // GW-01: `a2a send` reaches each agent through the gateway (the card comes from
-    // /a2a/{id}/.well-known/agent-card.json, GW-22).
+    // `a2a send` reaches each agent through the gateway (the card comes from
+    // /a2a/{id}/.well-known/agent-card.json).
     for (agent_id, text, answer) in [
         ("echo-01", "hello echo", "── echo ──\nhello echo\n"),
         ("leaving-01", "hello leaving", "── echo ──\nhello leaving\n"),
@@ -189,7 +193,7 @@ async fn a_fleet_is_served_through_the_gateway_and_survives_its_restart() {
         assert!(stdout.contains("  COMPLETED"), "{agent_id}: {stdout}");
         assert!(stdout.ends_with(answer), "{agent_id}: {stdout}");
     }
-    // GW-16: a stream relayed through the gateway, to its end.
+    // A stream relayed through the gateway, to its end.
     let run = a2a_run(&[
         "send",
         "--stream",
@@ -202,7 +206,7 @@ async fn a_fleet_is_served_through_the_gateway_and_survives_its_restart() {
     assert!(stdout.contains("\nA STREAM\n"), "{stdout}");
     assert!(stdout.ends_with("● COMPLETED\n"), "{stdout}");
 
-    // REG-12 step 4: SIGTERM deregisters; calls to it are agent-not-found (GW-03).
+    // On shutdown an agent deregisters: after SIGTERM, calls to it are agent-not-found.
     let status = leaving.terminate().expect("the agent stops on SIGTERM");
     assert!(status.success(), "{status:?}; log:\n{}", leaving.log());
     assert!(leaving.log().contains("deregistered from the gateway"));
@@ -216,7 +220,7 @@ async fn a_fleet_is_served_through_the_gateway_and_survives_its_restart() {
     assert_ne!(run.code, Some(0), "{}", run.stdout);
 
     // An agent that dies without deregistering stays registered, and is unreachable
-    // (GW-11, GW-12).
+    // (-32003, "agent unreachable").
     echo.kill();
     assert_eq!(gateway.record("echo-01").await.0, 200);
     assert_gateway_error(
@@ -254,12 +258,16 @@ async fn a_fleet_is_served_through_the_gateway_and_survives_its_restart() {
             upper.log()
         )
     });
-    assert_eq!(beaten["registered_at"], before["registered_at"], "REG-04");
+    assert_eq!(
+        beaten["registered_at"], before["registered_at"],
+        "heartbeats and re-registering keep registered_at"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn heartbeats_outlive_the_ttl_and_a_killed_agent_expires() {
-    // REG-09 with a 1 s TTL: the agents heartbeat every 250 ms.
+    // A registration expires after the agent TTL without a heartbeat; with a 1 s TTL the
+    // agents heartbeat every 250 ms.
     let gateway = Gateway::start(&["--store", "sqlite::memory:", "--agent-ttl", "1s"]);
     let live = agent(&gateway.url, "live-01", &[]);
     let mut doomed = agent(&gateway.url, "doomed-01", &[]);

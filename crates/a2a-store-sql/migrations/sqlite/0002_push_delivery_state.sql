@@ -1,4 +1,4 @@
--- Schema version 2: where each webhook's delivery stands (PUSH-05), so that a restart or
+-- Schema version 2: where each webhook's delivery stands, so that a restart or
 -- another instance carries on from the last event delivered rather than losing or
 -- repeating the log.
 

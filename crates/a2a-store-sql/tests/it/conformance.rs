@@ -1,4 +1,4 @@
-//! The shared task store conformance suite (STO-05), on every backend.
+//! The shared task store conformance suite, on every backend.
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! Push delivery state (PUSH-05): the shared delivery checks on every backend, and what only
+//! Push delivery state: the shared delivery checks on every backend, and what only
 //! a SQL store shows: claims across stores over one database, expired tasks, and the
 //! upgrade from schema version 1.
 

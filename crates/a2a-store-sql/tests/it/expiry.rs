@@ -1,4 +1,4 @@
-//! Expiry of terminal tasks (STO-06) and the cleanup that deletes them with their events
+//! Expiry of terminal tasks and the cleanup that deletes them with their events
 //! and push configs. Real time, short TTLs.
 
 use std::time::Duration;

@@ -1,5 +1,6 @@
-//! `TaskStore::locate`: the scope of a task whoever owns it, for the cross-owner policy
-//! (D-07's option) — on SQLite and PostgreSQL, and the memory store for comparison.
+//! `TaskStore::locate`: the scope of a task whoever owns it, for the optional cross-owner
+//! policy that answers another caller's task with 403 instead of not-found — on SQLite and
+//! PostgreSQL, and the memory store for comparison.
 
 use a2a_server::store::{Expected, InMemoryTaskStore, TaskScope, TaskStore};
 use a2a_types::{TaskId, TaskState};

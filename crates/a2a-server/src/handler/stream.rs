@@ -638,6 +638,22 @@ mod tests {
         }
     }
 
+    /// The stream of a turn followed through its view, without a log.
+    fn turn_stream(
+        receiver: broadcast::Receiver<TaskEvent>,
+        view: watch::Receiver<TurnView>,
+        refusal: Refusal,
+    ) -> impl Stream<Item = Result<StreamEvent, A2aError>> {
+        turn_events(TurnEvents::new(
+            receiver,
+            Some(view),
+            refusal,
+            None,
+            Ending::Terminal,
+            None,
+        ))
+    }
+
     #[tokio::test]
     async fn a_turn_stream_drains_what_an_ended_turn_published() {
         let (sender, receiver) = broadcast::channel(8);
@@ -645,16 +661,7 @@ mod tests {
         sender.send(event(1, TaskState::Working)).unwrap();
         sender.send(event(2, TaskState::InputRequired)).unwrap();
         view_sender.send_modify(|view| view.ended = true);
-        let items: Vec<_> = turn_events(TurnEvents::new(
-            receiver,
-            Some(view),
-            Refusal::Report,
-            None,
-            Ending::Terminal,
-            None,
-        ))
-        .collect()
-        .await;
+        let items: Vec<_> = turn_stream(receiver, view, Refusal::Report).collect().await;
         let sequences: Vec<_> = items
             .iter()
             .map(|item| item.as_ref().unwrap().sequence)
@@ -671,16 +678,7 @@ mod tests {
                 view.ended = true;
                 view.refusal = Some(A2aError::invalid_params("no"));
             });
-            let items: Vec<_> = turn_events(TurnEvents::new(
-                receiver,
-                Some(view),
-                refusal,
-                None,
-                Ending::Terminal,
-                None,
-            ))
-            .collect()
-            .await;
+            let items: Vec<_> = turn_stream(receiver, view, refusal).collect().await;
             assert_eq!(items.len(), expected, "{refusal:?}");
             assert!(items.iter().all(Result::is_err));
         }
@@ -693,16 +691,7 @@ mod tests {
         for sequence in 1..=5 {
             sender.send(event(sequence, TaskState::Working)).unwrap();
         }
-        let items: Vec<_> = turn_events(TurnEvents::new(
-            receiver,
-            Some(view),
-            Refusal::Report,
-            None,
-            Ending::Terminal,
-            None,
-        ))
-        .collect()
-        .await;
+        let items: Vec<_> = turn_stream(receiver, view, Refusal::Report).collect().await;
         assert_eq!(items.len(), 1);
         let error = items[0].as_ref().unwrap_err();
         assert_eq!(error.kind(), a2a_types::ErrorKind::ServerBusy);
@@ -715,15 +704,7 @@ mod tests {
         drop(view_sender);
         let items: Vec<_> = tokio::time::timeout(
             Duration::from_secs(5),
-            turn_events(TurnEvents::new(
-                receiver,
-                Some(view),
-                Refusal::Report,
-                None,
-                Ending::Terminal,
-                None,
-            ))
-            .collect::<Vec<_>>(),
+            turn_stream(receiver, view, Refusal::Report).collect::<Vec<_>>(),
         )
         .await
         .unwrap();

@@ -388,26 +388,43 @@ async fn without_the_capability_every_push_operation_is_refused() {
     assert_eq!(inline["error"]["code"], -32003);
 }
 
-/// Resolves every name to 127.0.0.1 the first `honest` times, then to the cloud metadata
-/// address: DNS rebinding between registration and delivery.
+/// A resolver whose answer changes after its first `first` lookups: `before` until then,
+/// `after` from then on (`None` is a name that does not resolve).
 #[derive(Debug)]
-struct Rebinding {
-    honest: std::sync::atomic::AtomicUsize,
+struct ChangingDns {
+    first: std::sync::atomic::AtomicUsize,
+    before: Option<[u8; 4]>,
+    after: Option<[u8; 4]>,
+}
+
+impl ChangingDns {
+    fn new(first: usize, before: Option<[u8; 4]>, after: Option<[u8; 4]>) -> Self {
+        Self {
+            first: std::sync::atomic::AtomicUsize::new(first),
+            before,
+            after,
+        }
+    }
 }
 
 #[async_trait::async_trait]
-impl a2a_server::push::address::Resolve for Rebinding {
+impl a2a_server::push::address::Resolve for ChangingDns {
     async fn resolve(&self, _host: &str, port: u16) -> std::io::Result<Vec<std::net::SocketAddr>> {
-        let left = self.honest.load(std::sync::atomic::Ordering::SeqCst);
-        if left > 0 {
-            self.honest
+        let left = self.first.load(std::sync::atomic::Ordering::SeqCst);
+        let answer = if left > 0 {
+            self.first
                 .store(left - 1, std::sync::atomic::Ordering::SeqCst);
-            return Ok(vec![std::net::SocketAddr::from(([127, 0, 0, 1], port))]);
+            self.before
+        } else {
+            self.after
+        };
+        match answer {
+            Some(ip) => Ok(vec![std::net::SocketAddr::from((ip, port))]),
+            None => Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no such name",
+            )),
         }
-        Ok(vec![std::net::SocketAddr::from((
-            [169, 254, 169, 254],
-            port,
-        ))])
     }
 }
 
@@ -418,9 +435,12 @@ async fn a_name_rebound_after_registration_is_refused_at_delivery() {
     // The control: a name that stays honest is delivered to.
     for (honest, delivered) in [(usize::MAX, true), (1, false)] {
         let receiver = Receiver::start(vec![]).await;
-        let resolver = std::sync::Arc::new(Rebinding {
-            honest: std::sync::atomic::AtomicUsize::new(honest),
-        });
+        // The receiver (loopback, allowed here) while honest, then the metadata address.
+        let resolver = std::sync::Arc::new(ChangingDns::new(
+            honest,
+            Some([127, 0, 0, 1]),
+            Some([169, 254, 169, 254]),
+        ));
         let server = TestServer::start_with(
             A2aServer::builder(push_card(), FnExecutor(steps))
                 .config(push_config())
@@ -460,29 +480,6 @@ async fn a_name_rebound_after_registration_is_refused_at_delivery() {
     }
 }
 
-/// Resolves nothing for its first `missing` lookups (the name is not published yet, or DNS
-/// is down), then to 127.0.0.1, where the receiver is.
-#[derive(Debug)]
-struct LateDns {
-    missing: std::sync::atomic::AtomicUsize,
-}
-
-#[async_trait::async_trait]
-impl a2a_server::push::address::Resolve for LateDns {
-    async fn resolve(&self, _host: &str, port: u16) -> std::io::Result<Vec<std::net::SocketAddr>> {
-        let left = self.missing.load(std::sync::atomic::Ordering::SeqCst);
-        if left > 0 {
-            self.missing
-                .store(left - 1, std::sync::atomic::Ordering::SeqCst);
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "no such name",
-            ));
-        }
-        Ok(vec![std::net::SocketAddr::from(([127, 0, 0, 1], port))])
-    }
-}
-
 #[tokio::test]
 async fn a_webhook_name_that_does_not_resolve_yet_is_accepted_and_checked_at_delivery() {
     // Registration accepts a name that does not resolve (DNS may be down or
@@ -491,9 +488,7 @@ async fn a_webhook_name_that_does_not_resolve_yet_is_accepted_and_checked_at_del
     let receiver = Receiver::start(vec![]).await;
     let port = receiver.url("").rsplit(':').next().unwrap().to_owned();
     // Two registrations fail to resolve, then so does the first delivery attempt.
-    let resolver = std::sync::Arc::new(LateDns {
-        missing: std::sync::atomic::AtomicUsize::new(3),
-    });
+    let resolver = std::sync::Arc::new(ChangingDns::new(3, None, Some([127, 0, 0, 1])));
     let server = TestServer::start_with(
         A2aServer::builder(push_card(), FnExecutor(steps))
             .config(push_config())

@@ -161,7 +161,7 @@ impl ClientError {
         }
     }
 
-    /// Whether trying the same request again later may succeed (the gateway's guidance, seed 004):
+    /// Whether trying the same request again later may succeed (KubeMQ's gateway guidance):
     ///
     /// * transport failures, timeouts and interrupted streams: yes;
     /// * HTTP 429, 502, 503 and 504: yes; other HTTP statuses: no;

@@ -80,7 +80,7 @@ pub enum ApiKeyPlacement {
 #[non_exhaustive]
 pub enum Credentials {
     /// An API key. With no placement, the card's API key scheme decides; without one, the
-    /// key goes in the `Authorization` header (Camel's default header, seed 000).
+    /// key goes in the `Authorization` header (Apache Camel's default header).
     ApiKey {
         /// The key.
         key: Secret,

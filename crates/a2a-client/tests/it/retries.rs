@@ -1,4 +1,4 @@
-//! Retries (seed 004) and timeouts.
+//! Retries (as KubeMQ's A2A gateway advises) and timeouts.
 
 use std::time::Duration;
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use a2a_server::auth::token::TokenVerifier;
 
-/// How the proxy behaves. The defaults are the seed's (004) and KubeMQ's configuration.
+/// How the proxy behaves. The defaults are those of KubeMQ's A2A gateway and its configuration.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ProxyConfig {

@@ -1,5 +1,5 @@
 //! The alternative HTTP+JSON error bodies: RFC 9457 problem details (sent when `Accept`
-//! prefers `application/problem+json`, seed 003) and the legacy
+//! prefers `application/problem+json`, as a2a-java's REST transport does) and the legacy
 //! `{"error": "…", "message": "…"}` body clients still meet.
 
 use std::collections::BTreeMap;

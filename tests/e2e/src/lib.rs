@@ -46,27 +46,7 @@ impl Postgres {
     /// (`None`), except under `CI=true`, where it fails: CI always runs these tests against a
     /// real server.
     pub async fn schema_for_test() -> Option<Self> {
-        let url = std::env::var("A2A_TEST_POSTGRES_URL")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned());
-        let connected = sqlx::postgres::PgPoolOptions::new()
-            .max_connections(1)
-            .acquire_timeout(Duration::from_secs(5))
-            .connect(&url)
-            .await;
-        match connected {
-            Ok(pool) => pool.close().await,
-            Err(error) => {
-                assert!(
-                    std::env::var("CI").as_deref() != Ok("true"),
-                    "PostgreSQL at {url} is needed by this test and unreachable: {error}; CI=true needs it"
-                );
-                eprintln!(
-                    "NOTICE: skipping a PostgreSQL test: {url} is unreachable ({error}); \
-                     set A2A_TEST_POSTGRES_URL to run it"
-                );
-                return None;
-            }
-        }
+        let url = a2a_test_support::postgres::reachable().await?;
         let schema = format!("a2a_e2e_{}", uuid::Uuid::new_v4().simple());
         Some(Self { url, schema })
     }

@@ -37,6 +37,16 @@ async fn slow_task(a: &Instance) -> String {
     task_id
 }
 
+/// An `ask` task made on `a`, waiting for input; its id.
+async fn waiting_task(a: &Instance) -> String {
+    let asked = a.call("SendMessage", send("ask", None)).await;
+    assert_eq!(
+        asked["task"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+    asked["task"]["id"].as_str().unwrap().to_owned()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_subscriber_on_b_sees_the_turn_running_on_a() {
     let Some(database) = Postgres::schema_for_test().await else {
@@ -73,12 +83,7 @@ async fn subscribers_on_b_stay_open_across_input_required_until_a_follow_up_on_a
     let agent = GatedAgent::default();
     let a = Instance::start(&database, "a", agent.clone());
     let b = Instance::start(&database, "b", agent.clone());
-    let asked = a.call("SendMessage", send("ask", None)).await;
-    let task_id = asked["task"]["id"].as_str().unwrap();
-    assert_eq!(
-        asked["task"]["status"]["state"],
-        "TASK_STATE_INPUT_REQUIRED"
-    );
+    let task_id = &waiting_task(&a).await;
     let mut jsonrpc = b
         .stream("SubscribeToTask", json!({"id": task_id}), None)
         .await;
@@ -113,12 +118,7 @@ async fn a_follow_up_on_b_continues_a_task_created_on_a() {
     let agent = GatedAgent::default();
     let a = Instance::start(&database, "a", agent.clone());
     let b = Instance::start(&database, "b", agent.clone());
-    let asked = a.call("SendMessage", send("ask", None)).await;
-    assert_eq!(
-        asked["task"]["status"]["state"],
-        "TASK_STATE_INPUT_REQUIRED"
-    );
-    let task_id = asked["task"]["id"].as_str().unwrap();
+    let task_id = &waiting_task(&a).await;
 
     let answered = b.call("SendMessage", send("blue", Some(task_id))).await;
     assert_eq!(answered["task"]["status"]["state"], "TASK_STATE_COMPLETED");

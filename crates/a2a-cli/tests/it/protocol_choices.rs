@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Server, TempFile, a2a, user_message};
+use crate::support::{Server, TempFile, run, user_message};
 
 /// A JSON-RPC call with extra headers; the whole response and its HTTP status.
 async fn rpc_with(
@@ -124,19 +124,16 @@ async fn the_conformance_agent_declares_and_serves_an_extended_card_of_its_own()
 
 #[test]
 fn an_unreadable_extended_card_is_a_usage_error() {
-    let output = a2a()
-        .args([
-            "serve",
-            "--no-auth",
-            "--store",
-            "memory",
-            "--bind",
-            "127.0.0.1:0",
-            "--extended-card",
-            "/nonexistent/extended.json",
-        ])
-        .output()
-        .unwrap();
+    let output = run(&[
+        "serve",
+        "--no-auth",
+        "--store",
+        "memory",
+        "--bind",
+        "127.0.0.1:0",
+        "--extended-card",
+        "/nonexistent/extended.json",
+    ]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("/nonexistent/extended.json"), "{stderr}");
@@ -205,16 +202,7 @@ async fn the_version_switch_and_the_message_id_switch_accept_what_the_spec_refus
 /// The HTTP statuses of two cancels of one task waiting for input, over HTTP+JSON.
 async fn cancel_twice(server: &Server) -> Vec<u16> {
     let http = reqwest::Client::new();
-    let asked: Value = http
-        .post(format!("{}/message:send", server.url))
-        .header("A2A-Version", "1.0")
-        .json(&json!({"message": user_message("tck-input-required-c", "x")}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let asked = server.send("tck-input-required-c", "x", json!({})).await;
     assert_eq!(
         asked["task"]["status"]["state"], "TASK_STATE_INPUT_REQUIRED",
         "{asked}"

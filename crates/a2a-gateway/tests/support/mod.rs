@@ -27,8 +27,6 @@ use serde_json::{Value, json};
 use sqlx::{Connection as _, PgConnection};
 use tower::ServiceExt as _;
 
-const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
-
 /// Where the registries of one test keep their agents.
 pub enum Backend {
     /// `sqlite::memory:`: each registry has its own database.
@@ -41,28 +39,9 @@ impl Backend {
     /// A new schema of the test PostgreSQL database; `None` (after a notice) when there is
     /// none outside CI.
     pub async fn postgres() -> Option<Self> {
-        let url = std::env::var("A2A_TEST_POSTGRES_URL")
-            .unwrap_or_else(|_| DEFAULT_POSTGRES_URL.to_owned());
-        let why = match tokio::time::timeout(Duration::from_secs(10), PgConnection::connect(&url))
-            .await
-        {
-            Ok(Ok(conn)) => {
-                let _ = conn.close().await;
-                let schema = format!("a2a_gw_test_{}", uuid::Uuid::new_v4().simple());
-                return Some(Self::Postgres { url, schema });
-            }
-            Ok(Err(error)) => error.to_string(),
-            Err(_) => "no answer within 10 s".to_owned(),
-        };
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "PostgreSQL at {url} is unreachable ({why}); CI=true needs it"
-        );
-        eprintln!(
-            "NOTICE: skipping a PostgreSQL test: {url} is unreachable ({why}); \
-             set A2A_TEST_POSTGRES_URL to run it"
-        );
-        None
+        let url = a2a_test_support::postgres::reachable().await?;
+        let schema = format!("a2a_gw_test_{}", uuid::Uuid::new_v4().simple());
+        Some(Self::Postgres { url, schema })
     }
 
     /// A registry over this backend.

@@ -545,24 +545,3 @@ async fn a_webhook_name_that_does_not_resolve_yet_is_accepted_and_checked_at_del
     })
     .await;
 }
-
-#[tokio::test]
-async fn a_name_that_resolves_somewhere_forbidden_is_still_refused_at_registration() {
-    let server = TestServer::start_with(
-        A2aServer::builder(push_card(), FnExecutor(steps)).config(push_config()),
-    )
-    .await;
-    let task = server
-        .call("SendMessage", json!({"message": user_message("ask")}))
-        .await["task"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let error = server
-        .call_err(
-            "CreateTaskPushNotificationConfig",
-            json!({"taskId": task, "url": "https://169.254.169.254/hook"}),
-        )
-        .await;
-    assert_eq!(error["code"], -32602, "{error}");
-}

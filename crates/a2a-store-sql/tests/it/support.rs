@@ -6,14 +6,11 @@
 //! tests print a notice and pass, unless `CI=true`: then they fail.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use a2a_store_sql::{SqlStore, SqlStoreOptions};
 use a2a_types::{ContextId, Task, TaskId, TaskState, TaskStatus, Timestamp};
 use sqlx::{Connection, PgConnection, SqliteConnection};
 use tempfile::TempDir;
-
-const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
 
 /// Where the stores of one test keep their data.
 pub(crate) enum Database {
@@ -32,31 +29,9 @@ impl Database {
     /// A new schema of the test PostgreSQL database; `None` (after a notice) when there is
     /// no database to test against outside CI.
     pub(crate) async fn postgres() -> Option<Self> {
-        let url = std::env::var("A2A_TEST_POSTGRES_URL")
-            .unwrap_or_else(|_| DEFAULT_POSTGRES_URL.to_owned());
-        match tokio::time::timeout(Duration::from_secs(10), PgConnection::connect(&url)).await {
-            Ok(Ok(conn)) => {
-                let _ = conn.close().await;
-                let schema = format!("a2a_test_{}", uuid::Uuid::new_v4().simple());
-                Some(Self::Postgres { url, schema })
-            }
-            failure => {
-                let why = match failure {
-                    Ok(Err(error)) => error.to_string(),
-                    Err(_) => "no answer within 10 s".to_owned(),
-                    Ok(Ok(_)) => unreachable!(),
-                };
-                assert!(
-                    std::env::var("CI").as_deref() != Ok("true"),
-                    "PostgreSQL at {url} is unreachable ({why}); CI=true needs it"
-                );
-                eprintln!(
-                    "NOTICE: skipping a PostgreSQL test: {url} is unreachable ({why}); \
-                     set A2A_TEST_POSTGRES_URL to run it"
-                );
-                None
-            }
-        }
+        let url = a2a_test_support::postgres::reachable().await?;
+        let schema = format!("a2a_test_{}", uuid::Uuid::new_v4().simple());
+        Some(Self::Postgres { url, schema })
     }
 
     /// Another SQLite file in the same folder, for a store of its own.

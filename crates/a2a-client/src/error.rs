@@ -291,11 +291,14 @@ fn made_by_gateway(error: &A2aError) -> bool {
             .is_some_and(|executed| executed == "false")
 }
 
-/// The JSON-RPC code of an error of another domain. A gateway's own errors are known by
-/// their reason, because over HTTP+JSON the body carries an HTTP status, not the gateway's
-/// code, and the kind recovered from that status names an A2A error instead (a 404 would
+/// The JSON-RPC code of an error of another domain: the one it came with over JSON-RPC;
+/// over HTTP+JSON a gateway's own errors are known by their reason, because the body
+/// carries an HTTP status, not the gateway's code, and the kind recovered from that status names an A2A error instead (a 404 would
 /// read as TaskNotFound's -32001 where the gateway means "agent not found", -32002).
 fn foreign_code(error: &A2aError) -> i32 {
+    if let Some(code) = error.peer_code() {
+        return code;
+    }
     let by_reason = made_by_gateway(error)
         .then(|| gateway_code(error.peer_reason()))
         .flatten();
@@ -406,6 +409,31 @@ mod tests {
         assert!(!gateway(-32002).is_retryable(), "agent not found");
         assert!(gateway(-32003).is_retryable(), "unavailable");
         assert!(!gateway(-32004).is_retryable(), "invalid response");
+    }
+
+    #[test]
+    fn a_gateway_error_over_http_json_keeps_the_gateways_code_and_reason() {
+        let body = serde_json::json!({"error": {
+            "code": 404, "status": "NOT_FOUND", "message": "agent not found: never-01",
+            "details": [{
+                "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                "reason": "AGENT_NOT_FOUND",
+                "domain": "a2a-gateway",
+                "metadata": {"executed": "false", "agentId": "never-01"}
+            }]
+        }});
+        let error = ClientError::Agent(A2aError::from_http_body(404, body.to_string().as_bytes()));
+        assert_eq!(error.gateway_code(), Some(-32002));
+        assert!(!error.is_retryable());
+        assert_eq!(
+            error.to_string(),
+            "a2a-gateway answered -32002 AGENT_NOT_FOUND: agent not found: never-01"
+        );
+        // The agent's own answers are no gateway's.
+        assert_eq!(
+            ClientError::Agent(A2aError::task_not_found("t")).gateway_code(),
+            None
+        );
     }
 
     #[test]

@@ -33,6 +33,8 @@ pub struct A2aError {
 struct Origin {
     domain: String,
     reason: Option<String>,
+    /// The JSON-RPC code it came with, when it came over JSON-RPC.
+    code: Option<i32>,
 }
 
 impl A2aError {
@@ -191,6 +193,7 @@ impl A2aError {
             Box::new(Origin {
                 domain,
                 reason: None,
+                code: None,
             })
         });
         self
@@ -231,6 +234,21 @@ impl A2aError {
         &self.field_violations
     }
 
+    /// The JSON-RPC code of an error of another domain as its author sent it, when it came
+    /// over JSON-RPC (a gateway's -32002 "agent not found", which the A2A catalogue would read
+    /// as TaskNotCancelable); `None` otherwise.
+    pub fn peer_code(&self) -> Option<i32> {
+        self.origin.as_ref().and_then(|origin| origin.code)
+    }
+
+    /// Remembers the JSON-RPC code an error of another domain came with.
+    pub(super) fn with_peer_code(mut self, code: i32) -> Self {
+        if let Some(origin) = self.origin.as_mut() {
+            origin.code = Some(code);
+        }
+        self
+    }
+
     /// The `ErrorInfo` domain; [`A2A_DOMAIN`] unless set otherwise.
     pub fn domain(&self) -> &str {
         self.origin
@@ -268,6 +286,7 @@ impl A2aError {
                 error.origin = Some(Box::new(Origin {
                     domain: info.domain,
                     reason,
+                    code: None,
                 }));
             }
             error.metadata = info.metadata;

@@ -94,6 +94,7 @@ impl A2aError {
             .or_else(|| reason.and_then(ErrorKind::from_reason))
             .unwrap_or(ErrorKind::Internal);
         Self::from_parts(kind, &error.message, details.info, details.violations)
+            .with_peer_code(error.code)
     }
 
     /// The typed `google.rpc.Status` body for the HTTP+JSON binding under `profile`.

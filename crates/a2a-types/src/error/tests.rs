@@ -398,6 +398,5 @@ fn with_domain_marks_an_error_as_defined_elsewhere() {
 #[test]
 fn an_error_stays_small() {
     let size = std::mem::size_of::<A2aError>();
-    println!("A2aError: {size} bytes");
     assert!(size <= 96, "A2aError grew to {size} bytes");
 }

@@ -7,7 +7,23 @@ use serde_json::{Map, Value};
 
 use super::details::ParsedDetails;
 use super::{A2aError, ErrorKind, LegacyErrorBody, ProblemDetails, RestStatusProfile};
-use crate::jsonrpc::JsonRpcError;
+
+/// The `error` member of a JSON-RPC response. Build one from an [`A2aError`] with
+/// [`A2aError::to_jsonrpc_error`]; read one back with [`A2aError::from_jsonrpc_error`].
+///
+/// It sits here, beside the other error bodies, so that the error catalogue needs nothing
+/// from the JSON-RPC envelope; the `jsonrpc` module re-exports it under its old path.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JsonRpcError {
+    /// The error code (see [`ErrorKind::jsonrpc_code`]).
+    pub code: i32,
+    /// The caller-safe message.
+    #[serde(default)]
+    pub message: String,
+    /// In v1.0 an array of `@type` detail objects; free-form in v0.3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
 
 /// Longest non-JSON body text [`A2aError::from_http_body`] repeats in a message.
 pub(super) const MAX_ECHOED_BODY_CHARS: usize = 200;

@@ -2,10 +2,10 @@
 
 use serde_json::{Value, json};
 
+use super::body::JsonRpcError;
 use super::{
     A2aError, ErrorKind, LegacyErrorBody, ProblemDetails, RestStatusProfile, RpcStatusBody,
 };
-use crate::jsonrpc::JsonRpcError;
 
 /// An error of `kind` using every field the formats must carry.
 fn full(kind: ErrorKind) -> A2aError {

@@ -25,7 +25,8 @@
 //! ```
 
 mod a2a_error;
-mod body;
+// Crate-visible so that `jsonrpc` can re-export the JSON-RPC error object kept here.
+pub(crate) mod body;
 mod details;
 mod kind;
 mod problem;

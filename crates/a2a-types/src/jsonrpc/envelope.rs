@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::{Method, RequestId};
 use crate::error::A2aError;
+use crate::error::body::JsonRpcError;
 
 /// The only `jsonrpc` member value accepted.
 pub const JSONRPC_VERSION: &str = "2.0";
@@ -148,20 +149,6 @@ impl<'de> Deserialize<'de> for JsonRpcRequest {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Self::from_value(Value::deserialize(deserializer)?).map_err(D::Error::custom)
     }
-}
-
-/// The `error` member of a JSON-RPC response. Build one from an [`A2aError`] with
-/// [`A2aError::to_jsonrpc_error`]; read one back with [`A2aError::from_jsonrpc_error`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct JsonRpcError {
-    /// The error code (see [`ErrorKind::jsonrpc_code`](crate::error::ErrorKind::jsonrpc_code)).
-    pub code: i32,
-    /// The caller-safe message.
-    #[serde(default)]
-    pub message: String,
-    /// In v1.0 an array of `@type` detail objects; free-form in v0.3.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
 }
 
 /// What a response carries: exactly one of `result` and `error`.

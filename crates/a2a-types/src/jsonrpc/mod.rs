@@ -34,8 +34,9 @@ pub mod v0_3;
 mod tests;
 
 pub use self::envelope::{
-    EnvelopeError, JSONRPC_VERSION, JsonRpcError, JsonRpcPayload, JsonRpcRequest, JsonRpcResponse,
-    ResponseError,
+    EnvelopeError, JSONRPC_VERSION, JsonRpcPayload, JsonRpcRequest, JsonRpcResponse, ResponseError,
 };
 pub use self::id::RequestId;
 pub use self::method::{Method, UnknownMethod};
+// The error object lives with the other error bodies, below this module.
+pub use crate::error::body::JsonRpcError;

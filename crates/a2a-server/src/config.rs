@@ -6,6 +6,16 @@ use std::time::Duration;
 
 use a2a_types::error::RestStatusProfile;
 
+/// The largest request body read by default: 6 MiB (Apache Camel's `maxPayloadSize`).
+pub const DEFAULT_MAX_BODY_BYTES: usize = 6 * 1024 * 1024;
+
+/// How many events a subscriber may fall behind before it is told it lagged (events are
+/// never dropped silently).
+pub const DEFAULT_QUEUE_CAPACITY: usize = 1000;
+
+/// How many push configs one task may hold by default.
+pub const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK: usize = 100;
+
 /// How the server behaves where the sources disagree, and its timeouts.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -91,7 +101,7 @@ impl Default for PushOptions {
             retry_attempts: 3,
             retry_backoff: Duration::from_secs(1),
             timeout: Duration::from_secs(10),
-            max_configs_per_task: crate::store::DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
+            max_configs_per_task: DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
             poll_interval: Duration::from_secs(1),
             claim_ttl: Duration::from_secs(60),
             max_in_flight: 64,
@@ -107,7 +117,7 @@ pub enum CrossOwner {
     #[default]
     NotFound,
     /// 403 / AUTHORIZATION (Apache Camel's AuthorizationError): says the task exists. Needs a
-    /// store that implements [`TaskStore::locate`](crate::store::TaskStore::locate).
+    /// store that implements `TaskStore::locate`.
     Forbidden,
 }
 
@@ -123,9 +133,9 @@ impl Default for ServerConfig {
             default_return_immediately: false,
             async_timeout: Duration::from_secs(300),
             populate_referenced_tasks: true,
-            max_payload_size: crate::binding::DEFAULT_MAX_BODY_BYTES,
+            max_payload_size: DEFAULT_MAX_BODY_BYTES,
             sse_keepalive: Duration::from_secs(15),
-            sse_queue_capacity: crate::events::DEFAULT_QUEUE_CAPACITY,
+            sse_queue_capacity: DEFAULT_QUEUE_CAPACITY,
             max_concurrent_tasks: 0,
             task_queue_size: 0,
             cors: None,

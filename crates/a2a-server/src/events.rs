@@ -4,23 +4,13 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use a2a_types::{StreamResponse, TaskId};
+use a2a_types::TaskId;
 
 use crate::store::TaskScope;
 use tokio::sync::broadcast;
 
-/// How many events a subscriber may fall behind before it is told it lagged (events are
-/// never dropped silently).
-pub const DEFAULT_QUEUE_CAPACITY: usize = 1000;
-
-/// One event of a task, with its sequence number in the task's event log.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TaskEvent {
-    /// The event's number in the task's log: the store numbers a task's events 1, 2, 3…
-    pub sequence: u64,
-    /// The event.
-    pub response: StreamResponse,
-}
+pub use crate::config::DEFAULT_QUEUE_CAPACITY;
+pub use crate::store::TaskEvent;
 
 #[derive(Debug)]
 struct Channel {

@@ -43,6 +43,7 @@ pub mod cors;
 mod events;
 pub mod executor;
 pub mod handler;
+mod percent;
 pub mod push;
 pub mod store;
 pub mod tls;

@@ -7,7 +7,7 @@ use x509_parser::prelude::{FromDer, X509Certificate};
 
 /// A client's leaf certificate (DER), verified by the TLS layer against the configured
 /// client CAs. Whoever serves TLS inserts it into every request of the connection
-/// ([`crate::tls`] does); the mutual-TLS scheme reads it.
+/// (the server's own TLS serving does); the mutual-TLS scheme reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientCertificate {
     der: Arc<[u8]>,

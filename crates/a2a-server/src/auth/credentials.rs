@@ -55,7 +55,7 @@ impl<'a> Presented<'a> {
 
     /// The value of query parameter `name`, when exactly one is present.
     pub(super) fn query(&self, name: &str) -> Option<String> {
-        let pairs = crate::binding::query_pairs(self.query);
+        let pairs = crate::percent::query_pairs(self.query);
         let mut values = pairs
             .into_iter()
             .filter(|(key, _)| key == name)

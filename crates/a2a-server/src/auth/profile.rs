@@ -19,8 +19,8 @@ pub enum CredentialKind {
     Certificate,
 }
 
-/// The authenticated caller: what the executor sees in its
-/// [`RequestContext`](crate::executor::RequestContext), and what scopes the caller's tasks.
+/// The authenticated caller: what the executor sees in its `RequestContext`, and what
+/// scopes the caller's tasks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct CallerProfile {

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::call::{self, resolve_tenant};
 use super::routes::Bindings;
-use super::{Endpoint, body, media, percent, response, sse};
+use super::{Endpoint, body, media, response, sse};
 use crate::handler::decode::{decode, decode_object};
 use crate::handler::{CallContext, EventStream};
 
@@ -51,7 +51,7 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
             return response::jsonrpc_error(id, &error);
         }
     };
-    let query = percent::query_pairs(parts.uri.query().unwrap_or_default());
+    let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
     let mut call = call::call_context(&parts, &query);
     let JsonRpcRequest {
         id, method, params, ..

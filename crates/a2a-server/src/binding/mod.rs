@@ -7,7 +7,6 @@ mod card;
 mod jsonrpc;
 mod jwks;
 mod media;
-mod percent;
 mod response;
 mod rest;
 mod rest_query;
@@ -17,7 +16,6 @@ mod sse;
 
 use a2a_types::error::RestStatusProfile;
 
-pub(crate) use self::percent::query_pairs;
 use crate::handler::RequestHandler;
 
 /// Where the public agent card is served by default (RFC 8615, spec §2.12).
@@ -44,16 +42,13 @@ pub struct Endpoint {
     pub tenant: String,
 }
 
-/// The largest request body read by default: 6 MiB (Apache Camel's `maxPayloadSize`).
-pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 6 * 1024 * 1024;
-
 /// Router-wide settings.
 #[derive(Debug, Clone)]
 pub(crate) struct RouterOptions {
     /// Where the public card is served.
     pub(crate) card_path: String,
     /// Request bodies larger than this are refused with PayloadTooLarge, never read in full;
-    /// [`DEFAULT_MAX_BODY_BYTES`] unless configured.
+    /// `ServerConfig::max_payload_size`.
     pub(crate) max_body_bytes: usize,
     /// HTTP statuses of errors on HTTP+JSON: `ServerConfig::rest_status_profile`.
     pub(crate) rest_status_profile: RestStatusProfile,

@@ -21,7 +21,7 @@ use super::response::{self, RestErrors};
 use super::rest_query::{self, Query};
 use super::rest_route::{self, Miss, Operation};
 use super::routes::Bindings;
-use super::{Endpoint, body, percent, sse};
+use super::{Endpoint, body, sse};
 use crate::handler::decode::{decode, decode_object};
 use crate::handler::{CallContext, EventStream};
 
@@ -58,7 +58,7 @@ pub(super) async fn serve(
             return response::with_allow(errors.response_with_status(&error, status), &allowed);
         }
     };
-    let query = percent::query_pairs(parts.uri.query().unwrap_or_default());
+    let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
     let mut call = call::call_context(&parts, &query);
     let request = RestRequest {
         bindings,

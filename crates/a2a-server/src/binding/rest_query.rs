@@ -147,7 +147,7 @@ mod tests {
     use super::*;
 
     fn pairs(query: &str) -> Vec<(String, String)> {
-        super::super::percent::query_pairs(query)
+        crate::percent::query_pairs(query)
     }
 
     #[test]

@@ -2,9 +2,8 @@
 //! routers that read `:` as a parameter marker cannot tell `/tasks/{id}` from
 //! `/tasks/{id}:cancel`.
 
+use crate::percent;
 use http::Method;
-
-use super::percent;
 
 /// One HTTP+JSON operation, with the values its path carries (decoded).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -25,6 +25,7 @@ use a2a_types::{A2aError, Task};
 use async_trait::async_trait;
 
 pub use self::context::RequestContext;
+pub(crate) use self::updater::{Change, TurnHandle};
 pub use self::updater::{TaskUpdater, Update, UpdateError};
 
 /// The agent's logic.

@@ -25,13 +25,15 @@
 //! progress is best effort, the work is what matters.
 
 use std::future::Future;
+use std::sync::Arc;
 
 use a2a_types::{Artifact, Message, TaskState};
 
+use super::updater::TurnHandle;
 use super::{TaskUpdater, Update};
 
 tokio::task_local! {
-    static CURRENT: TaskUpdater;
+    static CURRENT: Arc<dyn TurnHandle>;
 }
 
 /// A progress call was made outside a turn while that is configured to fail.
@@ -45,15 +47,17 @@ impl From<NoTaskContext> for std::io::Error {
     }
 }
 
-/// Runs `future` with `updater` as the current task context.
-pub(crate) async fn with_updater<F: Future>(updater: TaskUpdater, future: F) -> F::Output {
-    CURRENT.scope(updater, future).await
+/// Runs `future` with `updater`'s turn as the current task context.
+pub(crate) async fn with_updater<F: Future>(updater: &TaskUpdater, future: F) -> F::Output {
+    CURRENT.scope(updater.handle(), future).await
 }
 
 /// The updater of the current turn, if any.
 #[must_use]
 pub fn current() -> Option<TaskUpdater> {
-    CURRENT.try_with(Clone::clone).ok()
+    CURRENT
+        .try_with(|turn| TaskUpdater::new(Arc::clone(turn)))
+        .ok()
 }
 
 /// Progress reporting with a chosen behaviour outside a turn.

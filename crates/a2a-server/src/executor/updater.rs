@@ -2,9 +2,8 @@
 
 use std::sync::Arc;
 
-use a2a_types::{Artifact, Message, Metadata, Part, Role, TaskState};
-
-use crate::turn::{Change, Turn};
+use a2a_types::{Artifact, Message, Metadata, Part, Role, TaskId, TaskState};
+use async_trait::async_trait;
 
 /// A status message and metadata to attach to a status change; the metadata is merged into
 /// the task's.
@@ -86,16 +85,50 @@ pub enum UpdateError {
     Store,
 }
 
-/// Drives the task of one turn. Cheap to clone; the helpers that end the turn take it by
-/// value so a finished turn cannot be updated by mistake.
-#[derive(Debug, Clone)]
+/// A change an executor asks for.
+#[derive(Debug)]
+pub(crate) enum Change {
+    /// A status change (with an optional message and metadata).
+    Status { state: TaskState, update: Update },
+    /// An artifact or a chunk of one.
+    Artifact {
+        artifact: a2a_types::Artifact,
+        append: bool,
+        last_chunk: bool,
+    },
+    /// An intermediate agent message; the state stays (SUBMITTED becomes WORKING).
+    Message { update: Update },
+}
+
+/// The running turn a [`TaskUpdater`] drives; the engine implements it. Executors see the
+/// updater only, so the turn's machinery stays below this module.
+#[async_trait]
+pub(crate) trait TurnHandle: Send + Sync + std::fmt::Debug {
+    /// Applies `changes` in order as one update: one save, or none of them.
+    async fn apply(&self, changes: Vec<Change>) -> Result<(), UpdateError>;
+    /// Answers the request with a message and ends the turn.
+    async fn reply(&self, message: Message) -> Result<(), UpdateError>;
+    /// The task of the turn.
+    fn task_id(&self) -> &TaskId;
+}
+
+/// Drives the task of one turn. Not `Clone`: the helpers that end the turn take it by value,
+/// so a finished turn is not updated by mistake (a late update through another handle, such
+/// as [`progress::current`](super::progress::current), fails with
+/// [`UpdateError::TurnEnded`]).
+#[derive(Debug)]
 pub struct TaskUpdater {
-    turn: Arc<Turn>,
+    turn: Arc<dyn TurnHandle>,
 }
 
 impl TaskUpdater {
-    pub(crate) fn new(turn: Arc<Turn>) -> Self {
+    pub(crate) fn new(turn: Arc<dyn TurnHandle>) -> Self {
         Self { turn }
+    }
+
+    /// The turn this updater drives, to install as the current task context.
+    pub(crate) fn handle(&self) -> Arc<dyn TurnHandle> {
+        Arc::clone(&self.turn)
     }
 
     /// Moves the task to WORKING (creating it on a new interaction).
@@ -117,10 +150,10 @@ impl TaskUpdater {
         update: impl Into<Update>,
     ) -> Result<(), UpdateError> {
         self.turn
-            .apply(Change::Status {
+            .apply(vec![Change::Status {
                 state,
                 update: update.into(),
-            })
+            }])
             .await
     }
 
@@ -159,11 +192,11 @@ impl TaskUpdater {
             return Err(UpdateError::Invalid("an artifact needs at least one part"));
         }
         self.turn
-            .apply(Change::Artifact {
+            .apply(vec![Change::Artifact {
                 artifact,
                 append,
                 last_chunk,
-            })
+            }])
             .await
     }
 
@@ -174,9 +207,9 @@ impl TaskUpdater {
     /// As [`TaskUpdater::working`].
     pub async fn message(&self, message: impl Into<Update>) -> Result<(), UpdateError> {
         self.turn
-            .apply(Change::Message {
+            .apply(vec![Change::Message {
                 update: message.into(),
-            })
+            }])
             .await
     }
 
@@ -222,7 +255,7 @@ impl TaskUpdater {
             state: TaskState::Completed,
             update: update.into(),
         });
-        self.turn.apply_all(changes).await
+        self.turn.apply(changes).await
     }
 
     /// Asks the client for input; ends the turn. The client's next message for the task

@@ -12,9 +12,10 @@ use tokio::sync::{broadcast, mpsc};
 
 use super::{Inner, RequestHandler};
 use crate::cluster::{ClusterSignal, ExpiredLease};
+use crate::executor::Change;
 use crate::executor::{Recovery, RequestContext, Update};
 use crate::store::{Expected, TaskScope};
-use crate::turn::{Change, Engine, TurnStart, apply_change};
+use crate::turn::{Engine, TurnStart, apply_change};
 
 /// How many expired leases one recovery pass claims.
 const CLAIM_BATCH: usize = 100;

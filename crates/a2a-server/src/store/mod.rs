@@ -18,7 +18,6 @@ pub use self::push::{
     PushConfigStore,
 };
 pub use self::query::{TaskCursor, TaskPage, TaskQuery};
-pub use crate::events::TaskEvent;
 
 /// Whose task this is: stores key tasks by (tenant, owner, task id).
 ///
@@ -65,6 +64,15 @@ pub struct StoredTask {
     /// The sequence number of the last event logged with this copy (0 when none was): the
     /// copy reflects every event up to it.
     pub last_sequence: u64,
+}
+
+/// One event of a task, with its sequence number in the task's event log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskEvent {
+    /// The event's number in the task's log: the store numbers a task's events 1, 2, 3…
+    pub sequence: u64,
+    /// The event.
+    pub response: StreamResponse,
 }
 
 /// What a successful save returns.

@@ -9,8 +9,7 @@ use async_trait::async_trait;
 
 use super::{StoreError, TaskScope};
 
-/// How many push configs one task may hold by default.
-pub const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK: usize = 100;
+pub use crate::config::DEFAULT_MAX_PUSH_CONFIGS_PER_TASK;
 
 /// Storage of push-notification configs, keyed by (scope, task id, config id).
 ///

@@ -5,8 +5,8 @@ use a2a_types::{
     TaskId, TaskState, TaskStatus, TaskStatusUpdateEvent, Timestamp,
 };
 
-use super::Change;
 use super::lifecycle::can_move;
+use crate::executor::Change;
 use crate::executor::UpdateError;
 
 /// Fills in what an agent message must carry: role, ids (spec §3.4).

@@ -6,8 +6,9 @@ use std::time::Duration;
 use a2a_types::{A2aError, TaskState};
 use futures::FutureExt as _;
 
+use super::Turn;
 use super::apply::apply_change;
-use super::{Change, Turn};
+use crate::executor::Change;
 use crate::executor::{ExecutorError, Update};
 
 /// How long an executor may go on after its cancellation fired before its future is dropped.

@@ -28,23 +28,10 @@ pub(crate) use self::locks::TaskLocks;
 use crate::cluster::{Cluster, ClusterSignal};
 use crate::config::ServerConfig;
 use crate::events::{EventBus, TaskEvent};
-use crate::executor::{AgentExecutor, RequestContext, TaskUpdater, Update, UpdateError, progress};
+use crate::executor::{
+    AgentExecutor, Change, RequestContext, TaskUpdater, TurnHandle, Update, UpdateError, progress,
+};
 use crate::store::{Expected, Saved, StoreError, StoredTask, TaskScope, TaskStore, Version};
-
-/// A change an executor asks for.
-#[derive(Debug)]
-pub(crate) enum Change {
-    /// A status change (with an optional message and metadata).
-    Status { state: TaskState, update: Update },
-    /// An artifact or a chunk of one.
-    Artifact {
-        artifact: a2a_types::Artifact,
-        append: bool,
-        last_chunk: bool,
-    },
-    /// An intermediate agent message; the state stays (SUBMITTED becomes WORKING).
-    Message { update: Update },
-}
 
 /// What the request that started a turn can see of it.
 #[derive(Debug, Clone, Default)]
@@ -220,9 +207,14 @@ impl Engine {
             let Some(_slot) = ticket.wait_for_slot(&turn).await else {
                 return;
             };
-            let updater = TaskUpdater::new(Arc::clone(&turn));
-            let execute =
-                progress::with_updater(updater.clone(), executor.execute(context, updater));
+            let handle: Arc<dyn TurnHandle> = Arc::clone(&turn) as Arc<dyn TurnHandle>;
+            let updater = TaskUpdater::new(handle);
+            let execute = {
+                let current = TaskUpdater::new(updater.handle());
+                async move {
+                    progress::with_updater(&current, executor.execute(context, updater)).await
+                }
+            };
             let outcome = turn.run_executor(execute).await;
             turn.finish(outcome).await;
             // `_slot` is given back only now: the turn holds it until it settled, whatever its
@@ -332,11 +324,22 @@ pub(crate) fn store_failure(error: StoreError) -> A2aError {
     A2aError::internal()
 }
 
-impl Turn {
-    pub(crate) fn task_id(&self) -> &TaskId {
-        &self.task_id
+#[async_trait::async_trait]
+impl TurnHandle for Turn {
+    async fn apply(&self, changes: Vec<Change>) -> Result<(), UpdateError> {
+        self.apply_all(changes).await
     }
 
+    async fn reply(&self, message: Message) -> Result<(), UpdateError> {
+        self.reply(message).await
+    }
+
+    fn task_id(&self) -> &TaskId {
+        &self.task_id
+    }
+}
+
+impl Turn {
     /// The scope the turn's task is stored under.
     pub(crate) fn scope(&self) -> &TaskScope {
         &self.scope
@@ -418,11 +421,6 @@ impl Turn {
             let snapshot = StreamResponse::Task(task.clone());
             Ok((task, Expected::Absent, vec![snapshot]))
         }
-    }
-
-    /// Applies one change under the task's lock (the heart of every update).
-    pub(crate) async fn apply(&self, change: Change) -> Result<(), UpdateError> {
-        self.apply_all(vec![change]).await
     }
 
     /// Applies `changes` in order as one update: one save, their events logged together, so

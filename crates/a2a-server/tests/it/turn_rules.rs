@@ -133,7 +133,7 @@ async fn updates_after_the_turn_ended_are_rejected() {
     let server = serve(move |_context, updater| {
         let sender = sender.clone();
         async move {
-            let again = updater.clone();
+            let again = a2a_server::executor::progress::current().unwrap();
             updater.complete("done").await?;
             let late = again.working("too late").await;
             sender.send(late).unwrap();

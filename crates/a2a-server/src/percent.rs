@@ -3,7 +3,7 @@
 
 /// Decodes `%XX` escapes; with `plus_as_space` (query strings) `+` is a space. A `%` not
 /// followed by two hex digits is kept as written; bytes that are not UTF-8 become U+FFFD.
-pub(super) fn decode(text: &str, plus_as_space: bool) -> String {
+pub(crate) fn decode(text: &str, plus_as_space: bool) -> String {
     if !(text.contains('%') || plus_as_space && text.contains('+')) {
         return text.to_owned();
     }

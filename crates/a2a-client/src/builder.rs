@@ -18,10 +18,60 @@ use crate::discover::{
 };
 use crate::error::ClientError;
 use crate::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts};
-use crate::transport::{HttpTransport, TlsOptions, Transport};
+use crate::transport::{HttpTransport, InProcessTransport, TlsOptions, Transport};
 
 /// The default limit on one SSE event or one response body: 10 MiB.
 pub const DEFAULT_MAX_PAYLOAD_SIZE: usize = 10 * 1024 * 1024;
+
+// The ways to make a client all go through the builder, so they are defined beside it.
+impl A2aClient {
+    /// Starts configuring a client.
+    pub fn builder() -> A2aClientBuilder {
+        A2aClientBuilder::new()
+    }
+
+    /// Fetches the agent card at `url` (see [`fetch_agent_card`](crate::fetch_agent_card)) and
+    /// builds a client for its first usable interface, with default settings.
+    ///
+    /// # Errors
+    /// As [`fetch_agent_card`](crate::fetch_agent_card) and [`A2aClientBuilder::build`].
+    pub async fn discover(url: &str) -> Result<Self, ClientError> {
+        Self::builder().discover(url).await
+    }
+
+    /// A client for the first usable interface of `card`, with default settings.
+    ///
+    /// # Errors
+    /// [`ClientError::NoUsableInterface`] when the card has no JSONRPC or HTTP+JSON
+    /// interface for protocol 1.x.
+    pub fn from_card(card: AgentCard) -> Result<Self, ClientError> {
+        Self::builder().card(card).build()
+    }
+
+    /// A client for `url` spoken in `binding`, without a card.
+    ///
+    /// # Errors
+    /// [`ClientError::NoUsableInterface`] for a binding other than JSONRPC and HTTP+JSON;
+    /// [`ClientError::Config`] for a URL that is not absolute http(s).
+    pub fn from_url(url: &str, binding: ProtocolBinding) -> Result<Self, ClientError> {
+        Self::builder().url(url, binding).build()
+    }
+
+    /// A client that calls `service` (an axum `Router`, e.g. `A2aServer::router()`) in this
+    /// process, with no socket; the interface is chosen from `card` as usual.
+    ///
+    /// # Errors
+    /// As [`from_card`](Self::from_card).
+    pub fn in_process<S>(service: S, card: &AgentCard) -> Result<Self, ClientError>
+    where
+        InProcessTransport<S>: Transport,
+    {
+        Self::builder()
+            .transport(InProcessTransport::new(service))
+            .card(card.clone())
+            .build()
+    }
+}
 
 /// Configures an [`A2aClient`].
 ///

@@ -13,23 +13,17 @@ use a2a_types::{
 };
 use bytes::Bytes;
 use http::HeaderMap;
-use http::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue, LOCATION};
+use http::header::{ACCEPT, CONTENT_TYPE, HeaderValue, LOCATION};
 use serde::de::DeserializeOwned;
 
 use crate::auth::{Applied, Authenticator};
-use crate::binding::{Call, Endpoint, error_from_answer};
-use crate::builder::A2aClientBuilder;
+use crate::binding::{
+    A2A_EXTENSIONS, A2A_VERSION, Call, EVENT_STREAM, Endpoint, LAST_EVENT_ID, error_from_answer,
+};
 use crate::error::{ClientError, TimeoutKind, display_url};
 use crate::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts};
 use crate::stream::{self, EventStream};
-use crate::transport::{InProcessTransport, ResponseBody, Transport, read_body};
-
-/// `A2A-Version`: `1.0`, sent on every request.
-pub(crate) const A2A_VERSION: HeaderName = HeaderName::from_static("a2a-version");
-/// `A2A-Extensions`: the extensions asked for (spec §6).
-pub(crate) const A2A_EXTENSIONS: HeaderName = HeaderName::from_static("a2a-extensions");
-/// `Last-Event-ID`: where a re-subscription resumes.
-pub(crate) const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
+use crate::transport::{ResponseBody, Transport, read_body};
 
 /// A function called before every request for extra headers.
 pub(crate) type HeaderFn = Arc<dyn Fn() -> HeaderMap + Send + Sync>;
@@ -98,53 +92,6 @@ impl From<ClientError> for Failed {
 }
 
 impl A2aClient {
-    /// Starts configuring a client.
-    pub fn builder() -> A2aClientBuilder {
-        A2aClientBuilder::new()
-    }
-
-    /// Fetches the agent card at `url` (see [`fetch_agent_card`](crate::fetch_agent_card)) and
-    /// builds a client for its first usable interface, with default settings.
-    ///
-    /// # Errors
-    /// As [`fetch_agent_card`](crate::fetch_agent_card) and [`A2aClientBuilder::build`].
-    pub async fn discover(url: &str) -> Result<Self, ClientError> {
-        Self::builder().discover(url).await
-    }
-
-    /// A client for the first usable interface of `card`, with default settings.
-    ///
-    /// # Errors
-    /// [`ClientError::NoUsableInterface`] when the card has no JSONRPC or HTTP+JSON
-    /// interface for protocol 1.x.
-    pub fn from_card(card: AgentCard) -> Result<Self, ClientError> {
-        Self::builder().card(card).build()
-    }
-
-    /// A client for `url` spoken in `binding`, without a card.
-    ///
-    /// # Errors
-    /// [`ClientError::NoUsableInterface`] for a binding other than JSONRPC and HTTP+JSON;
-    /// [`ClientError::Config`] for a URL that is not absolute http(s).
-    pub fn from_url(url: &str, binding: ProtocolBinding) -> Result<Self, ClientError> {
-        Self::builder().url(url, binding).build()
-    }
-
-    /// A client that calls `service` (an axum `Router`, e.g. `A2aServer::router()`) in this
-    /// process, with no socket; the interface is chosen from `card` as usual.
-    ///
-    /// # Errors
-    /// As [`from_card`](Self::from_card).
-    pub fn in_process<S>(service: S, card: &AgentCard) -> Result<Self, ClientError>
-    where
-        InProcessTransport<S>: Transport,
-    {
-        Self::builder()
-            .transport(InProcessTransport::new(service))
-            .card(card.clone())
-            .build()
-    }
-
     /// A clone whose calls also carry `options` (added to any this handle already has).
     #[must_use]
     pub fn with_options(&self, options: CallOptions) -> Self {
@@ -460,7 +407,7 @@ impl A2aClient {
             .headers()
             .get(CONTENT_TYPE)
             .and_then(|value| value.to_str().ok())
-            .is_some_and(|value| value.trim_start().starts_with(crate::binding::EVENT_STREAM));
+            .is_some_and(|value| value.trim_start().starts_with(EVENT_STREAM));
         if status.is_success() && is_event_stream {
             return Ok(stream::Connection::events(
                 response.into_body(),

@@ -9,7 +9,7 @@ use bytes::Bytes;
 use http::HeaderMap;
 use http::header::{ACCEPT, HeaderName, HeaderValue, LOCATION};
 
-use crate::binding::{APPLICATION_JSON, Binding, error_from_answer};
+use crate::binding::{A2A_VERSION, APPLICATION_JSON, Binding, error_from_answer};
 use crate::error::{ClientError, TimeoutKind};
 use crate::options::RetryPolicy;
 use crate::transport::{HttpTransport, Transport, read_body};
@@ -244,7 +244,7 @@ async fn fetch_once(
         headers.extend(options.headers.clone());
         headers.insert(ACCEPT, HeaderValue::from_static(APPLICATION_JSON));
         headers.insert(
-            crate::client::A2A_VERSION,
+            A2A_VERSION,
             HeaderValue::from_static(a2a_types::PROTOCOL_VERSION),
         );
         let response = transport.send(request).await?;

@@ -12,11 +12,19 @@ use a2a_types::{
     TaskPushNotificationConfig,
 };
 use bytes::Bytes;
+use http::header::HeaderName;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::ClientError;
 use crate::sse::SseEvent;
+
+/// `A2A-Version`: `1.0`, sent on every request.
+pub(crate) const A2A_VERSION: HeaderName = HeaderName::from_static("a2a-version");
+/// `A2A-Extensions`: the extensions asked for (spec §6).
+pub(crate) const A2A_EXTENSIONS: HeaderName = HeaderName::from_static("a2a-extensions");
+/// `Last-Event-ID`: where a re-subscription resumes.
+pub(crate) const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 
 /// `application/json`: JSON-RPC bodies (spec §4.1).
 pub(crate) const APPLICATION_JSON: &str = "application/json";

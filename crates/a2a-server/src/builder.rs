@@ -83,7 +83,7 @@ impl A2aServer {
     /// An axum router serving the card and every endpoint, with CORS when configured
     /// (preflights answered on every path). Serving, TLS and other middleware stay the caller's.
     pub fn router(&self) -> axum::Router {
-        self.handler.start_background();
+        self.engine.start_background();
         let router = binding::router(self.handler.clone(), &self.endpoints, &self.options);
         match &self.cors {
             Some(cors) => Arc::clone(cors).apply(router),
@@ -272,11 +272,11 @@ impl A2aServerBuilder {
                     .unwrap_or_else(|| Arc::new(SystemResolver::new())),
             ))
         });
-        let engine = Arc::new(Engine::new(store, cluster, self.config, push));
+        let executor = self.executor;
+        let engine = Arc::new(Engine::new(store, cluster, self.config, push, executor));
         let card = Arc::new(self.card);
         let handler = RequestHandler::new(
             Arc::clone(&engine),
-            self.executor,
             card,
             self.extended_card.map(Arc::new),
             authenticator,

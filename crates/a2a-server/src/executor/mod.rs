@@ -28,6 +28,12 @@ pub use self::context::RequestContext;
 pub(crate) use self::updater::{Change, TurnHandle};
 pub use self::updater::{TaskUpdater, Update, UpdateError};
 
+impl std::fmt::Debug for dyn AgentExecutor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AgentExecutor")
+    }
+}
+
 /// The agent's logic.
 #[async_trait]
 pub trait AgentExecutor: Send + Sync + 'static {

@@ -20,7 +20,7 @@ impl RequestHandler {
     /// Under `lenient_message_id`, gives a message without `messageId` a fresh one
     /// before decoding, where the proto would otherwise refuse it.
     pub(crate) fn lenient_message_id(&self, mut params: Value) -> Value {
-        if self.inner.engine.config.lenient_message_id
+        if self.inner.engine.config().lenient_message_id
             && let Some(message) = params.get_mut("message").and_then(Value::as_object_mut)
             && message
                 .get("messageId")

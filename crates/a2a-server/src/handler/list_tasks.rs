@@ -4,7 +4,6 @@ use a2a_types::{A2aError, ListTasksRequest, ListTasksResponse, TaskState, Timest
 
 use super::{CallContext, RequestHandler, history_length, tenant_of, trim_history};
 use crate::store::{TaskQuery, TaskScope};
-use crate::turn::store_failure;
 
 /// Page size when the request names none (or 0).
 const DEFAULT_PAGE_SIZE: usize = 50;
@@ -77,13 +76,7 @@ impl RequestHandler {
         if !request.page_token.is_empty() {
             query.after = Some(page_tokens.decode(&request.page_token, &query, &scope)?);
         }
-        let page = self
-            .inner
-            .engine
-            .store
-            .list(&scope, &query)
-            .await
-            .map_err(store_failure)?;
+        let page = self.inner.engine.list(&scope, &query).await?;
         let include_artifacts = request.include_artifacts == Some(true);
         let tasks = page
             .tasks

@@ -1,7 +1,6 @@
 //! The transport-agnostic request handler: one method per A2A operation, request in,
 //! response out. The bindings call it; so can in-process callers and tests.
 
-mod background;
 mod call;
 mod cancel_task;
 pub(crate) mod decode;
@@ -12,7 +11,9 @@ mod list_tasks;
 mod page_token;
 mod push_config;
 mod send_message;
+mod send_streaming;
 mod stream;
+mod subscribe;
 
 use std::sync::Arc;
 
@@ -21,7 +22,6 @@ use a2a_types::{A2aError, AgentCard, ErrorKind, Task, TaskId};
 pub use self::call::{CallContext, parse_extension_list};
 pub use self::stream::{EventStream, StreamEvent};
 use crate::auth::Authenticator;
-use crate::executor::AgentExecutor;
 use crate::store::TaskScope;
 use crate::turn::Engine;
 
@@ -38,7 +38,6 @@ pub struct RequestHandler {
 #[derive(Debug)]
 struct Inner {
     engine: Arc<Engine>,
-    executor: Arc<dyn AgentExecutor>,
     card: Arc<AgentCard>,
     extended_card: Option<Arc<AgentCard>>,
     /// Made at the first ListTasks: its key may come from the store (see
@@ -47,16 +46,9 @@ struct Inner {
     authenticator: Authenticator,
 }
 
-impl std::fmt::Debug for dyn AgentExecutor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("AgentExecutor")
-    }
-}
-
 impl RequestHandler {
     pub(crate) fn new(
         engine: Arc<Engine>,
-        executor: Arc<dyn AgentExecutor>,
         card: Arc<AgentCard>,
         extended_card: Option<Arc<AgentCard>>,
         authenticator: Authenticator,
@@ -64,7 +56,6 @@ impl RequestHandler {
         Self {
             inner: Arc::new(Inner {
                 engine,
-                executor,
                 card,
                 extended_card,
                 page_tokens: tokio::sync::OnceCell::new(),
@@ -73,29 +64,9 @@ impl RequestHandler {
         }
     }
 
-    /// The error for a task `scope` cannot see: TaskNotFound (revealing nothing, spec §7.2),
-    /// or, with [`CrossOwner::Forbidden`](crate::config::CrossOwner::Forbidden), Authorization
-    /// when the task exists in the same tenant under another owner. A store failure while
-    /// looking is logged and answered TaskNotFound: the lookup only refines a refusal.
+    /// The error for a task `scope` cannot see (see [`Engine::missing_task`]).
     pub(crate) async fn missing_task(&self, scope: &TaskScope, id: &TaskId) -> A2aError {
-        let engine = &self.inner.engine;
-        if engine.config.cross_owner == crate::config::CrossOwner::Forbidden
-            && scope.owner.is_some()
-        {
-            match engine.store.locate(id).await {
-                Ok(Some(found)) if found.tenant == scope.tenant && found.owner != scope.owner => {
-                    return A2aError::new(
-                        a2a_types::ErrorKind::Authorization,
-                        format!("task {id} belongs to another caller"),
-                    );
-                }
-                Ok(_) => {}
-                Err(error) => {
-                    tracing::warn!(%error, "cannot locate a task for the cross-owner policy")
-                }
-            }
-        }
-        A2aError::task_not_found(id.as_str())
+        self.inner.engine.missing_task(scope, id).await
     }
 
     /// Who may call: the card's requirements paired with the configured credentials.
@@ -123,7 +94,7 @@ impl RequestHandler {
             .or(self
                 .inner
                 .engine
-                .config
+                .config()
                 .assume_version_when_absent
                 .as_deref())
             .unwrap_or("0.3");
@@ -151,7 +122,7 @@ impl RequestHandler {
         for uri in &call.requested_extensions {
             if declared.iter().any(|extension| &extension.uri == uri) {
                 activated.push(uri.clone());
-            } else if self.inner.engine.config.strict_extensions {
+            } else if self.inner.engine.config().strict_extensions {
                 // The strict reading refuses what the agent cannot honour with the
                 // extension error itself, so a client learns which URI to drop.
                 return Err(A2aError::new(
@@ -176,14 +147,10 @@ impl RequestHandler {
         self.inner
             .page_tokens
             .get_or_try_init(|| async {
-                if let Some(key) = &engine.config.page_token_key {
+                if let Some(key) = &engine.config().page_token_key {
                     return Ok(page_token::PageTokens::new(Some(key.clone())));
                 }
-                let shared = engine
-                    .store
-                    .shared_secret(page_token::KEY_NAME)
-                    .await
-                    .map_err(crate::turn::store_failure)?;
+                let shared = engine.shared_secret(page_token::KEY_NAME).await?;
                 Ok(page_token::PageTokens::new(shared))
             })
             .await

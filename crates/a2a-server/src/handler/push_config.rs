@@ -13,7 +13,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use super::{CallContext, RequestHandler, tenant_of};
 use crate::push::address::{AddressError, check_webhook};
 use crate::push::delivery::{Dispatcher, delivery_headers};
-use crate::store::{StoreError, TaskScope};
+use crate::store::TaskScope;
 use crate::turn::store_failure;
 
 /// Configs per page when the request names no page size.
@@ -26,8 +26,7 @@ impl RequestHandler {
         self.prepare(call)?;
         self.inner
             .engine
-            .push
-            .as_deref()
+            .push()
             .ok_or_else(A2aError::push_notification_not_supported)
     }
 
@@ -59,29 +58,6 @@ impl RequestHandler {
         Ok(config)
     }
 
-    /// Saves a checked config for `task_id`; events after `deliver_after` go to it.
-    pub(crate) async fn register_push_config(
-        &self,
-        dispatcher: &Dispatcher,
-        scope: &TaskScope,
-        task_id: &TaskId,
-        config: &mut TaskPushNotificationConfig,
-        deliver_after: u64,
-    ) -> Result<(), A2aError> {
-        config.task_id = Some(task_id.clone());
-        config.tenant.clear();
-        let limit = dispatcher.options().max_configs_per_task;
-        match dispatcher
-            .configs()
-            .save_push_config(scope, task_id, config, limit, deliver_after)
-            .await
-        {
-            Ok(()) => Ok(()),
-            Err(StoreError::Limit { what }) => Err(A2aError::invalid_params(what)),
-            Err(error) => Err(store_failure(error)),
-        }
-    }
-
     /// CreateTaskPushNotificationConfig: registers a webhook for a task of the caller's.
     /// Events logged from now on are delivered to it.
     ///
@@ -107,14 +83,9 @@ impl RequestHandler {
             return Err(self.missing_task(&scope, &task_id).await);
         };
         let mut config = self.checked_push_config(dispatcher, request).await?;
-        self.register_push_config(
-            dispatcher,
-            &scope,
-            &task_id,
-            &mut config,
-            stored.last_sequence,
-        )
-        .await?;
+        dispatcher
+            .register(&scope, &task_id, &mut config, stored.last_sequence)
+            .await?;
         config.tenant = scope.tenant;
         Ok(config)
     }

@@ -1,22 +1,21 @@
-//! SendStreamingMessage and SubscribeToTask (spec §2.2, §2.6, §8): the task's
-//! events as a stream, transport-agnostic. The SSE framing is the bindings' job.
+//! What SendStreamingMessage and SubscribeToTask share: a task's events as a stream,
+//! transport-agnostic — gaps filled from the log, duplicates dropped, the ending rules, a
+//! reader that falls behind. The SSE framing is the bindings' job.
 
 use std::collections::VecDeque;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::{
-    A2aError, SendMessageRequest, StreamResponse, SubscribeToTaskRequest, TaskId, TaskState,
-};
+use a2a_types::{A2aError, StreamResponse, TaskId, TaskState};
 use futures::{Stream, StreamExt as _};
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::{broadcast, watch};
 
-use super::{CallContext, RequestHandler, tenant_of, trim_history};
+use super::{CallContext, RequestHandler};
 use crate::events::TaskEvent;
-use crate::store::{TaskScope, TaskStore};
-use crate::turn::{TurnView, store_failure};
+use crate::store::TaskScope;
+use crate::turn::{Engine, TurnView};
 
 /// One element of an event stream: the event and, when it came from the task's event bus,
 /// its sequence number within the task (the SSE `id:`).
@@ -36,13 +35,13 @@ pub type EventStream = Pin<Box<dyn Stream<Item = Result<StreamEvent, A2aError>> 
 /// the stream of the request that started the turn does: to anyone else the refused message
 /// never happened (the task is as it was).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Refusal {
+pub(super) enum Refusal {
     Report,
     Ignore,
 }
 
 impl RequestHandler {
-    fn check_streaming(&self, call: &CallContext) -> Result<(), A2aError> {
+    pub(super) fn check_streaming(&self, call: &CallContext) -> Result<(), A2aError> {
         self.prepare(call)?;
         if self.inner.card.capabilities.supports_streaming() {
             Ok(())
@@ -56,264 +55,13 @@ impl RequestHandler {
 
     /// How often idle SSE streams get a keep-alive comment.
     pub(crate) fn sse_keepalive(&self) -> Duration {
-        self.inner.engine.config.sse_keepalive
-    }
-
-    /// Sends a message and streams the turn: a message reply alone, or the task snapshot and
-    /// then its status and artifact updates until the turn ends. `returnImmediately`
-    /// is ignored.
-    ///
-    /// An error found before the first event (a refusal, an unknown task) is returned as
-    /// `Err` here, so the binding can answer with a plain error response.
-    ///
-    /// # Errors
-    /// UnsupportedOperation when the card does not declare streaming; otherwise as
-    /// [`RequestHandler::send_message`].
-    pub async fn send_streaming_message(
-        &self,
-        call: &CallContext,
-        request: SendMessageRequest,
-    ) -> Result<EventStream, A2aError> {
-        self.check_streaming(call)?;
-        let request_task_id = request.message.task_id.clone();
-        let (length, started) = self.start_turn(call, request).await?;
-        let mut view = started.view;
-        let mut events = started.events.ok_or_else(A2aError::internal)?;
-        let follow_up_snapshot = view.borrow().task.clone();
-        if let Some(task) = follow_up_snapshot {
-            // A follow-up: the stored task (ending with the new message) comes first; a
-            // later refusal arrives as an error event.
-            let first = StreamEvent {
-                sequence: None,
-                response: StreamResponse::Task(trim_history(task, length)),
-            };
-            let head = futures::stream::once(async { Ok(first) });
-            let backfill = self.backfill(call, &request_task_id, None);
-            return Ok(Box::pin(chain_turn(
-                head,
-                events,
-                Some(view),
-                Refusal::Report,
-                backfill,
-            )));
-        }
-        // A new interaction: wait for the first event, a reply or a refusal.
-        let mut open = true;
-        let first = loop {
-            tokio::select! {
-                biased;
-                event = events.recv(), if open => match event {
-                    Ok(event) => break Some(event),
-                    Err(RecvError::Lagged(_)) => return Err(lagged()),
-                    // Not expected before the first event; the view still says how it ended.
-                    Err(RecvError::Closed) => open = false,
-                },
-                changed = view.changed() => {
-                    // The turn publishes its events before it updates the view, so once the
-                    // view says it ended, any event it made is already queued.
-                    if changed.is_err() || view.borrow_and_update().ended {
-                        break match events.try_recv() {
-                            Ok(event) => Some(event),
-                            Err(TryRecvError::Lagged(_)) => return Err(lagged()),
-                            Err(TryRecvError::Empty | TryRecvError::Closed) => None,
-                        };
-                    }
-                }
-            }
-        };
-        let Some(first) = first else {
-            return ended_without_events(&view.borrow());
-        };
-        let mut first = StreamEvent {
-            sequence: Some(first.sequence),
-            response: first.response,
-        };
-        if let StreamResponse::Task(task) = first.response {
-            first.response = StreamResponse::Task(trim_history(task, length));
-        }
-        let last = ends_stream(&first.response);
-        let task_id = task_id_of(&first.response);
-        let sequence = first.sequence;
-        let head = futures::stream::once(async { Ok(first) });
-        if last {
-            return Ok(Box::pin(head));
-        }
-        let backfill = self.backfill(call, &task_id, sequence);
-        Ok(Box::pin(chain_turn(
-            head,
-            events,
-            Some(view),
-            Refusal::Report,
-            backfill,
-        )))
-    }
-
-    /// How a stream of `task_id` reads missed events from the store.
-    fn backfill(
-        &self,
-        call: &CallContext,
-        task_id: &Option<TaskId>,
-        last: Option<u64>,
-    ) -> Option<Backfill> {
-        let task_id = task_id.clone()?;
-        Some(Backfill {
-            store: Arc::clone(&self.inner.engine.store),
-            scope: call.scope(),
-            task_id,
-            last,
-        })
-    }
-
-    /// Re-attaches to a task: its snapshot first, then its events until the task reaches a
-    /// terminal state, across INPUT_REQUIRED and AUTH_REQUIRED and the follow-up
-    /// turns that other requests start, here or on another instance over the same store
-    /// (their events arrive through the store's log). The client may leave at any time.
-    ///
-    /// With `subscribe_ends_on_interrupt` the stream ends where the turn does instead: at
-    /// INPUT_REQUIRED, and a task with no running turn yields its snapshot alone.
-    ///
-    /// With `Last-Event-ID` (the call's `last_event_id`), the stream resumes instead: no
-    /// snapshot, the logged events after that one, then live events, so the client sees what
-    /// an uninterrupted stream would have shown, with no gap and no duplicate.
-    ///
-    /// # Errors
-    /// UnsupportedOperation when the card does not declare streaming or the task is terminal
-    /// (and no `Last-Event-ID` was given); TaskNotFound.
-    pub async fn subscribe_to_task(
-        &self,
-        call: &CallContext,
-        request: SubscribeToTaskRequest,
-    ) -> Result<EventStream, A2aError> {
-        self.check_streaming(call)?;
-        let engine = &self.inner.engine;
-        let scope = TaskScope {
-            tenant: tenant_of(call, &request.tenant),
-            owner: call.owner.clone(),
-        };
-        // Subscribe before loading, under the task's lock, so no event falls between the
-        // snapshot (or the replay) and the live events; duplicates are dropped by sequence.
-        let guard = engine.locks.lock(&request.id).await;
-        let events = engine.events.subscribe(&request.id, &scope);
-        let Some(stored) = engine.load(&scope, &request.id).await? else {
-            drop(guard);
-            return Err(self.missing_task(&scope, &request.id).await);
-        };
-        let running = engine.running_turn(&request.id);
-        drop(guard);
-        let task = stored.task;
-        let state = task.status.state;
-        let shared = engine.cluster.is_shared();
-        let follow = if engine.config.subscribe_ends_on_interrupt {
-            // More events are coming from a turn here, or (a running state with no turn
-            // here) from a turn on another instance.
-            let live = running.is_some()
-                || (shared && matches!(state, TaskState::Submitted | TaskState::Working));
-            Follow {
-                live,
-                view: running.as_ref().map(|turn| turn.watch()),
-                ending: Ending::TurnEnd,
-                poll: None,
-            }
-        } else {
-            Follow {
-                // A terminal task has logged its last event already.
-                live: !state.is_terminal(),
-                view: None,
-                ending: Ending::Terminal,
-                // Signals between instances are hints that can be lost; the log is the truth.
-                poll: shared.then_some(SUBSCRIPTION_POLL),
-            }
-        };
-        let mut backfill = Backfill {
-            store: Arc::clone(&engine.store),
-            scope: scope.clone(),
-            task_id: request.id.clone(),
-            last: Some(stored.last_sequence),
-        };
-        if let Some(after) = call.last_event_id {
-            let mut replay = engine
-                .store
-                .events(&scope, &request.id, after, usize::MAX)
-                .await
-                .map_err(store_failure)?
-                .ok_or_else(|| A2aError::task_not_found(request.id.as_str()))?;
-            let end = replay
-                .iter()
-                .position(|event| follow.ends_stream(&event.response));
-            if let Some(end) = end {
-                replay.truncate(end + 1);
-            }
-            backfill.last = Some(replay.last().map_or(after, |event| event.sequence));
-            let head = futures::stream::iter(replay.into_iter().map(|event| {
-                Ok(StreamEvent {
-                    sequence: Some(event.sequence),
-                    response: event.response,
-                })
-            }));
-            if end.is_some() || !follow.live {
-                return Ok(Box::pin(head));
-            }
-            return Ok(Box::pin(head.chain(follow.events(events, backfill))));
-        }
-        if state.is_terminal() {
-            return Err(A2aError::unsupported_operation(format!(
-                "task {} is {} and has nothing more to stream",
-                task.id, task.status.state
-            ))
-            .with_metadata("taskId", task.id.as_str()));
-        }
-        let snapshot = StreamEvent {
-            // The snapshot reflects every logged event up to this one.
-            sequence: Some(stored.last_sequence).filter(|sequence| *sequence > 0),
-            response: StreamResponse::Task(task),
-        };
-        let head = futures::stream::once(async { Ok(snapshot) });
-        if !follow.live {
-            return Ok(Box::pin(head));
-        }
-        Ok(Box::pin(head.chain(follow.events(events, backfill))))
-    }
-}
-
-/// How often a subscription over a shared store reads the task's log on its own, in case a
-/// signal from another instance was lost: the stream then catches up within this long.
-const SUBSCRIPTION_POLL: Duration = Duration::from_secs(5);
-
-/// How a subscription follows its task after the snapshot.
-struct Follow {
-    /// More events may come; otherwise the snapshot (or replay) is all.
-    live: bool,
-    /// The running turn here, when the stream ends with it.
-    view: Option<watch::Receiver<TurnView>>,
-    ending: Ending,
-    /// Read the log this often besides listening (instances sharing a store).
-    poll: Option<Duration>,
-}
-
-impl Follow {
-    fn ends_stream(&self, response: &StreamResponse) -> bool {
-        self.ending.ends(response)
-    }
-
-    fn events(
-        self,
-        events: broadcast::Receiver<TaskEvent>,
-        backfill: Backfill,
-    ) -> impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static {
-        turn_events(TurnEvents::new(
-            events,
-            self.view,
-            Refusal::Ignore,
-            Some(backfill),
-            self.ending,
-            self.poll,
-        ))
+        self.inner.engine.config().sse_keepalive
     }
 }
 
 /// Which event is a stream's last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Ending {
+pub(super) enum Ending {
     /// A message or a terminal status.
     Terminal,
     /// Also INPUT_REQUIRED: the end of a turn that waits for input (the old subscription
@@ -322,7 +70,7 @@ enum Ending {
 }
 
 impl Ending {
-    fn ends(self, response: &StreamResponse) -> bool {
+    pub(super) fn ends(self, response: &StreamResponse) -> bool {
         match self {
             Self::Terminal => ends_stream(response),
             Self::TurnEnd => ends_subscription(response),
@@ -330,47 +78,15 @@ impl Ending {
     }
 }
 
-/// The task id a stream's first event names.
-fn task_id_of(response: &StreamResponse) -> Option<TaskId> {
-    match response {
-        StreamResponse::Task(task) => Some(task.id.clone()),
-        StreamResponse::StatusUpdate(event) => Some(event.task_id.clone()),
-        StreamResponse::ArtifactUpdate(event) => Some(event.task_id.clone()),
-        StreamResponse::Message(message) => message.task_id.clone(),
-    }
-}
-
 /// True for the last event of a subscription: the end of a stream, or the end of a turn that
 /// waits for input.
-fn ends_subscription(response: &StreamResponse) -> bool {
+pub(super) fn ends_subscription(response: &StreamResponse) -> bool {
     ends_stream(response)
         || matches!(response, StreamResponse::StatusUpdate(event) if event.status.state == TaskState::InputRequired)
 }
 
-/// The answer to a new interaction whose turn ended without publishing an event to us: the
-/// refusal, the reply, or (should the task exist anyway) its latest state.
-fn ended_without_events(view: &TurnView) -> Result<EventStream, A2aError> {
-    if let Some(error) = &view.refusal {
-        return Err(error.clone());
-    }
-    let response = if let Some(reply) = &view.reply {
-        StreamResponse::Message(reply.clone())
-    } else if let Some(task) = &view.task {
-        StreamResponse::Task(task.clone())
-    } else {
-        return Err(A2aError::invalid_agent_response(
-            "the agent neither replied nor created a task",
-        ));
-    };
-    let event = StreamEvent {
-        sequence: None,
-        response,
-    };
-    Ok(Box::pin(futures::stream::once(async { Ok(event) })))
-}
-
 /// True for the last event of a stream: a message, or a terminal status.
-fn ends_stream(response: &StreamResponse) -> bool {
+pub(super) fn ends_stream(response: &StreamResponse) -> bool {
     match response {
         StreamResponse::Message(_) => true,
         StreamResponse::Task(task) => task.status.state.is_terminal(),
@@ -381,14 +97,14 @@ fn ends_stream(response: &StreamResponse) -> bool {
 
 /// The reader fell more than the queue capacity behind. It is told, and its stream ends;
 /// the task goes on and the client can subscribe again.
-fn lagged() -> A2aError {
+pub(super) fn lagged() -> A2aError {
     A2aError::server_busy().with_metadata("reason", "the stream fell behind; subscribe again")
 }
 
 /// Reads the events a stream missed from the task's log: a stream that receives event `n`
 /// after `m < n - 1` fetches `m + 1 .. n` first; events at or before `m` are duplicates.
 pub(crate) struct Backfill {
-    pub(crate) store: Arc<dyn TaskStore>,
+    pub(crate) engine: Arc<Engine>,
     pub(crate) scope: TaskScope,
     pub(crate) task_id: TaskId,
     /// The last sequence the stream delivered; `None` before the first numbered event.
@@ -410,10 +126,9 @@ impl Backfill {
         if event.sequence > last + 1 {
             let missing = usize::try_from(event.sequence - last - 1).unwrap_or(usize::MAX);
             out = self
-                .store
-                .events(&self.scope, &self.task_id, last, missing)
-                .await
-                .map_err(store_failure)?
+                .engine
+                .events_after(&self.scope, &self.task_id, last, missing)
+                .await?
                 .unwrap_or_default();
         }
         self.last = Some(event.sequence);
@@ -428,10 +143,9 @@ impl Backfill {
             return Ok(Vec::new());
         };
         let events = self
-            .store
-            .events(&self.scope, &self.task_id, last, CATCH_UP_BATCH)
-            .await
-            .map_err(store_failure)?
+            .engine
+            .events_after(&self.scope, &self.task_id, last, CATCH_UP_BATCH)
+            .await?
             .unwrap_or_default();
         if let Some(event) = events.last() {
             self.last = Some(event.sequence);
@@ -445,7 +159,7 @@ const CATCH_UP_BATCH: usize = 1000;
 
 /// `head`, then the events of a running turn, until a message, a terminal status or the
 /// turn's end.
-fn chain_turn(
+pub(super) fn chain_turn(
     head: impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static,
     events: broadcast::Receiver<TaskEvent>,
     view: Option<watch::Receiver<TurnView>>,
@@ -463,7 +177,7 @@ fn chain_turn(
 }
 
 /// Where [`turn_events`] is.
-struct TurnEvents {
+pub(super) struct TurnEvents {
     events: broadcast::Receiver<TaskEvent>,
     /// The turn's view when the stream ends with a turn running in this process; `None` for
     /// a stream that ends at its last event only.
@@ -480,7 +194,7 @@ struct TurnEvents {
 }
 
 impl TurnEvents {
-    fn new(
+    pub(super) fn new(
         events: broadcast::Receiver<TaskEvent>,
         view: Option<watch::Receiver<TurnView>>,
         refusal: Refusal,
@@ -582,7 +296,7 @@ impl TurnEvents {
 /// the turn when a view is followed, or a reader that fell too far behind (an error
 /// item, then the end; the task goes on). Gaps in the sequence are filled from the task's
 /// log and duplicates dropped (see [`Backfill`]).
-fn turn_events(
+pub(super) fn turn_events(
     state: TurnEvents,
 ) -> impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static {
     futures::stream::unfold(Some(state), |state| async move {

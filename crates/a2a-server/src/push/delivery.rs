@@ -11,14 +11,16 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use a2a_types::{PushConfigId, StreamResponse, TaskId, TaskPushNotificationConfig};
+use a2a_types::{A2aError, PushConfigId, StreamResponse, TaskId, TaskPushNotificationConfig};
 use tokio::sync::{Notify, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use super::address::{AddressError, Resolve, WebhookPolicy, check_webhook};
 use super::signing::{PushSigner, SIGNATURE_HEADER};
 use crate::config::PushOptions;
-use crate::store::{ClaimedWebhook, DeliveryProgress, PushConfigStore, TaskScope, TaskStore};
+use crate::store::{
+    ClaimedWebhook, DeliveryProgress, PushConfigStore, StoreError, TaskScope, TaskStore,
+};
 
 /// How many logged events one step reads.
 const EVENTS_PER_READ: usize = 32;
@@ -83,6 +85,32 @@ impl Dispatcher {
     }
 
     /// The store of webhooks.
+    /// Saves a checked config for `task_id`, events after `deliver_after` going to it.
+    ///
+    /// # Errors
+    /// InvalidParams when the task holds as many configs as it may; InternalError when the
+    /// store fails.
+    pub(crate) async fn register(
+        &self,
+        scope: &TaskScope,
+        task_id: &TaskId,
+        config: &mut TaskPushNotificationConfig,
+        deliver_after: u64,
+    ) -> Result<(), A2aError> {
+        config.task_id = Some(task_id.clone());
+        config.tenant.clear();
+        let limit = self.options.max_configs_per_task;
+        match self
+            .configs
+            .save_push_config(scope, task_id, config, limit, deliver_after)
+            .await
+        {
+            Ok(()) => Ok(()),
+            Err(StoreError::Limit { what }) => Err(A2aError::invalid_params(what)),
+            Err(error) => Err(crate::store::store_failure(error)),
+        }
+    }
+
     pub(crate) fn configs(&self) -> &Arc<dyn PushConfigStore> {
         &self.configs
     }
@@ -97,11 +125,6 @@ impl Dispatcher {
     /// The resolver webhook hosts are checked with.
     pub(crate) fn resolver(&self) -> &dyn Resolve {
         self.resolver.as_ref()
-    }
-
-    /// The options.
-    pub(crate) fn options(&self) -> &PushOptions {
-        &self.options
     }
 
     /// A save logged events up to `last_sequence`: tell the store, then start a round.

@@ -9,7 +9,7 @@ mod query;
 #[cfg(any(test, feature = "store-conformance"))]
 pub mod conformance;
 
-use a2a_types::{StreamResponse, Task, TaskId};
+use a2a_types::{A2aError, StreamResponse, Task, TaskId};
 use async_trait::async_trait;
 
 pub use self::memory::{InMemoryTaskStore, InMemoryTaskStoreConfig};
@@ -203,4 +203,11 @@ pub trait TaskStore: Send + Sync + 'static {
         after: u64,
         limit: usize,
     ) -> Result<Option<Vec<TaskEvent>>, StoreError>;
+}
+
+/// Logs a store failure and hides it from the client (its cause may name hosts, tables or accounts).
+#[allow(clippy::needless_pass_by_value)] // shaped for `map_err(store_failure)`
+pub(crate) fn store_failure(error: StoreError) -> A2aError {
+    tracing::error!(error = %error, source = ?std::error::Error::source(&error), "task store failed");
+    A2aError::internal()
 }

@@ -13,7 +13,8 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tokio_util::task::task_tracker::TaskTrackerToken;
 
-use super::{Engine, Turn};
+use super::engine::Engine;
+use super::run::Turn;
 
 /// The status message of tasks failed because the server stops.
 pub(super) const SHUTTING_DOWN: &str = "the server is shutting down";

@@ -6,8 +6,8 @@ use std::time::Duration;
 use a2a_types::{A2aError, TaskState};
 use futures::FutureExt as _;
 
-use super::Turn;
 use super::apply::apply_change;
+use super::run::Turn;
 use crate::executor::Change;
 use crate::executor::{ExecutorError, Update};
 

@@ -833,7 +833,6 @@ async fn complete_with_an_empty_artifact_applies_nothing() {
             updater.working(()).await?;
             let empty = Artifact::new(Vec::new());
             updater
-                .clone()
                 .complete_with_artifacts([Artifact::from_text("fine"), empty], ())
                 .await?;
             Ok(())

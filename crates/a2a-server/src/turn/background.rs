@@ -10,45 +10,47 @@ use std::time::Duration;
 use a2a_types::{A2aError, Role, StreamResponse, Task, TaskId, TaskState};
 use tokio::sync::{broadcast, mpsc};
 
-use super::{Inner, RequestHandler};
+use super::apply::apply_change;
+use super::engine::{Engine, Events, RequestExtras, TurnStart, store_failure};
 use crate::cluster::{ClusterSignal, ExpiredLease};
-use crate::executor::Change;
-use crate::executor::{Recovery, RequestContext, Update};
+use crate::executor::{Change, Recovery, Update};
 use crate::store::{Expected, TaskScope};
-use crate::turn::{Engine, TurnStart, apply_change};
 
 /// How many expired leases one recovery pass claims.
 const CLAIM_BATCH: usize = 100;
 
-impl RequestHandler {
-    /// Starts the background tasks of a shared cluster, once, when a tokio runtime is at
-    /// hand (the router calls it; so does every turn). A cluster of one needs none.
-    pub(crate) fn start_background(&self) {
-        let engine = &self.inner.engine;
-        let needed = engine.cluster.is_shared() || engine.push.is_some();
-        if !needed || engine.background_started.load(Ordering::Acquire) {
+/// How many signals may wait for the publisher before new ones are dropped (they are hints:
+/// the store stays the truth, and subscriptions read the log on their own beat).
+const SIGNAL_QUEUE: usize = 1024;
+
+impl Engine {
+    /// Starts the background work of a shared cluster, and push delivery, once, when a
+    /// tokio runtime is at hand (the router calls it). A cluster of one needs none.
+    pub(crate) fn start_background(self: &Arc<Self>) {
+        let needed = self.cluster.is_shared() || self.push.is_some();
+        if !needed || self.background_started.load(Ordering::Acquire) {
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        if engine.background_started.swap(true, Ordering::AcqRel) {
+        if self.background_started.swap(true, Ordering::AcqRel) {
             return;
         }
-        let stop = engine.background.clone();
-        if let Some(push) = &engine.push {
+        let stop = self.background.clone();
+        if let Some(push) = &self.push {
             runtime.spawn(Arc::clone(push).run(stop.clone()));
         }
-        if !engine.cluster.is_shared() {
+        if !self.cluster.is_shared() {
             return;
         }
-        let (outbox, signals) = mpsc::unbounded_channel();
-        engine.set_outbox(outbox);
-        let weak = Arc::downgrade(&self.inner);
-        let heard = engine.cluster.subscribe();
+        let (outbox, signals) = mpsc::channel(SIGNAL_QUEUE);
+        self.set_outbox(outbox);
+        let weak = Arc::downgrade(self);
+        let heard = self.cluster.subscribe();
         runtime.spawn(
             stop.clone()
-                .run_until_cancelled_owned(send_signals(Arc::downgrade(engine), signals)),
+                .run_until_cancelled_owned(send_signals(weak.clone(), signals)),
         );
         runtime.spawn(
             stop.clone()
@@ -59,7 +61,7 @@ impl RequestHandler {
 }
 
 /// Sends queued signals to the cluster, one at a time, in order.
-async fn send_signals(engine: Weak<Engine>, mut signals: mpsc::UnboundedReceiver<ClusterSignal>) {
+async fn send_signals(engine: Weak<Engine>, mut signals: mpsc::Receiver<ClusterSignal>) {
     while let Some(signal) = signals.recv().await {
         let Some(engine) = engine.upgrade() else {
             return;
@@ -72,7 +74,7 @@ async fn send_signals(engine: Weak<Engine>, mut signals: mpsc::UnboundedReceiver
 
 /// Acts on the signals of every instance: new events reach this instance's streams, cancels
 /// stop this instance's turns.
-async fn hear_signals(inner: Weak<Inner>, mut heard: broadcast::Receiver<ClusterSignal>) {
+async fn hear_signals(engine: Weak<Engine>, mut heard: broadcast::Receiver<ClusterSignal>) {
     loop {
         let signal = match heard.recv().await {
             Ok(signal) => signal,
@@ -84,7 +86,7 @@ async fn hear_signals(inner: Weak<Inner>, mut heard: broadcast::Receiver<Cluster
             }
             Err(broadcast::error::RecvError::Closed) => return,
         };
-        let Some(inner) = inner.upgrade() else {
+        let Some(engine) = engine.upgrade() else {
             return;
         };
         match signal {
@@ -93,12 +95,12 @@ async fn hear_signals(inner: Weak<Inner>, mut heard: broadcast::Receiver<Cluster
                 last_sequence,
             } => {
                 // Another instance logged events: its webhooks may be ours to serve.
-                if let Some(push) = &inner.engine.push {
+                if let Some(push) = &engine.push {
                     push.wake();
                 }
-                relay_events(&inner.engine, &task_id, last_sequence).await;
+                relay_events(&engine, &task_id, last_sequence).await;
             }
-            ClusterSignal::Cancel { task_id } => stop_canceled_turn(&inner.engine, &task_id).await,
+            ClusterSignal::Cancel { task_id } => stop_canceled_turn(&engine, &task_id).await,
         }
     }
 }
@@ -146,9 +148,9 @@ async fn stop_canceled_turn(engine: &Engine, task_id: &TaskId) {
 
 /// Renews the leases of this instance's turns every third of the lease TTL, and recovers
 /// the tasks of expired leases every half of it.
-async fn keep_leases(inner: Weak<Inner>) {
-    let ttl = match inner.upgrade() {
-        Some(inner) => inner.engine.cluster.lease_ttl(),
+async fn keep_leases(engine: Weak<Engine>) {
+    let ttl = match engine.upgrade() {
+        Some(engine) => engine.cluster.lease_ttl(),
         None => return,
     };
     let renew_every = (ttl / 3).max(Duration::from_millis(10));
@@ -160,27 +162,26 @@ async fn keep_leases(inner: Weak<Inner>) {
     loop {
         tokio::select! {
             _ = renew.tick() => {
-                let Some(inner) = inner.upgrade() else { return };
-                let running = inner.engine.running_task_ids();
+                let Some(engine) = engine.upgrade() else { return };
+                let running = engine.running_task_ids();
                 if !running.is_empty()
-                    && let Err(error) = inner.engine.cluster.renew_leases(&running).await
+                    && let Err(error) = engine.cluster.renew_leases(&running).await
                 {
                     tracing::warn!(error = %error, "could not renew turn leases");
                 }
             }
             _ = reap.tick() => {
-                let Some(inner) = inner.upgrade() else { return };
-                let handler = RequestHandler { inner };
-                handler.recover_expired().await;
+                let Some(engine) = engine.upgrade() else { return };
+                engine.recover_expired().await;
             }
         }
     }
 }
 
-impl RequestHandler {
+impl Engine {
     /// One recovery pass: claims expired leases and settles their tasks.
-    async fn recover_expired(&self) {
-        let engine = &self.inner.engine;
+    async fn recover_expired(self: &Arc<Self>) {
+        let engine = self;
         let claimed = match engine.cluster.claim_expired_leases(CLAIM_BATCH).await {
             Ok(claimed) => claimed,
             Err(error) => {
@@ -196,8 +197,8 @@ impl RequestHandler {
     }
 
     /// Settles one task whose turn was lost: fails it, or runs its turn again here.
-    async fn recover(&self, lease: &ExpiredLease) -> Result<(), A2aError> {
-        let engine = &self.inner.engine;
+    async fn recover(self: &Arc<Self>, lease: &ExpiredLease) -> Result<(), A2aError> {
+        let engine = self;
         let task_id = &lease.task_id;
         if engine.running_turn(task_id).is_some() {
             // Ours after all (a renewal failed): it goes on, and keeps the lease.
@@ -227,7 +228,7 @@ impl RequestHandler {
             }
         }
         tracing::warn!(task_id = %task_id, holder = %lease.holder, "the instance running this task stopped; recovering it");
-        match self.inner.executor.recover(&task).await {
+        match self.executor.recover(&task).await {
             Recovery::Rerun => match last_client_message(&task) {
                 Some(_) => self.rerun(&lease.scope, task),
                 None => {
@@ -250,7 +251,7 @@ impl RequestHandler {
         version: crate::store::Version,
         text: Option<String>,
     ) -> Result<(), A2aError> {
-        let engine = &self.inner.engine;
+        let engine = self;
         let text = text.unwrap_or_else(|| crate::executor::LOST_TURN_MESSAGE.to_owned());
         let change = Change::Status {
             state: TaskState::Failed,
@@ -263,51 +264,27 @@ impl RequestHandler {
         engine
             .record(scope, &task, Expected::Version(version), vec![event])
             .await
-            .map_err(crate::turn::store_failure)?;
+            .map_err(store_failure)?;
         Ok(())
     }
 
     /// Runs the executor again for the task's last client message (the lease's task is
     /// ours now, and stays so while the turn renews it).
-    fn rerun(&self, scope: &TaskScope, task: Task) -> Result<(), A2aError> {
-        let engine = &self.inner.engine;
+    fn rerun(self: &Arc<Self>, scope: &TaskScope, task: Task) -> Result<(), A2aError> {
         let Some(message) = last_client_message(&task).cloned() else {
             return Ok(());
         };
-        let ticket = engine.admission.admit(false)?;
-        let (task_id, context_id) = (task.id.clone(), task.context_id.clone());
-        let context = {
-            let (task_id, context_id, message, task) = (
-                task_id.clone(),
-                context_id.clone(),
-                message.clone(),
-                task.clone(),
-            );
-            let scope = scope.clone();
-            move |cancellation| RequestContext {
-                message,
-                task: Some(task),
-                task_id,
-                context_id,
-                tenant: scope.tenant,
-                owner: scope.owner,
-                caller: None,
-                cancellation,
-                extensions: Vec::new(),
-                referenced_tasks: Vec::new(),
-                configuration: None,
-                metadata: None,
-            }
-        };
+        let ticket = self.admission.admit(false)?;
         let start = TurnStart {
-            task_id,
-            context_id,
+            task_id: task.id.clone(),
+            context_id: task.context_id.clone(),
             scope: scope.clone(),
             message,
             task: Some(task),
-            subscribe: false,
+            events: Events::ViewOnly,
+            extras: RequestExtras::default(),
         };
-        drop(engine.start(start, ticket, Arc::clone(&self.inner.executor), context));
+        drop(self.start(start, ticket));
         Ok(())
     }
 }

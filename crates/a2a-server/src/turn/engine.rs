@@ -1,0 +1,367 @@
+//! [`Engine`]: what every turn of one server shares — the store, the cluster, the per-task
+//! locks, the event bus, admission and push delivery — and how a turn is started, recorded
+//! and published. Operations reach all of it only through the engine's methods.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use a2a_types::{
+    A2aError, ContextId, Message, Metadata, SendMessageConfiguration, StreamResponse, Task, TaskId,
+};
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+use super::admission::{Admission, Ticket};
+use super::locks::TaskLocks;
+use super::run::{Turn, TurnFlags, TurnView};
+use crate::auth::CallerProfile;
+use crate::cluster::{Cluster, ClusterSignal};
+use crate::config::ServerConfig;
+use crate::events::{EventBus, TaskEvent};
+use crate::executor::{AgentExecutor, RequestContext, TaskUpdater, TurnHandle, progress};
+pub(crate) use crate::store::store_failure;
+use crate::store::{Expected, Saved, StoreError, StoredTask, TaskScope, TaskStore};
+
+/// What every turn of one server shares.
+pub(crate) struct Engine {
+    pub(super) store: Arc<dyn TaskStore>,
+    pub(super) cluster: Arc<dyn Cluster>,
+    /// Signals for the other instances, sent by a background task (see `cluster.rs`).
+    pub(super) outbox: Mutex<Option<tokio::sync::mpsc::Sender<ClusterSignal>>>,
+    /// Stops the background tasks when the engine goes.
+    pub(super) background: CancellationToken,
+    /// Set once the background tasks started.
+    pub(super) background_started: std::sync::atomic::AtomicBool,
+    pub(super) locks: TaskLocks,
+    pub(super) events: EventBus,
+    pub(super) config: ServerConfig,
+    pub(super) admission: Admission,
+    pub(super) running: Mutex<HashMap<TaskId, Arc<Turn>>>,
+    /// Push delivery, when the card declares push notifications.
+    pub(super) push: Option<Arc<crate::push::delivery::Dispatcher>>,
+    /// The agent every turn runs.
+    pub(super) executor: Arc<dyn AgentExecutor>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A turn just started: its view, and (when asked for) its events from the first one on.
+#[derive(Debug)]
+pub(crate) struct StartedTurn {
+    pub(crate) view: watch::Receiver<TurnView>,
+    pub(crate) events: Option<tokio::sync::broadcast::Receiver<TaskEvent>>,
+}
+
+/// How a turn starts: a new interaction or a follow-up of a stored task.
+#[derive(Debug)]
+pub(crate) struct TurnStart {
+    pub(crate) task_id: TaskId,
+    pub(crate) context_id: ContextId,
+    pub(crate) scope: TaskScope,
+    pub(crate) message: Message,
+    /// The stored task, with `message` already in its history: a follow-up's, or the
+    /// SUBMITTED task of a queued new interaction.
+    pub(crate) task: Option<Task>,
+    pub(crate) events: Events,
+    /// What the request adds to the executor's context.
+    pub(crate) extras: RequestExtras,
+}
+
+/// Whether a turn's starter follows its events or only its view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Events {
+    /// Subscribe to the turn's events before it runs (streams).
+    Follow,
+    /// The view alone (a plain SendMessage: a broadcast channel per request was a fifth of
+    /// its CPU time in the load benchmark).
+    ViewOnly,
+}
+
+/// What the request adds to a turn's [`RequestContext`] beyond its task and message.
+#[derive(Debug, Default)]
+pub(crate) struct RequestExtras {
+    pub(crate) caller: Option<Arc<CallerProfile>>,
+    pub(crate) extensions: Vec<String>,
+    pub(crate) referenced_tasks: Vec<Task>,
+    pub(crate) configuration: Option<SendMessageConfiguration>,
+    pub(crate) metadata: Option<Metadata>,
+}
+
+impl Engine {
+    /// The server's switches and limits.
+    pub(crate) fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    /// Push delivery, when the card declares push notifications.
+    pub(crate) fn push(&self) -> Option<&crate::push::delivery::Dispatcher> {
+        self.push.as_deref()
+    }
+
+    /// True when other instances share the store (a cluster of more than one).
+    pub(crate) fn is_shared(&self) -> bool {
+        self.cluster.is_shared()
+    }
+
+    /// One page of the tasks in `scope` that match `query`.
+    pub(crate) async fn list(
+        &self,
+        scope: &TaskScope,
+        query: &crate::store::TaskQuery,
+    ) -> Result<crate::store::TaskPage, A2aError> {
+        self.store.list(scope, query).await.map_err(store_failure)
+    }
+
+    /// Up to `limit` logged events of the task after `after`; `None` when it does not exist
+    /// in `scope`.
+    pub(crate) async fn events_after(
+        &self,
+        scope: &TaskScope,
+        task_id: &TaskId,
+        after: u64,
+        limit: usize,
+    ) -> Result<Option<Vec<TaskEvent>>, A2aError> {
+        self.store
+            .events(scope, task_id, after, limit)
+            .await
+            .map_err(store_failure)
+    }
+
+    /// The store's shared secret `name` (see `TaskStore::shared_secret`).
+    pub(crate) async fn shared_secret(&self, name: &str) -> Result<Option<Vec<u8>>, A2aError> {
+        self.store.shared_secret(name).await.map_err(store_failure)
+    }
+
+    /// The error for a task `scope` cannot see: TaskNotFound (revealing nothing, spec §7.2),
+    /// or, when the cross-owner answer is `forbidden`, Authorization when the task exists in
+    /// the same tenant under another owner. A store failure while looking is logged and
+    /// answered TaskNotFound: the lookup only refines a refusal.
+    pub(crate) async fn missing_task(&self, scope: &TaskScope, id: &TaskId) -> A2aError {
+        if self.config.cross_owner == crate::config::CrossOwner::Forbidden && scope.owner.is_some()
+        {
+            match self.store.locate(id).await {
+                Ok(Some(found)) if found.tenant == scope.tenant && found.owner != scope.owner => {
+                    return A2aError::new(
+                        a2a_types::ErrorKind::Authorization,
+                        format!("task {id} belongs to another caller"),
+                    );
+                }
+                Ok(_) => {}
+                Err(error) => {
+                    tracing::warn!(%error, "cannot locate a task for the cross-owner policy")
+                }
+            }
+        }
+        A2aError::task_not_found(id.as_str())
+    }
+
+    pub(crate) fn new(
+        store: Arc<dyn TaskStore>,
+        cluster: Arc<dyn Cluster>,
+        config: ServerConfig,
+        push: Option<Arc<crate::push::delivery::Dispatcher>>,
+        executor: Arc<dyn AgentExecutor>,
+    ) -> Self {
+        Self {
+            push,
+            executor,
+            store,
+            cluster,
+            outbox: Mutex::new(None),
+            background: CancellationToken::new(),
+            background_started: std::sync::atomic::AtomicBool::new(false),
+            locks: TaskLocks::default(),
+            events: EventBus::new(config.sse_queue_capacity),
+            admission: Admission::new(config.max_concurrent_tasks, config.task_queue_size),
+            config,
+            running: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The running turn of `task_id`, if one runs in this process.
+    pub(super) fn running_turn(&self, task_id: &TaskId) -> Option<Arc<Turn>> {
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(task_id)
+            .cloned()
+    }
+
+    /// Starts a turn admitted by `ticket`: registers it, subscribes to its events when asked,
+    /// then runs the executor on its own tracked tokio task once the ticket gives it a slot.
+    /// Subscribing first means a stream misses none of the turn's events.
+    pub(super) fn start(self: &Arc<Self>, start: TurnStart, ticket: Ticket) -> StartedTurn {
+        // Only new interactions queue (their task is stored SUBMITTED first), so a queued turn
+        // is new even though its task exists.
+        let queued = ticket.is_queued();
+        let created = start.task.is_some();
+        let is_new = !created || queued;
+        let context = RequestContext {
+            message: start.message.clone(),
+            task: start.task.clone(),
+            task_id: start.task_id.clone(),
+            context_id: start.context_id.clone(),
+            tenant: start.scope.tenant.clone(),
+            owner: start.scope.owner.clone(),
+            caller: start.extras.caller,
+            cancellation: CancellationToken::new(),
+            extensions: start.extras.extensions,
+            referenced_tasks: start.extras.referenced_tasks,
+            configuration: start.extras.configuration,
+            metadata: start.extras.metadata,
+        };
+        let (view, receiver) = watch::channel(TurnView {
+            task: start.task,
+            // The stored SUBMITTED task is the answer to a queued request.
+            changed: queued,
+            ..TurnView::default()
+        });
+        let cancellation = self.admission.turn_cancellation();
+        let turn = Arc::new(Turn {
+            engine: Arc::clone(self),
+            task_id: start.task_id,
+            context_id: start.context_id,
+            scope: start.scope,
+            is_new,
+            queued,
+            message: start.message,
+            cancellation: cancellation.clone(),
+            cache: Mutex::new(None),
+            flags: Mutex::new(TurnFlags {
+                created,
+                ..TurnFlags::default()
+            }),
+            view,
+        });
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(turn.task_id.clone(), Arc::clone(&turn));
+        let events = (start.events == Events::Follow)
+            .then(|| self.events.subscribe(&turn.task_id, &turn.scope));
+        let context = RequestContext {
+            cancellation,
+            ..context
+        };
+        let executor = Arc::clone(&self.executor);
+        let ticket = ticket.register(&turn);
+        self.admission.spawn(async move {
+            let Some(_slot) = ticket.wait_for_slot(&turn).await else {
+                return;
+            };
+            let handle: Arc<dyn TurnHandle> = Arc::clone(&turn) as Arc<dyn TurnHandle>;
+            let updater = TaskUpdater::new(handle);
+            let current = TaskUpdater::new(updater.handle());
+            let execute = async move {
+                progress::with_updater(&current, executor.execute(context, updater)).await
+            };
+            let outcome = turn.run_executor(execute).await;
+            turn.finish(outcome).await;
+            // `_slot` is given back only now: the turn holds it until it settled, whatever its
+            // binding (one shared cap covers every kind of request).
+        });
+        StartedTurn {
+            view: receiver,
+            events,
+        }
+    }
+
+    /// Loads a task under the caller's scope, mapping store failures to an internal error.
+    pub(crate) async fn load(
+        &self,
+        scope: &TaskScope,
+        task_id: &TaskId,
+    ) -> Result<Option<StoredTask>, A2aError> {
+        self.store.load(scope, task_id).await.map_err(store_failure)
+    }
+
+    /// Saves a task with no events, mapping store failures to an internal error.
+    pub(super) async fn save(
+        &self,
+        scope: &TaskScope,
+        task: &Task,
+        expected: Expected,
+    ) -> Result<(), A2aError> {
+        self.store
+            .save(scope, task, expected, &[])
+            .await
+            .map(drop)
+            .map_err(store_failure)
+    }
+
+    /// Saves a task with the events its change made, then publishes them to this process's
+    /// listeners and tells the other instances. The log comes first: an event is never sent
+    /// to anyone before it is stored.
+    pub(super) async fn record(
+        &self,
+        scope: &TaskScope,
+        task: &Task,
+        expected: Expected,
+        responses: Vec<StreamResponse>,
+    ) -> Result<Saved, StoreError> {
+        let saved = self.store.save(scope, task, expected, &responses).await?;
+        let count = responses.len() as u64;
+        if count > 0 {
+            let first = saved.last_sequence.saturating_sub(count) + 1;
+            let events = responses
+                .into_iter()
+                .zip(first..)
+                .map(|(response, sequence)| TaskEvent { sequence, response })
+                .collect();
+            self.events
+                .publish(&task.id, events, task.status.state.is_terminal());
+            self.signal(ClusterSignal::Events {
+                task_id: task.id.clone(),
+                last_sequence: saved.last_sequence,
+            });
+            if let Some(push) = &self.push {
+                push.events_logged(scope, &task.id, saved.last_sequence)
+                    .await;
+            }
+        }
+        Ok(saved)
+    }
+
+    /// Queues `signal` for the other instances; nothing happens for a cluster of one.
+    pub(super) fn signal(&self, signal: ClusterSignal) {
+        if let Some(outbox) = self
+            .outbox
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+        {
+            // Signals are hints (the store stays the truth, and subscriptions read the log on
+            // their own beat): a full queue drops one rather than slowing the turn.
+            if let Err(error) = outbox.try_send(signal) {
+                tracing::warn!(%error, "cluster signal dropped: the publisher is behind");
+            }
+        }
+    }
+
+    /// Sets where [`Engine::signal`] sends (the background publisher).
+    pub(super) fn set_outbox(&self, outbox: tokio::sync::mpsc::Sender<ClusterSignal>) {
+        *self.outbox.lock().unwrap_or_else(PoisonError::into_inner) = Some(outbox);
+    }
+
+    /// The task ids of the turns running (or queued) in this process.
+    pub(super) fn running_task_ids(&self) -> Vec<TaskId> {
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.background.cancel();
+    }
+}

@@ -43,6 +43,7 @@ fn headers_context(headers: &HeaderMap, query: &[(String, String)]) -> CallConte
                 .flat_map(|name| headers.get_all(name))
                 .map(header_text),
         ),
+        activated_extensions: Vec::new(),
         tenant: String::new(),
         owner: None,
         caller: None,

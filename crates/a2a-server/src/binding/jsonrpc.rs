@@ -9,9 +9,9 @@ use http::StatusCode;
 use serde_json::{Map, Value};
 
 use super::call::{self, resolve_tenant};
+use super::decode::{decode, decode_object};
 use super::routes::Bindings;
 use super::{Endpoint, body, media, response, sse};
-use crate::handler::decode::{decode, decode_object};
 use crate::handler::{CallContext, EventStream};
 
 /// What a method produced: the `result` member, or the events of a streaming method.
@@ -73,11 +73,7 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
         }
         Err(error) => return response::jsonrpc_error(id, &error),
     };
-    let activated = bindings
-        .handler
-        .activated_extensions(&call)
-        .unwrap_or_default();
-    response::with_extensions(answer, &activated)
+    response::with_extensions(answer, &call.activated_extensions)
 }
 
 /// Runs the method. A streaming method answers with its events once the first one is known,
@@ -93,8 +89,7 @@ async fn execute(
         return Err(unknown_method(name, call));
     };
     // The version decides how params are read, so it is checked before them.
-    bindings.handler.check_version(call)?;
-    bindings.handler.activated_extensions(call)?;
+    bindings.handler.negotiate(call)?;
     let params = match params {
         None => Map::new(),
         Some(Value::Object(params)) => params,

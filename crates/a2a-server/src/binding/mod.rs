@@ -4,6 +4,8 @@
 mod body;
 mod call;
 mod card;
+mod decode;
+mod dispatch;
 mod jsonrpc;
 mod jwks;
 mod media;

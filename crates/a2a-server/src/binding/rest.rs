@@ -16,13 +16,13 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::call::{self, resolve_tenant};
+use super::decode::{decode, decode_object};
 use super::media;
 use super::response::{self, RestErrors};
 use super::rest_query::{self, Query};
 use super::rest_route::{self, Miss, Operation};
 use super::routes::Bindings;
 use super::{Endpoint, body, sse};
-use crate::handler::decode::{decode, decode_object};
 use crate::handler::{CallContext, EventStream};
 
 /// Serves one request under an HTTP+JSON endpoint; `path` is what follows the endpoint's path.
@@ -88,11 +88,7 @@ pub(super) async fn serve(
             status: Some(status),
         }) => return errors.response_with_status(&error, status.as_u16()),
     };
-    let activated = bindings
-        .handler
-        .activated_extensions(&call)
-        .unwrap_or_default();
-    response::with_extensions(response, &activated)
+    response::with_extensions(response, &call.activated_extensions)
 }
 
 /// MethodNotFound for a path or method the route table does not have; the binding sets the
@@ -159,9 +155,9 @@ impl RestRequest<'_> {
         call: &mut CallContext,
     ) -> Result<Success, Failure> {
         let handler = &self.bindings.handler;
-        // The version decides how everything else is read, so it is checked first.
-        handler.check_version(call)?;
-        handler.activated_extensions(call)?;
+        // Negotiated once, here: the version decides how everything else is read, so it
+        // comes first; operations trust the outcome.
+        handler.negotiate(call)?;
         // The path's tenant, else the interface's; `body` lets a body name one when the path
         // does not (the proto's HTTP rules map the whole body, `tenant` included).
         call.tenant = resolve_tenant(self.path_tenant.clone(), "", self.endpoint_tenant);

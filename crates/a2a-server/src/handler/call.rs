@@ -13,6 +13,10 @@ pub struct CallContext {
     pub version: Option<String>,
     /// Extension URIs from `A2A-Extensions` (trimmed, de-duplicated, in order).
     pub requested_extensions: Vec<String>,
+    /// The requested extensions the agent declares, settled once by
+    /// [`RequestHandler::negotiate`](super::RequestHandler::negotiate); what the executor
+    /// sees and the response echoes.
+    pub activated_extensions: Vec<String>,
     /// The tenant from the REST path or the JSON-RPC `tenant` parameter; empty when none.
     pub tenant: String,
     /// The identity owning the caller's tasks: the caller's

@@ -17,7 +17,6 @@ impl RequestHandler {
         call: &CallContext,
         request: CancelTaskRequest,
     ) -> Result<Task, A2aError> {
-        self.prepare(call)?;
         let scope = TaskScope {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),

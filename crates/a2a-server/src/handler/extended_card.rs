@@ -17,7 +17,6 @@ impl RequestHandler {
         request: GetExtendedAgentCardRequest,
     ) -> Result<AgentCard, A2aError> {
         let _ = request;
-        self.prepare(call)?;
         // Only for authenticated callers. The bindings authenticate every request
         // when authentication is on; an in-process call must name its caller.
         if self.inner.authenticator.is_enabled() && call.caller.is_none() {

@@ -15,7 +15,6 @@ impl RequestHandler {
         call: &CallContext,
         request: GetTaskRequest,
     ) -> Result<Task, A2aError> {
-        self.prepare(call)?;
         let length = history_length(request.history_length)?;
         let scope = TaskScope {
             tenant: tenant_of(call, &request.tenant),

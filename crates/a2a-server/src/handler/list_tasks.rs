@@ -39,7 +39,6 @@ impl RequestHandler {
         request: ListTasksRequest,
         states: Vec<TaskState>,
     ) -> Result<ListTasksResponse, A2aError> {
-        self.prepare(call)?;
         let length = history_length(request.history_length)?;
         let page_size = match request.page_size {
             None | Some(0) => DEFAULT_PAGE_SIZE,

@@ -3,8 +3,6 @@
 
 mod call;
 mod cancel_task;
-pub(crate) mod decode;
-mod dispatch;
 mod extended_card;
 mod get_task;
 mod list_tasks;
@@ -78,6 +76,25 @@ impl RequestHandler {
     #[must_use]
     pub fn card(&self) -> &AgentCard {
         &self.inner.card
+    }
+
+    /// Negotiates a call, once, where it enters (the binding, or an in-process caller): the
+    /// protocol version is one this server speaks, and the extensions the call activates are
+    /// settled into [`CallContext::activated_extensions`]. Operations trust the result and
+    /// check neither again.
+    ///
+    /// # Errors
+    /// VersionNotSupported; ExtensionSupportRequired (see
+    /// [`activated_extensions`](Self::activated_extensions)).
+    pub fn negotiate(&self, call: &mut CallContext) -> Result<(), A2aError> {
+        self.check_version(call)?;
+        call.activated_extensions = self.activated_extensions(call)?;
+        Ok(())
+    }
+
+    /// The server's switches and limits.
+    pub(crate) fn config(&self) -> &crate::config::ServerConfig {
+        self.inner.engine.config()
     }
 
     /// Refuses a request whose `A2A-Version` this server does not speak (spec §6): any 1.x
@@ -154,12 +171,6 @@ impl RequestHandler {
                 Ok(page_token::PageTokens::new(shared))
             })
             .await
-    }
-
-    /// Version and extension checks every operation starts with.
-    fn prepare(&self, call: &CallContext) -> Result<Vec<String>, A2aError> {
-        self.check_version(call)?;
-        self.activated_extensions(call)
     }
 }
 

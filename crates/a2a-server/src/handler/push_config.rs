@@ -22,8 +22,7 @@ const DEFAULT_PAGE_SIZE: usize = 100;
 impl RequestHandler {
     /// The dispatcher, or PushNotificationNotSupported when the card does not declare push
     /// notifications.
-    pub(crate) fn push(&self, call: &CallContext) -> Result<&Dispatcher, A2aError> {
-        self.prepare(call)?;
+    pub(crate) fn push(&self) -> Result<&Dispatcher, A2aError> {
         self.inner
             .engine
             .push()
@@ -69,7 +68,7 @@ impl RequestHandler {
         call: &CallContext,
         request: TaskPushNotificationConfig,
     ) -> Result<TaskPushNotificationConfig, A2aError> {
-        let dispatcher = self.push(call)?;
+        let dispatcher = self.push()?;
         let task_id = request
             .task_id
             .clone()
@@ -99,7 +98,7 @@ impl RequestHandler {
         call: &CallContext,
         request: GetTaskPushNotificationConfigRequest,
     ) -> Result<TaskPushNotificationConfig, A2aError> {
-        let dispatcher = self.push(call)?;
+        let dispatcher = self.push()?;
         let scope = TaskScope {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),
@@ -129,7 +128,7 @@ impl RequestHandler {
         call: &CallContext,
         request: ListTaskPushNotificationConfigsRequest,
     ) -> Result<ListTaskPushNotificationConfigsResponse, A2aError> {
-        let dispatcher = self.push(call)?;
+        let dispatcher = self.push()?;
         let scope = TaskScope {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),
@@ -201,7 +200,7 @@ impl RequestHandler {
         call: &CallContext,
         request: DeleteTaskPushNotificationConfigRequest,
     ) -> Result<Empty, A2aError> {
-        let dispatcher = self.push(call)?;
+        let dispatcher = self.push()?;
         let scope = TaskScope {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),

@@ -1,8 +1,6 @@
 //! SendMessage (spec §2.1, §9.6): starting a turn and deciding when to answer.
 
-use a2a_types::{
-    A2aError, Message, MessageId, Role, SendMessageRequest, SendMessageResponse, Task,
-};
+use a2a_types::{A2aError, Message, Role, SendMessageRequest, SendMessageResponse, Task};
 use tokio::sync::watch;
 
 use super::{CallContext, RequestHandler, history_length, tenant_of, trim_history};
@@ -63,7 +61,7 @@ impl RequestHandler {
         queueing: Queueing,
         events: Events,
     ) -> Result<(Option<usize>, StartedTurn), A2aError> {
-        let extensions = self.prepare(call)?;
+        let extensions = call.activated_extensions.clone();
         let configuration = request.configuration.clone();
         let length = history_length(configuration.as_ref().and_then(|c| c.history_length))?;
         // A webhook given inline is checked before any work, registered once the task id is
@@ -78,13 +76,13 @@ impl RequestHandler {
                     // say): refused as the push-config operations are.
                     return Err(A2aError::push_notification_not_supported());
                 }
-                let dispatcher = self.push(call)?;
+                let dispatcher = self.push()?;
                 Some(self.checked_push_config(dispatcher, config).await?)
             }
             None => None,
         };
-        let mut message = request.message;
-        self.check_message(&mut message)?;
+        let message = request.message;
+        Self::check_message(&message)?;
         let scope = TaskScope {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),
@@ -107,15 +105,12 @@ impl RequestHandler {
         Ok((length, self.inner.engine.start_turn(turn).await?))
     }
 
-    /// Checks what the proto requires of a client message: a `messageId` (generated instead
-    /// under `lenient_message_id`), the user role and at least one part.
-    fn check_message(&self, message: &mut Message) -> Result<(), A2aError> {
+    /// Checks what the proto requires of a client message: a `messageId` (the binding
+    /// generates a missing one under `lenient_message_id`), the user role and at least one
+    /// part.
+    fn check_message(message: &Message) -> Result<(), A2aError> {
         if message.message_id.is_empty() {
-            if self.inner.engine.config().lenient_message_id {
-                message.message_id = MessageId::generate();
-            } else {
-                return Err(A2aError::invalid_field("message.messageId", "is required"));
-            }
+            return Err(A2aError::invalid_field("message.messageId", "is required"));
         }
         match message.role {
             Role::User => {}

@@ -12,7 +12,7 @@ use futures::{Stream, StreamExt as _};
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::{broadcast, watch};
 
-use super::{CallContext, RequestHandler};
+use super::RequestHandler;
 use crate::events::TaskEvent;
 use crate::store::TaskScope;
 use crate::turn::{Engine, TurnView};
@@ -41,8 +41,7 @@ pub(super) enum Refusal {
 }
 
 impl RequestHandler {
-    pub(super) fn check_streaming(&self, call: &CallContext) -> Result<(), A2aError> {
-        self.prepare(call)?;
+    pub(super) fn check_streaming(&self) -> Result<(), A2aError> {
         if self.inner.card.capabilities.supports_streaming() {
             Ok(())
         } else {

@@ -35,7 +35,7 @@ impl RequestHandler {
         call: &CallContext,
         request: SubscribeToTaskRequest,
     ) -> Result<EventStream, A2aError> {
-        self.check_streaming(call)?;
+        self.check_streaming()?;
         let engine = &self.inner.engine;
         let scope = TaskScope {
             tenant: tenant_of(call, &request.tenant),

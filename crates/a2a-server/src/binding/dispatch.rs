@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::decode::decode;
-use super::{CallContext, RequestHandler};
+use crate::handler::{CallContext, RequestHandler};
 
 fn encode<T: Serialize>(value: &T) -> Result<Value, A2aError> {
     serde_json::to_value(value).map_err(|error| {
@@ -20,7 +20,7 @@ impl RequestHandler {
     /// Under `lenient_message_id`, gives a message without `messageId` a fresh one
     /// before decoding, where the proto would otherwise refuse it.
     pub(crate) fn lenient_message_id(&self, mut params: Value) -> Value {
-        if self.inner.engine.config().lenient_message_id
+        if self.config().lenient_message_id
             && let Some(message) = params.get_mut("message").and_then(Value::as_object_mut)
             && message
                 .get("messageId")
@@ -77,12 +77,9 @@ impl RequestHandler {
             Method::GetExtendedAgentCard => {
                 encode(&self.get_extended_agent_card(call, decode(params)?).await?)
             }
-            Method::SendStreamingMessage | Method::SubscribeToTask => {
-                self.prepare(call)?;
-                Err(A2aError::unsupported_operation(
-                    "streaming is not available on this agent",
-                ))
-            }
+            Method::SendStreamingMessage | Method::SubscribeToTask => Err(
+                A2aError::unsupported_operation("streaming is not available on this agent"),
+            ),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use a2a_types::card::WELL_KNOWN_CARD_PATH;
 use axum::Router;
 use axum::routing::{any, get, post};
 
@@ -53,11 +54,11 @@ pub fn router(
         .route("/a2a/", post(jsonrpc::handle_without_id))
         .route("/a2a/{agent_id}", post(jsonrpc::handle))
         .route(
-            "/a2a/{agent_id}/.well-known/agent-card.json",
+            &format!("/a2a/{{agent_id}}{WELL_KNOWN_CARD_PATH}"),
             get(card::agent_card),
         )
         .route("/a2a/{agent_id}/{*path}", any(rest::handle))
-        .route(a2a_server::WELL_KNOWN_CARD_PATH, get(card::platform_card))
+        .route(WELL_KNOWN_CARD_PATH, get(card::platform_card))
         .with_state(proxy);
     cors::apply(routes, &trusted_origins)
 }

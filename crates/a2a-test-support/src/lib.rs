@@ -1,5 +1,6 @@
 //! What the workspace's test suites share, so each lives once: the PostgreSQL test database
-//! (reached or skipped the same way everywhere). A dev-dependency only; nothing here ships.
+//! (reached or skipped the same way everywhere) and a private certificate authority for the
+//! TLS tests. A dev-dependency only; nothing here ships.
 //!
 //! ```no_run
 //! # async fn run() {
@@ -11,3 +12,4 @@
 //! ```
 
 pub mod postgres;
+pub mod tls;

@@ -1,63 +1,27 @@
 //! `a2a serve --tls-cert … --tls-key …` (HTTPS) and `--client-ca` (mutual TLS), and the client
-//! commands' `--cacert`, `--cert` and `--key`; certificates made with rcgen.
+//! commands' `--cacert`, `--cert` and `--key`; certificates from the test CA.
 
-use rcgen::{
-    BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
-    KeyPair, KeyUsagePurpose,
-};
+use a2a_test_support::tls::{PemFiles, Pki};
 
 use crate::client_mock::cli;
 use crate::support::{Server, TempFile, run};
 
-/// A CA and the server and client certificates it issued, as PEM files.
-struct Pki {
-    ca: TempFile,
-    server_cert: TempFile,
-    server_key: TempFile,
-    client_cert: TempFile,
-    client_key: TempFile,
-    /// The client certificate with its key in the same file.
-    client_both: TempFile,
+/// The test CA's certificates as PEM files: the server's, and a client certificate for
+/// `alice`.
+fn pki() -> PemFiles {
+    Pki::new("alice").files()
 }
 
-impl Pki {
-    fn new() -> Self {
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params
-            .distinguished_name
-            .push(DnType::CommonName, "Test CA");
-        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-        let ca = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
-        let issue = |names: Vec<String>, common_name: &str, usage| {
-            let mut params = CertificateParams::new(names).unwrap();
-            params
-                .distinguished_name
-                .push(DnType::CommonName, common_name);
-            params.extended_key_usages = vec![usage];
-            let key = KeyPair::generate().unwrap();
-            let cert = params.signed_by(&key, &ca).unwrap();
-            (cert.pem(), key.serialize_pem())
-        };
-        let (server_cert, server_key) = issue(
-            vec!["127.0.0.1".into(), "localhost".into()],
-            "localhost",
-            ExtendedKeyUsagePurpose::ServerAuth,
-        );
-        let (client_cert, client_key) =
-            issue(Vec::new(), "alice", ExtendedKeyUsagePurpose::ClientAuth);
-        Self {
-            ca: TempFile::new("ca.pem", &ca.pem()),
-            server_cert: TempFile::new("server.pem", &server_cert),
-            server_key: TempFile::new("server.key", &server_key),
-            client_both: TempFile::new("client-both.pem", &format!("{client_cert}{client_key}")),
-            client_cert: TempFile::new("client.pem", &client_cert),
-            client_key: TempFile::new("client.key", &client_key),
-        }
-    }
-
+/// Starting the `a2a` servers with the server certificate.
+trait ServeHttps {
     /// `a2a gateway` over HTTPS (registry in memory) with the server certificate and `key`.
-    fn gateway_args<'a>(&'a self, key: &'a TempFile) -> [&'a str; 9] {
+    fn gateway_args<'a>(&'a self, key: &'a str) -> [&'a str; 9];
+    /// `a2a serve` over HTTPS with `extra` flags.
+    fn serve(&self, extra: &[&str]) -> Server;
+}
+
+impl ServeHttps for PemFiles {
+    fn gateway_args<'a>(&'a self, key: &'a str) -> [&'a str; 9] {
         [
             "gateway",
             "--bind",
@@ -65,19 +29,18 @@ impl Pki {
             "--store",
             "sqlite::memory:",
             "--tls-cert",
-            self.server_cert.path(),
+            &self.server_cert,
             "--tls-key",
-            key.path(),
+            key,
         ]
     }
 
-    /// `a2a serve` over HTTPS with `extra` flags.
     fn serve(&self, extra: &[&str]) -> Server {
         let mut args = vec![
             "--tls-cert",
-            self.server_cert.path(),
+            &self.server_cert,
             "--tls-key",
-            self.server_key.path(),
+            &self.server_key,
         ];
         args.extend_from_slice(extra);
         Server::start(&args)
@@ -86,7 +49,7 @@ impl Pki {
 
 #[test]
 fn https_serves_the_card_and_messages_to_clients_that_trust_the_ca() {
-    let pki = Pki::new();
+    let pki = pki();
     let server = pki.serve(&[]);
     assert!(
         server.url.starts_with("https://127.0.0.1:"),
@@ -94,7 +57,7 @@ fn https_serves_the_card_and_messages_to_clients_that_trust_the_ca() {
         server.url
     );
 
-    let text = cli(&["card", &server.url, "--cacert", pki.ca.path()])
+    let text = cli(&["card", &server.url, "--cacert", &pki.ca])
         .ok()
         .to_owned();
     // The card advertises the https URL the server is reached at.
@@ -102,7 +65,7 @@ fn https_serves_the_card_and_messages_to_clients_that_trust_the_ca() {
         text.contains(&format!("  JSONRPC    {}", server.url)),
         "{text}"
     );
-    let text = cli(&["send", &server.url, "hello", "--cacert", pki.ca.path()])
+    let text = cli(&["send", &server.url, "hello", "--cacert", &pki.ca])
         .ok()
         .to_owned();
     assert!(text.ends_with("hello\n"), "{text}");
@@ -114,18 +77,18 @@ fn https_serves_the_card_and_messages_to_clients_that_trust_the_ca() {
 
 #[test]
 fn with_client_ca_a_client_certificate_is_accepted_as_the_credential() {
-    let pki = Pki::new();
-    let server = pki.serve(&["--client-ca", pki.ca.path()]);
+    let pki = pki();
+    let server = pki.serve(&["--client-ca", &pki.ca]);
     let with_key_file = cli(&[
         "send",
         &server.url,
         "hello",
         "--cacert",
-        pki.ca.path(),
+        &pki.ca,
         "--cert",
-        pki.client_cert.path(),
+        &pki.client_cert,
         "--key",
-        pki.client_key.path(),
+        &pki.client_key,
     ]);
     assert!(with_key_file.ok().ends_with("hello\n"), "{with_key_file:?}");
     let key_inside = cli(&[
@@ -133,15 +96,15 @@ fn with_client_ca_a_client_certificate_is_accepted_as_the_credential() {
         &server.url,
         "again",
         "--cacert",
-        pki.ca.path(),
+        &pki.ca,
         "--cert",
-        pki.client_both.path(),
+        &pki.client_identity,
     ]);
     assert!(key_inside.ok().ends_with("again\n"), "{key_inside:?}");
 
     // No certificate and no other credential: the handshake lets the client in (the card
     // could offer other schemes), authentication refuses it.
-    let line = cli(&["send", &server.url, "hello", "--cacert", pki.ca.path()])
+    let line = cli(&["send", &server.url, "hello", "--cacert", &pki.ca])
         .failed(1)
         .to_owned();
     assert!(line.contains("authentication"), "{line}");
@@ -149,8 +112,8 @@ fn with_client_ca_a_client_certificate_is_accepted_as_the_credential() {
 
 #[test]
 fn unreadable_or_unusable_tls_files_are_usage_errors_that_never_show_a_key() {
-    let pki = Pki::new();
-    let key_text = std::fs::read_to_string(&pki.server_key.path).unwrap();
+    let pki = pki();
+    let key_text = std::fs::read_to_string(&pki.server_key).unwrap();
     let key_line = key_text.lines().nth(1).unwrap();
     let missing = "/nonexistent/a2a-tls-test/cert.pem";
     let serve = |cert: &str, key: &str| {
@@ -169,19 +132,19 @@ fn unreadable_or_unusable_tls_files_are_usage_errors_that_never_show_a_key() {
     };
     let cases = [
         (
-            serve(missing, pki.server_key.path()),
+            serve(missing, &pki.server_key),
             "--tls-cert: cannot read /nonexistent/a2a-tls-test/cert.pem",
         ),
         (
-            serve(pki.server_key.path(), pki.server_key.path()),
+            serve(&pki.server_key, &pki.server_key),
             "--tls-cert: the certificate file",
         ),
         (
-            serve(pki.server_cert.path(), pki.server_cert.path()),
+            serve(&pki.server_cert, &pki.server_cert),
             "holds no private key",
         ),
         (
-            serve(pki.server_cert.path(), pki.client_key.path()),
+            serve(&pki.server_cert, &pki.client_key),
             "--tls-key: the private key cannot be used with the certificate",
         ),
     ];
@@ -201,18 +164,18 @@ fn unreadable_or_unusable_tls_files_are_usage_errors_that_never_show_a_key() {
         line.contains("--cacert: cannot read /nonexistent/a2a-tls-test/cert.pem"),
         "{line}"
     );
-    let line = cli(&["card", url, "--cacert", pki.client_key.path()])
+    let line = cli(&["card", url, "--cacert", &pki.client_key])
         .failed(2)
         .to_owned();
     assert!(line.contains("holds no PEM certificate"), "{line}");
     // A certificate without its key.
-    let line = cli(&["send", url, "hello", "--cert", pki.client_cert.path()])
+    let line = cli(&["send", url, "hello", "--cert", &pki.client_cert])
         .failed(2)
         .to_owned();
     assert!(line.contains("--cert:"), "{line}");
-    let client_key = std::fs::read_to_string(&pki.client_key.path).unwrap();
+    let client_key = std::fs::read_to_string(&pki.client_key).unwrap();
     assert!(!line.contains(client_key.lines().nth(1).unwrap()), "{line}");
-    let line = cli(&["get", url, "t-1", "--key", pki.client_key.path()])
+    let line = cli(&["get", url, "t-1", "--key", &pki.client_key])
         .failed(2)
         .to_owned();
     assert!(line.contains("--cert"), "--key needs --cert: {line}");
@@ -224,7 +187,7 @@ fn unreadable_or_unusable_tls_files_are_usage_errors_that_never_show_a_key() {
 #[test]
 #[allow(clippy::disallowed_methods)] // a plain test thread waits, no runtime
 fn the_gateway_serves_https_to_clients_that_trust_the_ca() {
-    let pki = Pki::new();
+    let pki = pki();
     let mut command = crate::support::a2a();
     command.args(pki.gateway_args(&pki.server_key));
     let gateway = Server::spawn(command, "a2a gateway over TLS");
@@ -238,7 +201,7 @@ fn the_gateway_serves_https_to_clients_that_trust_the_ca() {
         "--register",
         &gateway.url,
         "--register-cacert",
-        pki.ca.path(),
+        &pki.ca,
         "--agent-id",
         "echo-tls",
     ]);
@@ -253,7 +216,7 @@ fn the_gateway_serves_https_to_clients_that_trust_the_ca() {
     }
 
     let url = format!("{}/a2a/echo-tls", gateway.url);
-    let text = cli(&["send", &url, "hello", "--cacert", pki.ca.path()])
+    let text = cli(&["send", &url, "hello", "--cacert", &pki.ca])
         .ok()
         .to_owned();
     assert!(text.ends_with("hello\n"), "{text}");
@@ -278,7 +241,7 @@ fn unusable_certificates_for_the_gateway_are_usage_errors() {
     assert_eq!(run_serve.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--register-cacert"), "{stderr}");
 
-    let pki = Pki::new();
+    let pki = pki();
     // The client's key does not belong to the server's certificate.
     let run = run(&pki.gateway_args(&pki.client_key));
     let stderr = String::from_utf8_lossy(&run.stderr);

@@ -8,62 +8,10 @@ use a2a_client::{A2aClient, ClientError, ResponseExt as _, message};
 use a2a_server::A2aServer;
 use a2a_server::auth::Authentication;
 use a2a_server::tls::{TlsConfig, serve_tls};
+use a2a_test_support::tls::Pki;
 use a2a_types::TaskState;
-use rcgen::{
-    BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
-    KeyPair, KeyUsagePurpose,
-};
 
 use crate::support::{ScriptAgent, card_at};
-
-/// A CA, the server certificate it issued (for 127.0.0.1) and a client certificate.
-struct Pki {
-    ca: String,
-    server_cert: String,
-    server_key: String,
-    client_cert: String,
-    client_key: String,
-}
-
-impl Pki {
-    fn new() -> Self {
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params
-            .distinguished_name
-            .push(DnType::CommonName, "Test CA");
-        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-        let ca = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
-        let issue = |names: Vec<String>, common_name: &str, usage| {
-            let mut params = CertificateParams::new(names).unwrap();
-            params
-                .distinguished_name
-                .push(DnType::CommonName, common_name);
-            params.extended_key_usages = vec![usage];
-            let key = KeyPair::generate().unwrap();
-            let cert = params.signed_by(&key, &ca).unwrap();
-            (cert.pem(), key.serialize_pem())
-        };
-        let (server_cert, server_key) = issue(
-            vec!["127.0.0.1".into(), "localhost".into()],
-            "localhost",
-            ExtendedKeyUsagePurpose::ServerAuth,
-        );
-        let (client_cert, client_key) =
-            issue(Vec::new(), "alice", ExtendedKeyUsagePurpose::ClientAuth);
-        Self {
-            ca: ca.pem(),
-            server_cert,
-            server_key,
-            client_cert,
-            client_key,
-        }
-    }
-
-    fn client_identity(&self) -> String {
-        format!("{}{}", self.client_cert, self.client_key)
-    }
-}
 
 /// Our server over HTTPS on 127.0.0.1, requiring a client certificate from the test CA;
 /// returns its base URL. Authentication is off, as in the other client tests: the
@@ -75,7 +23,7 @@ async fn serve_https(pki: &Pki) -> String {
         .authentication(Authentication::disabled())
         .build()
         .unwrap();
-    let tls = TlsConfig::from_pem(pki.server_cert.as_bytes(), pki.server_key.as_bytes())
+    let tls = TlsConfig::from_pem(pki.server.cert.as_bytes(), pki.server.key.as_bytes())
         .unwrap()
         .client_ca_pem(pki.ca.as_bytes())
         .unwrap()
@@ -91,11 +39,11 @@ async fn serve_https(pki: &Pki) -> String {
 
 #[tokio::test]
 async fn a_client_with_the_ca_and_a_certificate_discovers_and_sends_over_mutual_tls() {
-    let pki = Pki::new();
+    let pki = Pki::new("alice");
     let base = serve_https(&pki).await;
     let client = A2aClient::builder()
         .root_certificate_pem(pki.ca.as_bytes())
-        .client_identity_pem(pki.client_identity().as_bytes())
+        .client_identity_pem(pki.client.identity().as_bytes())
         .request_timeout(Duration::from_secs(20))
         .discover(&base)
         .await
@@ -113,10 +61,10 @@ async fn a_client_with_the_ca_and_a_certificate_discovers_and_sends_over_mutual_
 
 #[tokio::test]
 async fn without_the_ca_or_without_a_certificate_the_handshake_fails() {
-    let pki = Pki::new();
+    let pki = Pki::new("alice");
     let base = serve_https(&pki).await;
     let untrusted = A2aClient::builder()
-        .client_identity_pem(pki.client_identity().as_bytes())
+        .client_identity_pem(pki.client.identity().as_bytes())
         .discover(&base)
         .await;
     assert!(
@@ -135,13 +83,13 @@ async fn without_the_ca_or_without_a_certificate_the_handshake_fails() {
 
 #[tokio::test]
 async fn unusable_pem_is_a_configuration_error_that_does_not_quote_the_key() {
-    let pki = Pki::new();
-    let key_line = pki.client_key.lines().nth(1).unwrap().to_owned();
+    let pki = Pki::new("alice");
+    let key_line = pki.client.key.lines().nth(1).unwrap().to_owned();
     let cases = [
         // A key without its certificate, then a certificate without its key.
-        A2aClient::builder().client_identity_pem(pki.client_key.as_bytes()),
-        A2aClient::builder().client_identity_pem(pki.client_cert.as_bytes()),
-        A2aClient::builder().root_certificate_pem(pki.client_key.as_bytes()),
+        A2aClient::builder().client_identity_pem(pki.client.key.as_bytes()),
+        A2aClient::builder().client_identity_pem(pki.client.cert.as_bytes()),
+        A2aClient::builder().root_certificate_pem(pki.client.key.as_bytes()),
     ];
     for builder in cases {
         let error = builder
@@ -166,7 +114,7 @@ async fn unusable_pem_is_a_configuration_error_that_does_not_quote_the_key() {
 
 #[tokio::test]
 async fn tls_settings_with_a_transport_of_ones_own_are_refused_rather_than_ignored() {
-    let pki = Pki::new();
+    let pki = Pki::new("alice");
     let error = A2aClient::builder()
         .root_certificate_pem(pki.ca.as_bytes())
         .transport(HttpTransport::new().unwrap())
@@ -182,7 +130,7 @@ async fn tls_settings_with_a_transport_of_ones_own_are_refused_rather_than_ignor
     let tls = TlsOptions::new()
         .root_certificate_pem(pki.ca.as_bytes())
         .unwrap()
-        .client_identity_pem(pki.client_identity().as_bytes())
+        .client_identity_pem(pki.client.identity().as_bytes())
         .unwrap();
     let base = serve_https(&pki).await;
     let client = A2aClient::builder()

@@ -1,4 +1,4 @@
-//! HTTPS and mutual TLS with `a2a_server::tls`: certificates made with rcgen, a router whose
+//! HTTPS and mutual TLS with `a2a_server::tls`: certificates from the test CA, a router whose
 //! handler says which client certificate it saw.
 
 use std::net::SocketAddr;
@@ -7,95 +7,24 @@ use std::time::Duration;
 
 use a2a_server::auth::certificate::ClientCertificate;
 use a2a_server::tls::{TlsConfig, serve_tls};
+use a2a_test_support::tls::Pki;
 use axum::Extension;
 use axum::routing::get;
-use rcgen::{
-    BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
-    KeyPair, KeyUsagePurpose,
-};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::sync::{Notify, oneshot};
 use tokio::task::JoinHandle;
 
-/// A CA and what it issued: the server's certificate and one client certificate.
-struct Pki {
-    ca_pem: String,
-    server_cert: String,
-    server_key: String,
-    /// A client certificate with CN `name`, and its key, in one PEM.
-    client_identity: String,
+/// The server's certificate, without client certificates.
+fn config(pki: &Pki) -> TlsConfig {
+    TlsConfig::from_pem(pki.server.cert.as_bytes(), pki.server.key.as_bytes()).unwrap()
 }
 
-fn ca(name: &str) -> CertifiedIssuer<'static, KeyPair> {
-    let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    params.distinguished_name.push(DnType::CommonName, name);
-    params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-    CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap()
-}
-
-fn issue(
-    ca: &CertifiedIssuer<'static, KeyPair>,
-    names: &[&str],
-    common_name: &str,
-    usage: ExtendedKeyUsagePurpose,
-) -> (String, String) {
-    let mut params = CertificateParams::new(
-        names
-            .iter()
-            .map(|name| (*name).to_owned())
-            .collect::<Vec<_>>(),
-    )
-    .unwrap();
-    params
-        .distinguished_name
-        .push(DnType::CommonName, common_name);
-    params.extended_key_usages = vec![usage];
-    let key = KeyPair::generate().unwrap();
-    let cert = params.signed_by(&key, ca).unwrap();
-    (cert.pem(), key.serialize_pem())
-}
-
-impl Pki {
-    fn new(client: &str) -> Self {
-        let ca = ca("Test CA");
-        let (server_cert, server_key) = issue(
-            &ca,
-            &["localhost", "127.0.0.1"],
-            "localhost",
-            ExtendedKeyUsagePurpose::ServerAuth,
-        );
-        let (client_cert, client_key) =
-            issue(&ca, &[], client, ExtendedKeyUsagePurpose::ClientAuth);
-        Self {
-            ca_pem: ca.pem(),
-            server_cert,
-            server_key,
-            client_identity: format!("{client_cert}{client_key}"),
-        }
-    }
-
-    fn config(&self) -> TlsConfig {
-        TlsConfig::from_pem(self.server_cert.as_bytes(), self.server_key.as_bytes()).unwrap()
-    }
-
-    fn mutual(&self, required: bool) -> TlsConfig {
-        self.config()
-            .client_ca_pem(self.ca_pem.as_bytes())
-            .unwrap()
-            .require_client_certificate(required)
-    }
-
-    /// An HTTPS client trusting the CA, presenting `identity` when given.
-    fn client(&self, identity: Option<&str>) -> reqwest::Client {
-        let mut builder = reqwest::Client::builder()
-            .add_root_certificate(reqwest::Certificate::from_pem(self.ca_pem.as_bytes()).unwrap())
-            .timeout(Duration::from_secs(10));
-        if let Some(identity) = identity {
-            builder = builder.identity(reqwest::Identity::from_pem(identity.as_bytes()).unwrap());
-        }
-        builder.build().unwrap()
-    }
+/// The server's certificate, asking for a client certificate from the test CA.
+fn mutual(pki: &Pki, required: bool) -> TlsConfig {
+    config(pki)
+        .client_ca_pem(pki.ca.as_bytes())
+        .unwrap()
+        .require_client_certificate(required)
 }
 
 /// A server on 127.0.0.1 whose `/whoami` answers the CN of the client certificate it saw (or
@@ -161,31 +90,37 @@ impl Server {
 #[tokio::test]
 async fn https_serves_the_router_and_names_no_certificate_without_client_cas() {
     let pki = Pki::new("alice");
-    let server = Server::start(pki.config()).await;
+    let server = Server::start(config(&pki)).await;
     // No client CAs: the server does not ask, so even a client that has one sends none.
-    assert_eq!(server.whoami(&pki.client(None)).await.unwrap(), "none");
-    let with_identity = pki.client(Some(&pki.client_identity));
+    assert_eq!(
+        server.whoami(&pki.https_client(None)).await.unwrap(),
+        "none"
+    );
+    let with_identity = pki.https_client(Some(&pki.client));
     assert_eq!(server.whoami(&with_identity).await.unwrap(), "none");
 }
 
 #[tokio::test]
 async fn a_trusted_client_certificate_reaches_the_handler_and_one_is_optional_by_default() {
     let pki = Pki::new("alice");
-    let server = Server::start(pki.mutual(false)).await;
-    let alice = pki.client(Some(&pki.client_identity));
+    let server = Server::start(mutual(&pki, false)).await;
+    let alice = pki.https_client(Some(&pki.client));
     assert_eq!(server.whoami(&alice).await.unwrap(), "alice");
     // Every request of the connection carries it, not only the first.
     assert_eq!(server.whoami(&alice).await.unwrap(), "alice");
-    assert_eq!(server.whoami(&pki.client(None)).await.unwrap(), "none");
+    assert_eq!(
+        server.whoami(&pki.https_client(None)).await.unwrap(),
+        "none"
+    );
 }
 
 #[tokio::test]
 async fn a_required_client_certificate_refuses_clients_without_one() {
     let pki = Pki::new("alice");
-    let server = Server::start(pki.mutual(true)).await;
-    let refused = server.whoami(&pki.client(None)).await;
+    let server = Server::start(mutual(&pki, true)).await;
+    let refused = server.whoami(&pki.https_client(None)).await;
     assert!(refused.is_err(), "{refused:?}");
-    let alice = pki.client(Some(&pki.client_identity));
+    let alice = pki.https_client(Some(&pki.client));
     assert_eq!(server.whoami(&alice).await.unwrap(), "alice");
 }
 
@@ -193,19 +128,19 @@ async fn a_required_client_certificate_refuses_clients_without_one() {
 async fn a_certificate_from_another_ca_is_refused_in_the_handshake() {
     let pki = Pki::new("alice");
     let stranger = Pki::new("mallory");
-    let server = Server::start(pki.mutual(false)).await;
+    let server = Server::start(mutual(&pki, false)).await;
     // Trusts the server's CA, but presents a certificate the server's client CA did not issue.
-    let mallory = pki.client(Some(&stranger.client_identity));
+    let mallory = pki.https_client(Some(&stranger.client));
     let refused = server.whoami(&mallory).await;
     assert!(refused.is_err(), "{refused:?}");
-    let alice = pki.client(Some(&pki.client_identity));
+    let alice = pki.https_client(Some(&pki.client));
     assert_eq!(server.whoami(&alice).await.unwrap(), "alice");
 }
 
 #[tokio::test]
 async fn plain_http_to_the_tls_port_fails_cleanly_and_the_server_keeps_serving() {
     let pki = Pki::new("alice");
-    let server = Server::start(pki.config()).await;
+    let server = Server::start(config(&pki)).await;
     let mut tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
     tcp.write_all(b"GET /whoami HTTP/1.1\r\nHost: localhost\r\n\r\n")
         .await
@@ -226,13 +161,16 @@ async fn plain_http_to_the_tls_port_fails_cleanly_and_the_server_keeps_serving()
     let url = format!("http://127.0.0.1:{}/whoami", server.addr.port());
     assert!(plain.get(url).send().await.is_err());
 
-    assert_eq!(server.whoami(&pki.client(None)).await.unwrap(), "none");
+    assert_eq!(
+        server.whoami(&pki.https_client(None)).await.unwrap(),
+        "none"
+    );
 }
 
 #[tokio::test]
 async fn a_client_that_never_completes_the_handshake_is_dropped() {
     let pki = Pki::new("alice");
-    let server = Server::start(pki.config().handshake_timeout(Duration::from_millis(200))).await;
+    let server = Server::start(config(&pki).handshake_timeout(Duration::from_millis(200))).await;
     let mut silent = tokio::net::TcpStream::connect(server.addr).await.unwrap();
     let connected = std::time::Instant::now();
     let mut buffer = [0_u8; 16];
@@ -242,14 +180,17 @@ async fn a_client_that_never_completes_the_handshake_is_dropped() {
         "the connection is closed: {read:?}"
     );
     assert!(connected.elapsed() >= Duration::from_millis(150));
-    assert_eq!(server.whoami(&pki.client(None)).await.unwrap(), "none");
+    assert_eq!(
+        server.whoami(&pki.https_client(None)).await.unwrap(),
+        "none"
+    );
 }
 
 #[tokio::test]
 async fn graceful_shutdown_finishes_the_request_in_flight_then_stops_accepting() {
     let pki = Pki::new("alice");
-    let mut server = Server::start(pki.config()).await;
-    let client = pki.client(None);
+    let mut server = Server::start(config(&pki)).await;
+    let client = pki.https_client(None);
     let started = server.started.notified();
     let in_flight = tokio::spawn(client.get(server.url("/slow")).send());
     started.await;
@@ -262,6 +203,6 @@ async fn graceful_shutdown_finishes_the_request_in_flight_then_stops_accepting()
         .expect("serving ends once the connection closed");
     served.unwrap().unwrap();
 
-    let fresh = pki.client(None);
+    let fresh = pki.https_client(None);
     assert!(server.whoami(&fresh).await.is_err(), "no longer accepting");
 }

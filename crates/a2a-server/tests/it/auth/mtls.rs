@@ -2,54 +2,14 @@
 //! trusted CA names the caller; none is 401; one from another CA never gets past the
 //! handshake; two certificates are two callers with their own tasks.
 
-use std::time::Duration;
-
 use a2a_server::A2aServer;
 use a2a_server::auth::{Authentication, CredentialKind};
 use a2a_server::tls::{TlsConfig, serve_tls};
+use a2a_test_support::tls::Authority;
 use a2a_types::card::SecurityScheme;
-use rcgen::{
-    BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
-    KeyPair, KeyUsagePurpose,
-};
 use serde_json::{Value, json};
 
 use super::{Callers, secured_card, send_body};
-
-fn ca(name: &str) -> CertifiedIssuer<'static, KeyPair> {
-    let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    params.distinguished_name.push(DnType::CommonName, name);
-    params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-    CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap()
-}
-
-/// A certificate for `names` with CN `cn` issued by `ca`, and its key, as PEM.
-fn issue(
-    ca: &CertifiedIssuer<'static, KeyPair>,
-    names: &[&str],
-    cn: &str,
-    usage: ExtendedKeyUsagePurpose,
-) -> (String, String) {
-    let names: Vec<String> = names.iter().map(|name| (*name).to_owned()).collect();
-    let mut params = CertificateParams::new(names).unwrap();
-    params.distinguished_name.push(DnType::CommonName, cn);
-    params.extended_key_usages = vec![usage];
-    let key = KeyPair::generate().unwrap();
-    let cert = params.signed_by(&key, ca).unwrap();
-    (cert.pem(), key.serialize_pem())
-}
-
-fn client(ca_pem: &str, identity: Option<(String, String)>) -> reqwest::Client {
-    let mut builder = reqwest::Client::builder()
-        .add_root_certificate(reqwest::Certificate::from_pem(ca_pem.as_bytes()).unwrap())
-        .timeout(Duration::from_secs(10));
-    if let Some((cert, key)) = identity {
-        let pem = format!("{cert}{key}");
-        builder = builder.identity(reqwest::Identity::from_pem(pem.as_bytes()).unwrap());
-    }
-    builder.build().unwrap()
-}
 
 async fn rpc(
     client: &reqwest::Client,
@@ -70,26 +30,11 @@ async fn rpc(
 
 #[tokio::test]
 async fn a_trusted_client_certificate_is_the_caller_and_nothing_else_gets_in() {
-    let authority = ca("Agents CA");
-    let (server_cert, server_key) = issue(
-        &authority,
-        &["127.0.0.1", "localhost"],
-        "agent",
-        ExtendedKeyUsagePurpose::ServerAuth,
-    );
-    let alice = issue(
-        &authority,
-        &[],
-        "alice",
-        ExtendedKeyUsagePurpose::ClientAuth,
-    );
-    let bob = issue(&authority, &[], "bob", ExtendedKeyUsagePurpose::ClientAuth);
-    let stranger = issue(
-        &ca("Other CA"),
-        &[],
-        "mallory",
-        ExtendedKeyUsagePurpose::ClientAuth,
-    );
+    let authority = Authority::new("Agents CA");
+    let certificate = authority.server();
+    let alice = authority.client("alice");
+    let bob = authority.client("bob");
+    let stranger = Authority::new("Other CA").client("mallory");
 
     let card = secured_card(
         &[("mtls", SecurityScheme::mutual_tls())],
@@ -100,7 +45,7 @@ async fn a_trusted_client_certificate_is_the_caller_and_nothing_else_gets_in() {
         .authentication(Authentication::required())
         .build()
         .unwrap();
-    let tls = TlsConfig::from_pem(server_cert.as_bytes(), server_key.as_bytes())
+    let tls = TlsConfig::from_pem(certificate.cert.as_bytes(), certificate.key.as_bytes())
         .unwrap()
         .client_ca_pem(authority.pem().as_bytes())
         .unwrap();
@@ -115,10 +60,9 @@ async fn a_trusted_client_certificate_is_the_caller_and_nothing_else_gets_in() {
         tls,
         std::future::pending(),
     ));
-    let ca_pem = authority.pem();
 
     // Accepted: the certificate names the caller.
-    let as_alice = client(&ca_pem, Some(alice));
+    let as_alice = authority.https_client(Some(&alice));
     let (status, _, body) = rpc(&as_alice, &url, send_body("ask")).await.unwrap();
     assert_eq!(status, 200, "{body}");
     let task_id = body["result"]["task"]["id"].as_str().unwrap().to_owned();
@@ -128,7 +72,7 @@ async fn a_trusted_client_certificate_is_the_caller_and_nothing_else_gets_in() {
     assert_eq!(caller.issuer.as_deref(), Some("CN=Agents CA"));
 
     // Refused: no certificate → 401 naming mutual TLS.
-    let anonymous = client(&ca_pem, None);
+    let anonymous = authority.https_client(None);
     let (status, headers, body) = rpc(&anonymous, &url, send_body("hi")).await.unwrap();
     assert_eq!(status, 401, "{body}");
     let challenge = headers["www-authenticate"].to_str().unwrap();
@@ -142,11 +86,11 @@ async fn a_trusted_client_certificate_is_the_caller_and_nothing_else_gets_in() {
     );
 
     // Refused in the handshake: a certificate from a CA the server does not trust.
-    let as_stranger = client(&ca_pem, Some(stranger));
+    let as_stranger = authority.https_client(Some(&stranger));
     assert!(rpc(&as_stranger, &url, send_body("hi")).await.is_err());
 
     // Another trusted certificate is another caller: Alice's task is not Bob's.
-    let as_bob = client(&ca_pem, Some(bob));
+    let as_bob = authority.https_client(Some(&bob));
     let get = serde_json::to_vec(&json!({
         "jsonrpc": "2.0", "id": 2, "method": "GetTask", "params": {"id": task_id}
     }))

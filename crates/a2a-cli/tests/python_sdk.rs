@@ -13,14 +13,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::env;
-use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use a2a_test_support::python::{self as sdk, Listening, describe, workspace_root};
 
 /// `a2a serve` with the conformance agent, tasks in memory, the API key required.
 const CONFORMANCE_AGENT: [&str; 9] = [
@@ -39,12 +39,6 @@ const CONFORMANCE_AGENT: [&str; 9] = [
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long one driver run may take before it is killed.
 const DRIVER_TIMEOUT: Duration = Duration::from_secs(180);
-/// The venv the tests use by default, relative to the workspace root.
-const VENV_PYTHON: &str = "target/python-sdk/bin/python";
-/// How to create that venv.
-const SETUP: &str = "bash .ci/run (or by hand, from the workspace root: \
-    python3 -m venv target/python-sdk && \
-    target/python-sdk/bin/python -m pip install 'a2a-sdk[http-server]==1.3.0')";
 
 /// The key `a2a serve` accepts and the Python client presents: authentication stays on,
 /// so the official SDK's client is proven to work against a secured agent.
@@ -76,10 +70,12 @@ fn python_sdk_client_through_the_gateway_over_http_json() {
 /// (`X-API-Key` is an `X-*` header, which the gateway forwards).
 #[allow(clippy::disallowed_methods)] // a synchronous test: no runtime to block
 fn through_the_gateway(binding: &str) {
-    let Some(python) = python() else { return };
-    let gateway = Server::gateway();
+    let Some(python) = sdk::interpreter() else {
+        return;
+    };
+    let gateway = gateway();
     let registered = ["--register", &gateway.url, "--agent-id", "conformance-01"];
-    let agent = Server::spawn(
+    let agent = spawn(
         &[CONFORMANCE_AGENT.as_slice(), &registered].concat(),
         "a2a serve --register",
     );
@@ -108,18 +104,11 @@ fn through_the_gateway(binding: &str) {
 /// through the gateway over both bindings, plain and streaming.
 #[test]
 fn a_python_sdk_agent_behind_the_gateway_answers_a2a_send() {
-    let Some(python) = python() else { return };
-    let root = workspace_root();
-    let script = root.join("crates/a2a-client/tests/interop/python/echo_agent.py");
-    // The SDK's echo agent prints `ready URL` once it serves.
-    let mut command = Command::new(&python);
-    command
-        .arg(&script)
-        .arg("0")
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .env("PYTHONUNBUFFERED", "1");
-    let agent = Server::launch(command, "ready ", "echo_agent.py");
-    let gateway = Server::gateway();
+    let Some(python) = sdk::interpreter() else {
+        return;
+    };
+    let agent = sdk::echo_agent(&python, STARTUP_TIMEOUT);
+    let gateway = gateway();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let http = reqwest::Client::new();
@@ -175,8 +164,10 @@ fn a_python_sdk_agent_behind_the_gateway_answers_a2a_send() {
 
 /// Runs the Python driver against a fresh server over `binding` (`jsonrpc` or `rest`).
 fn drive(binding: &str) {
-    let Some(python) = python() else { return };
-    let server = Server::start();
+    let Some(python) = sdk::interpreter() else {
+        return;
+    };
+    let server = conformance_agent();
     run_driver(&python, &server.url, binding, &|| {
         format!("--- server log ---\n{}", server.log())
     });
@@ -192,14 +183,11 @@ fn run_driver(python: &Path, url: &str, binding: &str, logs: &dyn Fn() -> String
         script.display()
     );
 
-    let mut child = Command::new(python)
-        .arg(&script)
+    let mut child = sdk::command(python, &script)
         .arg(url)
         .arg(binding)
         .current_dir(&root)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("A2A_API_KEY", API_KEY)
-        .env("PYTHONUNBUFFERED", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -247,42 +235,6 @@ fn run_driver(python: &Path, url: &str, binding: &str, logs: &dyn Fn() -> String
     eprintln!("{output}");
 }
 
-/// The interpreter of the venv with the SDK, or `None` (after a notice) to skip.
-///
-/// Panics instead of skipping when `CI=true`.
-fn python() -> Option<PathBuf> {
-    let (python, origin) = match env::var_os("A2A_PYTHON") {
-        Some(path) => (PathBuf::from(path), "A2A_PYTHON"),
-        None => (workspace_root().join(VENV_PYTHON), "the default venv"),
-    };
-    if python.is_file() {
-        return Some(python);
-    }
-    let missing = format!(
-        "the Python SDK interpreter ({origin}, {}) does not exist; create it with {SETUP}",
-        python.display()
-    );
-    assert!(!is_ci(), "CI=true and {missing}");
-    eprintln!("skipping the Python SDK interop test: {missing}");
-    None
-}
-
-fn is_ci() -> bool {
-    env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
-}
-
-fn workspace_root() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let root = manifest.join("../..");
-    root.canonicalize().unwrap_or(root)
-}
-
-fn describe(status: ExitStatus) -> String {
-    status
-        .code()
-        .map_or_else(|| format!("{status}"), |code| format!("exit code {code}"))
-}
-
 /// Reads a pipe to the end on a thread; signals `done` when the pipe closes.
 fn drain(
     mut pipe: impl Read + Send + 'static,
@@ -296,118 +248,28 @@ fn drain(
     })
 }
 
-/// A server (`a2a serve`, `a2a gateway`, the SDK's echo agent) on an ephemeral port;
-/// killed on drop.
-struct Server {
-    child: Child,
-    url: String,
-    log: Arc<Mutex<String>>,
+/// `a2a serve --agent conformance` with the API key.
+fn conformance_agent() -> Listening {
+    spawn(&CONFORMANCE_AGENT, "a2a serve --agent conformance")
 }
 
-impl Server {
-    /// `a2a serve --agent conformance` with the API key.
-    fn start() -> Self {
-        Self::spawn(&CONFORMANCE_AGENT, "a2a serve --agent conformance")
-    }
-
-    /// `a2a gateway` with its registry in memory.
-    fn gateway() -> Self {
-        Self::spawn(
-            &[
-                "gateway",
-                "--bind",
-                "127.0.0.1:0",
-                "--store",
-                "sqlite::memory:",
-            ],
-            "a2a gateway",
-        )
-    }
-
-    /// `a2a ARGS…`, once it printed its `listening on` line; `what` names it in failures.
-    fn spawn(args: &[&str], what: &str) -> Self {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_a2a"));
-        command.args(args);
-        Self::launch(command, "listening on ", what)
-    }
-
-    /// Runs `command` until its first stdout line, `PREFIX http://…`, names its URL.
-    fn launch(mut command: Command, prefix: &str, what: &str) -> Self {
-        let mut child = command
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|error| panic!("cannot start `{what}`: {error}"));
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stderr = child.stderr.take().expect("piped stderr");
-        let mut server = Self {
-            child,
-            url: String::new(),
-            log: Arc::default(),
-        };
-
-        // The first stdout line goes to the channel; everything else, on both pipes, is
-        // kept in the log and shown when a test fails.
-        let (tx, rx) = mpsc::channel();
-        let log = Arc::clone(&server.log);
-        thread::spawn(move || {
-            let mut lines = BufReader::new(stdout).lines();
-            let _ = tx.send(lines.next().and_then(Result::ok));
-            for line in lines.map_while(Result::ok) {
-                push_line(&log, &line);
-            }
-        });
-        let log = Arc::clone(&server.log);
-        let stderr_reader = thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                push_line(&log, &line);
-            }
-        });
-
-        let first = match rx.recv_timeout(STARTUP_TIMEOUT) {
-            Ok(Some(line)) => line,
-            Ok(None) | Err(RecvTimeoutError::Disconnected) => {
-                let status = server.child.wait().expect("wait for the server");
-                let _ = stderr_reader.join();
-                panic!(
-                    "`{what}` printed no `{prefix}URL` line ({})\n--- server log ---\n{}",
-                    describe(status),
-                    server.log()
-                );
-            }
-            Err(RecvTimeoutError::Timeout) => panic!(
-                "`{what}` printed nothing within {STARTUP_TIMEOUT:?}\n--- server log ---\n{}",
-                server.log()
-            ),
-        };
-        server.url = first
-            .trim()
-            .strip_prefix(prefix)
-            .filter(|url| url.starts_with("http://"))
-            .unwrap_or_else(|| {
-                panic!("expected `{prefix}http://HOST:PORT` as the first line, got {first:?}")
-            })
-            .trim_end_matches('/')
-            .to_owned();
-        server
-    }
-
-    fn log(&self) -> String {
-        self.log.lock().map(|log| log.clone()).unwrap_or_default()
-    }
+/// `a2a gateway` with its registry in memory.
+fn gateway() -> Listening {
+    spawn(
+        &[
+            "gateway",
+            "--bind",
+            "127.0.0.1:0",
+            "--store",
+            "sqlite::memory:",
+        ],
+        "a2a gateway",
+    )
 }
 
-fn push_line(log: &Mutex<String>, line: &str) {
-    if let Ok(mut log) = log.lock() {
-        log.push_str(line);
-        log.push('\n');
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `a2a ARGS…`, once it printed its `listening on` line; `what` names it in failures.
+fn spawn(args: &[&str], what: &str) -> Listening {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_a2a"));
+    command.args(args);
+    Listening::start(command, "listening on ", what, STARTUP_TIMEOUT)
 }

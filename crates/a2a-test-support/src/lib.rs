@@ -1,6 +1,7 @@
 //! What the workspace's test suites share, so each lives once: the PostgreSQL test database
-//! (reached or skipped the same way everywhere) and a private certificate authority for the
-//! TLS tests. A dev-dependency only; nothing here ships.
+//! and the official Python SDK (each reached, or skipped with a notice, the same way
+//! everywhere), and a private certificate authority for the TLS tests. A dev-dependency
+//! only; nothing here ships.
 //!
 //! ```no_run
 //! # async fn run() {
@@ -12,4 +13,12 @@
 //! ```
 
 pub mod postgres;
+pub mod python;
 pub mod tls;
+
+/// True when the tests run in CI (`CI=true`), where nothing may be skipped: a test whose
+/// peer (PostgreSQL, the Python SDK) is missing fails there instead of passing with a notice.
+#[must_use]
+pub fn is_ci() -> bool {
+    std::env::var("CI").is_ok_and(|value| value.eq_ignore_ascii_case("true") || value == "1")
+}

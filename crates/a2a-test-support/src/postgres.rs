@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use sqlx::{Connection as _, PgConnection};
 
+use crate::is_ci;
+
 /// Where the test database is unless `A2A_TEST_POSTGRES_URL` says otherwise.
 pub const DEFAULT_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
 
@@ -18,12 +20,6 @@ const CONNECT_LIMIT: Duration = Duration::from_secs(10);
 #[must_use]
 pub fn url() -> String {
     std::env::var("A2A_TEST_POSTGRES_URL").unwrap_or_else(|_| DEFAULT_URL.to_owned())
-}
-
-/// True when the tests run in CI (`CI=true`), where nothing may be skipped.
-#[must_use]
-pub fn is_ci() -> bool {
-    std::env::var("CI").is_ok_and(|value| value.eq_ignore_ascii_case("true") || value == "1")
 }
 
 /// The test database's URL when a server answers there; otherwise `None`, after a notice on

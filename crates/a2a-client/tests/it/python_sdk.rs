@@ -6,23 +6,17 @@
 //! Without it the tests are skipped with a notice, except under `CI=true`, where they fail:
 //! CI must always run against the real peer.
 
-use std::io::{BufRead as _, BufReader, Read as _};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_client::{A2aClient, ResponseExt, ResponseKind, message};
+use a2a_test_support::python as sdk;
 use a2a_types::{
     CancelTaskRequest, GetTaskRequest, ProtocolBinding, StreamResponse, SubscribeToTaskRequest,
     TaskState,
 };
 
+/// How long the echo agent may take to print its `ready URL` line.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
-const VENV_PYTHON: &str = "target/python-sdk/bin/python";
-const SETUP: &str = "bash .ci/run (or by hand, from the workspace root: \
-    python3 -m venv target/python-sdk && \
-    target/python-sdk/bin/python -m pip install 'a2a-sdk[http-server]==1.3.0')";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn python_sdk_echo_agent_over_jsonrpc() {
@@ -35,8 +29,10 @@ async fn python_sdk_echo_agent_over_http_json() {
 }
 
 async fn interop(binding: ProtocolBinding) {
-    let Some(python) = python() else { return };
-    let agent = tokio::task::spawn_blocking(move || PythonAgent::start(&python))
+    let Some(python) = sdk::interpreter() else {
+        return;
+    };
+    let agent = tokio::task::spawn_blocking(move || sdk::echo_agent(&python, STARTUP_TIMEOUT))
         .await
         .unwrap();
     let result = tokio::time::timeout(Duration::from_secs(120), checks(&agent.url, &binding)).await;
@@ -203,107 +199,5 @@ fn check(holds: bool, what: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("check failed: {what}"))
-    }
-}
-
-/// The interpreter of the venv with the SDK, or `None` (after a notice) to skip.
-///
-/// Panics instead of skipping when `CI=true`.
-fn python() -> Option<PathBuf> {
-    let (python, origin) = match std::env::var_os("A2A_PYTHON") {
-        Some(path) => (PathBuf::from(path), "A2A_PYTHON"),
-        None => (workspace_root().join(VENV_PYTHON), "the default venv"),
-    };
-    if python.is_file() {
-        return Some(python);
-    }
-    let missing = format!(
-        "the Python SDK interpreter ({origin}, {}) does not exist; create it with {SETUP}",
-        python.display()
-    );
-    assert!(!is_ci(), "CI=true and {missing}");
-    eprintln!("skipping the Python SDK interop test: {missing}");
-    None
-}
-
-fn is_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
-}
-
-fn workspace_root() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    root.canonicalize().unwrap_or(root)
-}
-
-/// `echo_agent.py` on an ephemeral port; killed on drop.
-struct PythonAgent {
-    child: Child,
-    url: String,
-    log: Arc<Mutex<String>>,
-}
-
-impl PythonAgent {
-    fn start(python: &Path) -> Self {
-        let script =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/python/echo_agent.py");
-        let mut child = Command::new(python)
-            .arg(&script)
-            .arg("0")
-            .env("PYTHONDONTWRITEBYTECODE", "1")
-            .env("PYTHONUNBUFFERED", "1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|error| panic!("cannot run {}: {error}", python.display()));
-        let log: Arc<Mutex<String>> = Arc::default();
-        let stdout = child.stdout.take().expect("piped stdout");
-        let mut stderr = child.stderr.take().expect("piped stderr");
-        let err_log = Arc::clone(&log);
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = stderr.read_to_string(&mut text);
-            err_log.lock().unwrap().push_str(&text);
-        });
-        let (sender, receiver) = std::sync::mpsc::channel();
-        let out_log = Arc::clone(&log);
-        std::thread::spawn(move || {
-            let mut lines = BufReader::new(stdout).lines();
-            let _ = sender.send(lines.next().and_then(Result::ok));
-            for line in lines.map_while(Result::ok) {
-                out_log.lock().unwrap().push_str(&format!("{line}\n"));
-            }
-        });
-        let mut agent = Self {
-            child,
-            url: String::new(),
-            log,
-        };
-        let first = receiver.recv_timeout(STARTUP_TIMEOUT).ok().flatten();
-        let Some(url) = first
-            .as_deref()
-            .and_then(|line| line.trim().strip_prefix("ready "))
-            .map(str::to_owned)
-        else {
-            let _ = agent.child.kill();
-            let _ = agent.child.wait();
-            panic!(
-                "echo_agent.py printed {first:?} instead of `ready URL`\n--- log ---\n{}",
-                agent.log()
-            );
-        };
-        agent.url = url;
-        agent
-    }
-
-    fn log(&self) -> String {
-        self.log.lock().map(|log| log.clone()).unwrap_or_default()
-    }
-}
-
-impl Drop for PythonAgent {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }

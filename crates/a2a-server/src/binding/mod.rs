@@ -21,7 +21,7 @@ use a2a_types::error::RestStatusProfile;
 use crate::handler::RequestHandler;
 
 /// Where the public agent card is served by default (RFC 8615, spec §2.12).
-pub const WELL_KNOWN_CARD_PATH: &str = "/.well-known/agent-card.json";
+pub use a2a_types::card::WELL_KNOWN_CARD_PATH;
 
 /// The protocol binding of an endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

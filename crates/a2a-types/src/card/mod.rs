@@ -23,6 +23,6 @@ pub use self::security::{
 pub use self::skill::AgentSkill;
 
 /// Where an agent serves its public agent card, under its origin: the well-known URI of
-/// RFC 8615 (spec §2.12, §8.2). A client that knows only an agent's address discovers it by
+/// RFC 8615 (spec §2.12). A client that knows only an agent's address discovers it by
 /// fetching this path; servers and gateways serve the card there unless told otherwise.
 pub const WELL_KNOWN_CARD_PATH: &str = "/.well-known/agent-card.json";

@@ -14,8 +14,8 @@ use crate::error::{ClientError, TimeoutKind};
 use crate::options::RetryPolicy;
 use crate::transport::{HttpTransport, Transport, read_body};
 
-/// The well-known card path (RFC 8615, spec §2.12).
-pub const WELL_KNOWN_CARD_PATH: &str = "/.well-known/agent-card.json";
+// Where an agent serves its public card; defined with the card in a2a-types.
+pub use a2a_types::card::WELL_KNOWN_CARD_PATH;
 
 /// Redirects followed at most, when following is on.
 const MAX_REDIRECTS: usize = 5;

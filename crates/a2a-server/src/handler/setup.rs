@@ -1,0 +1,50 @@
+//! Making a [`RequestHandler`] and what it exposes besides the operations.
+
+use std::sync::Arc;
+
+use a2a_types::{A2aError, AgentCard, TaskId};
+
+use super::{Inner, RequestHandler};
+use crate::auth::Authenticator;
+use crate::store::TaskScope;
+use crate::turn::Engine;
+
+impl RequestHandler {
+    pub(crate) fn new(
+        engine: Arc<Engine>,
+        card: Arc<AgentCard>,
+        extended_card: Option<Arc<AgentCard>>,
+        authenticator: Authenticator,
+    ) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                engine,
+                card,
+                extended_card,
+                page_tokens: tokio::sync::OnceCell::new(),
+                authenticator,
+            }),
+        }
+    }
+
+    /// The error for a task `scope` cannot see (see [`Engine::missing_task`]).
+    pub(crate) async fn missing_task(&self, scope: &TaskScope, id: &TaskId) -> A2aError {
+        self.inner.engine.missing_task(scope, id).await
+    }
+
+    /// Who may call: the card's requirements paired with the configured credentials.
+    pub(crate) fn authenticator(&self) -> &Authenticator {
+        &self.inner.authenticator
+    }
+
+    /// The public agent card this handler serves.
+    #[must_use]
+    pub fn card(&self) -> &AgentCard {
+        &self.inner.card
+    }
+
+    /// The server's switches and limits.
+    pub(crate) fn config(&self) -> &crate::config::ServerConfig {
+        self.inner.engine.config()
+    }
+}

@@ -30,20 +30,25 @@
 //! ```
 //!
 //! The schema is created and migrated at [`SqlStore::connect`]; a database written by a
-//! newer version of this crate is refused ([`SqlStoreError::SchemaTooNew`]).
+//! newer version of this crate is refused ([`SqlStoreError::SchemaTooNew`]). The runner
+//! that does it, [`Migrations`], is public for other stores over sqlx to migrate their own
+//! tables with the same guarantees.
 
 mod error;
 mod list;
 mod location;
+mod migrations;
 mod options;
 mod postgres;
 mod rows;
 mod schema;
+mod shared;
 mod signal;
 mod sql;
 mod sqlite;
 mod store;
 
 pub use self::error::SqlStoreError;
+pub use self::migrations::{Migration, MigrationError, Migrations};
 pub use self::options::SqlStoreOptions;
 pub use self::store::SqlStore;

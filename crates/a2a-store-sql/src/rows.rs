@@ -4,10 +4,11 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use a2a_server::TaskEvent;
+use a2a_server::cluster::ExpiredLease;
 use a2a_server::store::{
-    ClaimedWebhook, DeliveryProgress, StoreError, StoredTask, TaskScope, Version,
+    ClaimedWebhook, DeliveryProgress, Saved, StoreError, StoredTask, TaskScope, Version,
 };
-use a2a_types::{StreamResponse, Task, TaskId, TaskState, Timestamp};
+use a2a_types::{StreamResponse, Task, TaskId, TaskPushNotificationConfig, TaskState, Timestamp};
 
 use crate::error::json;
 
@@ -27,6 +28,15 @@ impl ScopeKey {
             tenant: scope.tenant.clone(),
             has_owner: scope.owner.is_some(),
             owner: scope.owner.clone().unwrap_or_default(),
+        }
+    }
+
+    /// The scope of the columns `(tenant, has_owner, owner)` as a statement returns them.
+    pub(crate) fn from_columns((tenant, has_owner, owner): (String, bool, String)) -> Self {
+        Self {
+            tenant,
+            has_owner,
+            owner,
         }
     }
 
@@ -122,6 +132,14 @@ pub(crate) fn decode_stored(
     })
 }
 
+/// What a save returns from the (new version, last sequence) of its statement.
+pub(crate) fn to_saved((version, last_sequence): (i64, i64)) -> Saved {
+    Saved {
+        version: Version(to_u64(version)),
+        last_sequence: to_u64(last_sequence),
+    }
+}
+
 pub(crate) fn decode_event(sequence: i64, body: &str) -> Result<TaskEvent, StoreError> {
     Ok(TaskEvent {
         sequence: to_u64(sequence),
@@ -146,6 +164,10 @@ pub(crate) fn events_from_rows(
         .map(|(sequence, body)| decode_event(sequence, &body))
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
+}
+
+pub(crate) fn decode_config(body: &str) -> Result<TaskPushNotificationConfig, StoreError> {
+    serde_json::from_str(body).map_err(json)
 }
 
 /// The refusal of a push config over the per-task limit, worded as the in-memory store's.
@@ -173,13 +195,8 @@ pub(crate) fn claimed_webhooks(rows: Vec<ClaimRow>) -> Vec<ClaimedWebhook> {
                         return None;
                     }
                 };
-                let scope = ScopeKey {
-                    tenant,
-                    has_owner,
-                    owner,
-                };
                 Some(ClaimedWebhook::new(
-                    scope.into_scope(),
+                    ScopeKey::from_columns((tenant, has_owner, owner)).into_scope(),
                     TaskId::new(task_id),
                     config,
                     to_u64(delivered),
@@ -190,12 +207,12 @@ pub(crate) fn claimed_webhooks(rows: Vec<ClaimRow>) -> Vec<ClaimedWebhook> {
         .collect()
 }
 
-/// A delivery's progress as the values of [`sql::RECORD_DELIVERY`](crate::sql::RECORD_DELIVERY)'s
-/// `$6…$10`, for `instance`.
-pub(crate) fn progress_columns(
-    progress: &DeliveryProgress,
-    instance: &str,
-) -> (i64, i32, i64, Option<String>, Option<i64>) {
+/// The values of [`sql::RECORD_DELIVERY`](crate::sql::RECORD_DELIVERY)'s `$6…$10`:
+/// delivered sequence, attempts, next attempt at, claimed by, claimed until.
+pub(crate) type ProgressColumns = (i64, i32, i64, Option<String>, Option<i64>);
+
+/// A delivery's progress as [`ProgressColumns`], for `instance`.
+pub(crate) fn progress_columns(progress: &DeliveryProgress, instance: &str) -> ProgressColumns {
     (
         to_i64(progress.delivered),
         i32::try_from(progress.attempts).unwrap_or(i32::MAX),
@@ -203,6 +220,20 @@ pub(crate) fn progress_columns(
         progress.claimed_until_ms.map(|_| instance.to_owned()),
         progress.claimed_until_ms.map(to_i64),
     )
+}
+
+/// A lease taken over as the statements that claim expired leases return it: task id,
+/// tenant, has_owner, owner, the holder whose lease expired.
+pub(crate) type ExpiredRow = (String, String, bool, String, String);
+
+pub(crate) fn expired_lease(
+    (task_id, tenant, has_owner, owner, previous): ExpiredRow,
+) -> ExpiredLease {
+    ExpiredLease {
+        scope: ScopeKey::from_columns((tenant, has_owner, owner)).into_scope(),
+        task_id: TaskId::new(task_id),
+        holder: previous,
+    }
 }
 
 /// Columns are signed; the store only ever writes values ≥ 0 into them.
@@ -217,7 +248,7 @@ pub(crate) fn to_i64<N: TryInto<i64>>(value: N) -> i64 {
 
 /// The config id a push config is stored under: its id, or empty without one (as the
 /// in-memory store does).
-pub(crate) fn config_key(config: &a2a_types::TaskPushNotificationConfig) -> String {
+pub(crate) fn config_key(config: &TaskPushNotificationConfig) -> String {
     config
         .id
         .as_ref()
@@ -276,6 +307,41 @@ impl Expiry {
     pub(crate) fn expires_at(self, now: i64) -> Option<i64> {
         self.is_on().then(|| now.saturating_add(self.ttl_millis))
     }
+}
+
+/// The lease columns (holder, expiry) a save writes: `holder` until `ttl` after `now` while
+/// a turn runs, nobody otherwise.
+pub(crate) fn lease_columns(
+    running: bool,
+    holder: &str,
+    ttl: Duration,
+    now: i64,
+) -> (Option<&str>, Option<i64>) {
+    if running {
+        (Some(holder), Some(millis_after(now, ttl)))
+    } else {
+        (None, None)
+    }
+}
+
+/// What the task statement of a save binds, on both backends: `$1` task id, `$2…$4`
+/// scope, `$5` version (expected by an update, first of a create), `$6…$10` the row's
+/// columns, `$11` number of events, then as [`Shared::bind_update`] and
+/// [`Shared::bind_insert`] say.
+///
+/// [`Shared::bind_update`]: crate::shared::Shared::bind_update
+/// [`Shared::bind_insert`]: crate::shared::Shared::bind_insert
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SaveColumns<'a> {
+    pub(crate) scope: &'a ScopeKey,
+    pub(crate) row: &'a TaskRow,
+    pub(crate) version: i64,
+    pub(crate) events: i64,
+    pub(crate) now: i64,
+    /// The expiry of the task should it become terminal now; `None` with a zero TTL.
+    pub(crate) expires_at: Option<i64>,
+    /// Lease holder and expiry ([`lease_columns`]).
+    pub(crate) lease: (Option<&'a str>, Option<i64>),
 }
 
 /// Why a save with `Expected::Version` was refused, given the row the database holds

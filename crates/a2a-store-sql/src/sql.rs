@@ -25,6 +25,38 @@ pub(crate) const LOAD_EVENTS: &str = "SELECT e.sequence, e.body FROM tasks t \
 pub(crate) const FIND_TASK: &str =
     "SELECT tenant, has_owner, owner, expires_at, version FROM tasks WHERE task_id = $1";
 
+/// The update of a save after `UPDATE tasks SET ` (a backend may set more columns first),
+/// with `$1…$16` as `Shared::bind_update` binds them: `$6`, the context, is left to the
+/// backend (a task keeps its context for life, as A2A ties a task to one) → new version,
+/// last sequence; no row when refused.
+macro_rules! update_task {
+    () => {
+        "state = $7, sort_millis = $8, sub_millis_nanos = $9, body = $10, \
+         version = version + 1, last_sequence = last_sequence + $11, \
+         terminal_at = CASE WHEN $12 THEN COALESCE(terminal_at, $13) ELSE NULL END, \
+         expires_at = CASE WHEN $12 THEN \
+         (CASE WHEN terminal_at IS NULL THEN $14 ELSE expires_at END) ELSE NULL END, \
+         lease_holder = $15, lease_expires_at = $16 \
+         WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 AND version = $5 \
+         AND (expires_at IS NULL OR expires_at > $13) \
+         RETURNING version, last_sequence"
+    };
+}
+pub(crate) use update_task;
+
+/// The insert of a create, with `$1…$15` as `Shared::bind_insert` binds them → version,
+/// last sequence; no row when the id is taken.
+macro_rules! insert_task {
+    () => {
+        "INSERT INTO tasks (task_id, tenant, has_owner, owner, version, context_id, state, \
+         sort_millis, sub_millis_nanos, body, last_sequence, terminal_at, lease_holder, \
+         lease_expires_at, expires_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
+         ON CONFLICT (task_id) DO NOTHING RETURNING version, last_sequence"
+    };
+}
+pub(crate) use insert_task;
+
 /// `$1` task id: deletes its push configs (before the task itself, whose events go with it).
 pub(crate) const DELETE_TASK_PUSH_CONFIGS: &str = "DELETE FROM push_configs WHERE task_id = $1";
 

@@ -1,0 +1,65 @@
+//! Reading tasks and their event logs, and the shared secret.
+
+use a2a_server::TaskEvent;
+use a2a_server::store::{StoreError, StoredTask, TaskPage, TaskQuery};
+use a2a_types::TaskId;
+use sqlx::Connection;
+
+use super::{Postgres, Shared};
+use crate::error::backend;
+use crate::list::ListSql;
+use crate::rows::{ScopeKey, now_millis};
+use crate::sql;
+
+impl Postgres {
+    /// The secret `name`, `offer` kept as it when none was stored yet.
+    pub(crate) async fn shared_secret(
+        &self,
+        name: &str,
+        offer: Vec<u8>,
+    ) -> Result<Vec<u8>, StoreError> {
+        let mut conn = self.pool.acquire().await.map_err(backend)?;
+        Shared::shared_secret(&mut conn, name, &offer)
+            .await
+            .map_err(backend)
+    }
+
+    pub(crate) async fn locate(&self, id: &TaskId) -> Result<Option<ScopeKey>, StoreError> {
+        Shared::locate(&self.pool, id).await
+    }
+
+    pub(crate) async fn load(
+        &self,
+        scope: &ScopeKey,
+        id: &TaskId,
+    ) -> Result<Option<StoredTask>, StoreError> {
+        Shared::load(&self.pool, scope, id).await
+    }
+
+    pub(crate) async fn list(
+        &self,
+        scope: &ScopeKey,
+        query: &TaskQuery,
+    ) -> Result<TaskPage, StoreError> {
+        let list = ListSql::new(scope, query, now_millis());
+        // REPEATABLE READ: the count and the page see the same tasks.
+        let mut conn = self.pool.acquire().await.map_err(backend)?;
+        let mut tx = conn
+            .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .await
+            .map_err(backend)?;
+        let page = Shared::list(&mut tx, list).await?;
+        tx.commit().await.map_err(backend)?;
+        Ok(page)
+    }
+
+    pub(crate) async fn events(
+        &self,
+        scope: &ScopeKey,
+        id: &TaskId,
+        after: u64,
+        limit: usize,
+    ) -> Result<Option<Vec<TaskEvent>>, StoreError> {
+        Shared::events(&self.pool, sql::LOAD_EVENTS, scope, id, after, limit).await
+    }
+}

@@ -1,0 +1,76 @@
+//! Reading tasks and their event logs from the reader pool, and the shared secret, which
+//! the writer keeps.
+
+use std::sync::Arc;
+
+use a2a_server::TaskEvent;
+use a2a_server::store::{StoreError, StoredTask, TaskPage, TaskQuery};
+use a2a_types::TaskId;
+
+use super::{Shared, Sqlite};
+use crate::error::backend;
+use crate::list::ListSql;
+use crate::rows::{ScopeKey, now_millis};
+
+/// [`sql::LOAD_EVENTS`](crate::sql::LOAD_EVENTS) for SQLite, whose events are keyed by the
+/// task's `task_key`.
+const LOAD_EVENTS: &str = "SELECT e.sequence, e.body FROM tasks t \
+     LEFT JOIN task_events e ON e.task_key = t.task_key AND e.sequence > $5 \
+     WHERE t.task_id = $1 AND t.tenant = $2 AND t.has_owner = $3 AND t.owner = $4 \
+     AND (t.expires_at IS NULL OR t.expires_at > $6) \
+     ORDER BY e.sequence LIMIT $7";
+
+impl Sqlite {
+    /// The secret `name`, `offer` kept as it when none was stored yet.
+    pub(crate) async fn shared_secret(
+        &self,
+        name: &str,
+        offer: Vec<u8>,
+    ) -> Result<Vec<u8>, StoreError> {
+        let job = Arc::new((name.to_owned(), offer));
+        self.writer
+            .write(move |conn| {
+                let job = Arc::clone(&job);
+                Box::pin(async move {
+                    let (name, offer) = &*job;
+                    Shared::shared_secret(conn, name, offer).await
+                })
+            })
+            .await
+    }
+
+    pub(crate) async fn locate(&self, id: &TaskId) -> Result<Option<ScopeKey>, StoreError> {
+        Shared::locate(&self.reads, id).await
+    }
+
+    pub(crate) async fn load(
+        &self,
+        scope: &ScopeKey,
+        id: &TaskId,
+    ) -> Result<Option<StoredTask>, StoreError> {
+        Shared::load(&self.reads, scope, id).await
+    }
+
+    pub(crate) async fn list(
+        &self,
+        scope: &ScopeKey,
+        query: &TaskQuery,
+    ) -> Result<TaskPage, StoreError> {
+        let list = ListSql::new(scope, query, now_millis());
+        // One read transaction, so that the count and the page see the same tasks.
+        let mut tx = self.reads.begin().await.map_err(backend)?;
+        let page = Shared::list(&mut tx, list).await?;
+        tx.commit().await.map_err(backend)?;
+        Ok(page)
+    }
+
+    pub(crate) async fn events(
+        &self,
+        scope: &ScopeKey,
+        id: &TaskId,
+        after: u64,
+        limit: usize,
+    ) -> Result<Option<Vec<TaskEvent>>, StoreError> {
+        Shared::events(&self.reads, LOAD_EVENTS, scope, id, after, limit).await
+    }
+}

@@ -10,6 +10,7 @@
 use std::str::FromStr as _;
 use std::time::Duration;
 
+use a2a_store_sql::{MigrationError, Migrations};
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use sqlx::{Connection as _, PgPool, SqlitePool};
@@ -17,23 +18,20 @@ use sqlx::{Connection as _, PgPool, SqlitePool};
 use super::error::RegistryError;
 use super::options::RegistryOptions;
 
-/// The newest schema version this build knows.
-const SCHEMA_VERSION: i64 = 1;
+/// The registry's tables, migrated by a2a-store-sql's runner. The version is recorded in
+/// `a2a_gateway_schema_version`, apart from the task store's, so that both can share one
+/// database. PostgreSQL instances migrating at once take turns under the advisory lock key
+/// "a2am" (in ASCII), shared by every schema of the database.
+const MIGRATIONS: Migrations = Migrations::new(
+    "a2a_gateway_schema_version",
+    &[(1, include_str!("../../migrations/sqlite/0001_agents.sql"))],
+    &[(1, include_str!("../../migrations/postgres/0001_agents.sql"))],
+)
+.postgres_lock(0x6132_616d);
 
-const SQLITE_MIGRATIONS: &[(i64, &str)] =
-    &[(1, include_str!("../../migrations/sqlite/0001_agents.sql"))];
-const POSTGRES_MIGRATIONS: &[(i64, &str)] =
-    &[(1, include_str!("../../migrations/postgres/0001_agents.sql"))];
-
-const VERSION_TABLE: &str =
-    "CREATE TABLE IF NOT EXISTS a2a_gateway_schema_version (version BIGINT NOT NULL)";
-const READ_VERSION: &str = "SELECT MAX(version) FROM a2a_gateway_schema_version";
-const CLEAR_VERSION: &str = "DELETE FROM a2a_gateway_schema_version";
-const WRITE_VERSION: &str = "INSERT INTO a2a_gateway_schema_version (version) VALUES ($1)";
-
-/// Advisory lock keys ("a2ag" and "a2am" in ASCII), shared by every schema of a database.
+/// The advisory lock key ("a2ag" in ASCII) registrations take turns under, shared by every
+/// schema of a database.
 const REGISTER_LOCK: i64 = 0x6132_6167;
-const MIGRATION_LOCK: i64 = 0x6132_616d;
 
 /// How long SQLite waits for another process's write lock.
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -172,7 +170,14 @@ impl Store {
                     .connect_with(connect)
                     .await
                     .map_err(connect_failed)?;
-                migrate_sqlite(&pool, shown_url).await?;
+                let mut conn = pool
+                    .acquire()
+                    .await
+                    .map_err(migration_failed(shown_url, 0))?;
+                MIGRATIONS
+                    .migrate_sqlite(&mut conn)
+                    .await
+                    .map_err(|error| migration_error(error, shown_url))?;
                 Ok(Self::Sqlite(pool))
             }
             Some("postgres" | "postgresql") => {
@@ -187,7 +192,16 @@ impl Store {
                     .connect_with(connect)
                     .await
                     .map_err(connect_failed)?;
-                migrate_postgres(&pool, options.postgres_schema.as_deref(), shown_url).await?;
+                let mut conn = pool
+                    .acquire()
+                    .await
+                    .map_err(migration_failed(shown_url, 0))?;
+                // The schema name was checked to be a plain identifier (RegistryOptions
+                // validation).
+                MIGRATIONS
+                    .migrate_postgres(&mut conn, options.postgres_schema.as_deref())
+                    .await
+                    .map_err(|error| migration_error(error, shown_url))?;
                 Ok(Self::Postgres(pool))
             }
             _ => Err(invalid(
@@ -323,115 +337,66 @@ where
     })
 }
 
-async fn migrate_sqlite(pool: &SqlitePool, url: &str) -> Result<(), RegistryError> {
-    let failed = |version: i64| {
-        move |source| RegistryError::Migration {
-            url: url.to_owned(),
-            version,
-            source,
-        }
-    };
-    let mut conn = pool.acquire().await.map_err(failed(0))?;
-    // IMMEDIATE: two processes opening one new file do not both migrate it.
-    let mut tx = conn
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(failed(0))?;
-    sqlx::raw_sql(VERSION_TABLE)
-        .execute(&mut *tx)
-        .await
-        .map_err(failed(0))?;
-    let found: Option<i64> = sqlx::query_scalar(READ_VERSION)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(failed(0))?;
-    let found = check_version(found, url)?;
-    for &(version, sql) in SQLITE_MIGRATIONS
-        .iter()
-        .filter(|(version, _)| *version > found)
-    {
-        sqlx::raw_sql(sql)
-            .execute(&mut *tx)
-            .await
-            .map_err(failed(version))?;
-        sqlx::query(CLEAR_VERSION)
-            .execute(&mut *tx)
-            .await
-            .map_err(failed(version))?;
-        sqlx::query(WRITE_VERSION)
-            .bind(version)
-            .execute(&mut *tx)
-            .await
-            .map_err(failed(version))?;
-    }
-    tx.commit().await.map_err(failed(SCHEMA_VERSION))
-}
-
-async fn migrate_postgres(
-    pool: &PgPool,
-    schema: Option<&str>,
-    url: &str,
-) -> Result<(), RegistryError> {
-    let failed = |version: i64| {
-        move |source| RegistryError::Migration {
-            url: url.to_owned(),
-            version,
-            source,
-        }
-    };
-    let mut tx = pool.begin().await.map_err(failed(0))?;
-    // Instances starting together take turns; the lock ends with the transaction.
-    sqlx::query("SELECT pg_advisory_xact_lock($1)")
-        .bind(MIGRATION_LOCK)
-        .execute(&mut *tx)
-        .await
-        .map_err(failed(0))?;
-    if let Some(schema) = schema {
-        // The name was checked to be a plain identifier (RegistryOptions validation).
-        sqlx::raw_sql(&format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\""))
-            .execute(&mut *tx)
-            .await
-            .map_err(failed(0))?;
-    }
-    sqlx::raw_sql(VERSION_TABLE)
-        .execute(&mut *tx)
-        .await
-        .map_err(failed(0))?;
-    let found: Option<i64> = sqlx::query_scalar(READ_VERSION)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(failed(0))?;
-    let found = check_version(found, url)?;
-    for &(version, sql) in POSTGRES_MIGRATIONS
-        .iter()
-        .filter(|(version, _)| *version > found)
-    {
-        sqlx::raw_sql(sql)
-            .execute(&mut *tx)
-            .await
-            .map_err(failed(version))?;
-        sqlx::query(CLEAR_VERSION)
-            .execute(&mut *tx)
-            .await
-            .map_err(failed(version))?;
-        sqlx::query(WRITE_VERSION)
-            .bind(version)
-            .execute(&mut *tx)
-            .await
-            .map_err(failed(version))?;
-    }
-    tx.commit().await.map_err(failed(SCHEMA_VERSION))
-}
-
-/// The version found, or 0 for a new database; an error when it is newer than this build.
-fn check_version(found: Option<i64>, url: &str) -> Result<i64, RegistryError> {
-    let found = found.unwrap_or(0);
-    if found > SCHEMA_VERSION {
-        return Err(RegistryError::SchemaTooNew {
+/// A migration failure as the registry reports it, naming the database by `url` (password
+/// hidden).
+fn migration_error(error: MigrationError, url: &str) -> RegistryError {
+    match error {
+        MigrationError::TooNew { found, supported } => RegistryError::SchemaTooNew {
             url: url.to_owned(),
             found,
-            supported: SCHEMA_VERSION,
-        });
+            supported,
+        },
+        MigrationError::Failed { version, source } => migration_failed(url, version)(source),
     }
-    Ok(found)
+}
+
+/// The failure of a statement of the migration to `version`.
+fn migration_failed(url: &str, version: i64) -> impl FnOnce(sqlx::Error) -> RegistryError {
+    move |source| RegistryError::Migration {
+        url: url.to_owned(),
+        version,
+        source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_schema_version_is_recorded_where_earlier_builds_recorded_it() {
+        let store = Store::open(
+            "sqlite::memory:",
+            "sqlite::memory:",
+            &RegistryOptions::new(),
+        )
+        .await
+        .unwrap();
+        let Store::Sqlite(pool) = &store else {
+            panic!("a SQLite URL opens SQLite");
+        };
+        let version: i64 = sqlx::query_scalar("SELECT version FROM a2a_gateway_schema_version")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        assert_eq!(version, 1);
+
+        sqlx::query("UPDATE a2a_gateway_schema_version SET version = 99")
+            .execute(pool)
+            .await
+            .unwrap();
+        let mut conn = pool.acquire().await.unwrap();
+        let error = MIGRATIONS.migrate_sqlite(&mut conn).await.unwrap_err();
+        assert!(
+            matches!(
+                migration_error(error, "sqlite::memory:"),
+                RegistryError::SchemaTooNew {
+                    found: 99,
+                    supported: 1,
+                    ..
+                }
+            ),
+            "a newer schema is refused"
+        );
+    }
 }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use a2a_types::{AgentCapabilities, AgentCard, AgentInterface, AgentSkill, ProtocolBinding};
 
 use crate::config::{AgentSetup, Settings};
+use crate::error::UsageError;
 
 /// A card file that cannot be used (exit code 2).
 #[derive(Debug, thiserror::Error)]
@@ -30,6 +31,12 @@ pub(crate) enum CardError {
         /// What is wrong, and where.
         source: a2a_types::json::DecodeError,
     },
+}
+
+impl From<CardError> for UsageError {
+    fn from(error: CardError) -> Self {
+        Self::from_error(error)
+    }
 }
 
 /// The card to serve and how its interfaces map to routes.

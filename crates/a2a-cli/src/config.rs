@@ -20,6 +20,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args as _, FromArgMatches as _};
 
+use crate::error::UsageError;
+
 pub(crate) use self::millis::Millis;
 pub(crate) use self::options::{LogFormat, ServeOptions};
 pub(crate) use self::register::RegisterSetting;
@@ -68,6 +70,12 @@ pub(crate) enum ConfigError {
         /// What is wrong.
         message: String,
     },
+}
+
+impl From<ConfigError> for UsageError {
+    fn from(error: ConfigError) -> Self {
+        Self::from_error(error)
+    }
 }
 
 /// Merges `flags`, the `A2A_*` entries of `environment` and the TOML file (`config`, else

@@ -1,13 +1,57 @@
 //! Exit codes: every failure is reported as one line on stderr, and its kind
 //! decides the code.
+//!
+//! This module sits below the others: they report a usage error as a [`UsageError`] and
+//! something out of reach as an [`UnreachableError`], converting their own error types into
+//! these, so the exit code is decided here without knowing any module's errors.
 
+use std::error::Error;
 use std::process::ExitCode;
 
 use a2a_client::ClientError;
 
 use crate::output;
 
-/// The listener could not be bound: the address is taken, not local, or not allowed.
+/// A flag, argument, setting or file that cannot be used as given: the user's to fix (exit
+/// code 2). Its message never repeats a secret.
+///
+/// It shows as the error it holds, with the same causes: a module's own error converted into
+/// it reads as before.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub(crate) struct UsageError(Box<dyn Error + Send + Sync>);
+
+impl UsageError {
+    /// A usage error saying `message`.
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        let message: String = message.into();
+        Self(message.into())
+    }
+
+    /// `error`, which is the user's to fix, as a usage error.
+    pub(crate) fn from_error(error: impl Error + Send + Sync + 'static) -> Self {
+        Self(Box::new(error))
+    }
+}
+
+/// Something the command must reach or open is out of reach: the address to listen on, the
+/// task store, the gateway's registry (exit code 3, as for a client command's agent that
+/// cannot be reached).
+///
+/// It shows as the error it holds, with the same causes.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub(crate) struct UnreachableError(Box<dyn Error + Send + Sync>);
+
+impl UnreachableError {
+    /// `error`, which says what could not be reached, as an unreachable error.
+    pub(crate) fn from_error(error: impl Error + Send + Sync + 'static) -> Self {
+        Self(Box::new(error))
+    }
+}
+
+/// The listener could not be bound: the address is taken, not local, or not allowed (an
+/// [`UnreachableError`]).
 #[derive(Debug, thiserror::Error)]
 #[error("cannot listen on {address}")]
 pub(crate) struct BindError {
@@ -18,20 +62,9 @@ pub(crate) struct BindError {
     pub(crate) source: std::io::Error,
 }
 
-/// A client flag or argument that cannot be used as given (exit code 2). Its message never
-/// repeats a secret.
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub(crate) struct UsageError {
-    message: String,
-}
-
-impl UsageError {
-    /// A usage error saying `message`.
-    pub(crate) fn new(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-        }
+impl From<BindError> for UnreachableError {
+    fn from(error: BindError) -> Self {
+        Self::from_error(error)
     }
 }
 
@@ -55,12 +88,6 @@ fn reason(text: &str) -> String {
         format!(": {first_line}")
     }
 }
-
-/// The task store could not be opened: the database is unreachable, the URL is wrong, or
-/// its schema is newer than this build (exit code 3). The message never holds a password.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot open the task store: {0}")]
-pub(crate) struct StoreOpenError(pub(crate) a2a_store_sql::SqlStoreError);
 
 /// A failure that is the caller's to fix: an unknown flag, a bad value, an unreadable
 /// configuration or card.
@@ -192,20 +219,12 @@ fn code_of(error: &anyhow::Error) -> u8 {
     {
         return client_code(client);
     }
-    let usage = error.chain().any(|cause| {
-        cause.is::<crate::config::ConfigError>()
-            || cause.is::<crate::card::CardError>()
-            || cause.is::<crate::agents::CommandNotFound>()
-            || cause.is::<a2a_server::ConfigError>()
-            || cause.is::<UsageError>()
-    });
+    let usage = error
+        .chain()
+        .any(|cause| cause.is::<UsageError>() || cause.is::<a2a_server::ConfigError>());
     if usage {
         USAGE
-    } else if error.chain().any(|cause| {
-        cause.is::<BindError>()
-            || cause.is::<StoreOpenError>()
-            || cause.is::<crate::commands::gateway::GatewayStoreError>()
-    }) {
+    } else if error.chain().any(|cause| cause.is::<UnreachableError>()) {
         UNREACHABLE
     } else {
         RUNTIME
@@ -218,10 +237,10 @@ mod tests {
 
     #[test]
     fn failures_map_to_their_exit_codes() {
-        let bind = anyhow::Error::new(BindError {
+        let bind = anyhow::Error::new(UnreachableError::from(BindError {
             address: "127.0.0.1:1".into(),
             source: std::io::Error::from(std::io::ErrorKind::AddrInUse),
-        });
+        }));
         assert_eq!(code_of(&bind), UNREACHABLE);
         let config = anyhow::Error::new(a2a_server::ConfigError::NoServableInterface)
             .context("building the server");

@@ -62,7 +62,7 @@ pub(crate) fn start(
     let root = settings
         .public_url
         .clone()
-        .unwrap_or_else(|| format!("{}://{address}", crate::serving::scheme(settings)));
+        .unwrap_or_else(|| format!("{}://{address}", settings.scheme()));
     let agent_id = setting.agent_id_for(&card.name);
     let body = register_body(card, &agent_id, &format!("{root}{}/", settings.base_path))?;
     let gateway = Gateway::new(setting, agent_id)?;

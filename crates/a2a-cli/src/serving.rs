@@ -19,15 +19,6 @@ use crate::config::{ConfigError, Settings};
 /// How long, after the grace period, connections still open get before they are dropped.
 const CLOSE_MARGIN: Duration = Duration::from_secs(1);
 
-/// The scheme clients reach the server with: `https` when TLS is configured.
-pub(crate) fn scheme(settings: &Settings) -> &'static str {
-    if settings.tls.is_some() {
-        "https"
-    } else {
-        "http"
-    }
-}
-
 /// The TLS configuration the settings name, with its files read and checked, so that a bad
 /// file stops `a2a serve` before it listens (exit code 2).
 ///

@@ -19,7 +19,7 @@ use tokio::net::TcpListener;
 use tokio::signal::unix::{SignalKind, signal};
 
 use crate::config::{JwtKeys, JwtSetting, LogFormat, Millis};
-use crate::error::{BindError, UsageError};
+use crate::error::{BindError, UnreachableError, UsageError};
 use crate::{authentication, logging, output};
 
 /// Flags of `a2a gateway`; each may also come from the environment variable named.
@@ -277,12 +277,12 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
         _ => None,
     };
 
-    let listener = TcpListener::bind(&args.bind)
-        .await
-        .map_err(|source| BindError {
+    let listener = TcpListener::bind(&args.bind).await.map_err(|source| {
+        UnreachableError::from(BindError {
             address: args.bind.clone(),
             source,
-        })?;
+        })
+    })?;
     let address = listener
         .local_addr()
         .context("cannot read the bound address")?;
@@ -297,7 +297,7 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
     }
     let registry = Registry::connect(&args.store, options)
         .await
-        .map_err(GatewayStoreError)?;
+        .map_err(|error| UnreachableError::from(GatewayStoreError(error)))?;
     let registry = Arc::new(registry);
     if tls.is_some() && proxy.public_url.is_none() {
         // Cards name the gateway by the request's Host with `http://` unless told otherwise:
@@ -366,11 +366,17 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The registry database could not be opened (exit code 3). The message never holds a
-/// password.
+/// The registry database could not be opened (an [`UnreachableError`]). The message never
+/// holds a password.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot open the gateway's registry: {0}")]
-pub(crate) struct GatewayStoreError(pub(crate) a2a_gateway::registry::RegistryError);
+struct GatewayStoreError(a2a_gateway::registry::RegistryError);
+
+impl From<GatewayStoreError> for UnreachableError {
+    fn from(error: GatewayStoreError) -> Self {
+        Self::from_error(error)
+    }
+}
 
 fn proxy_config(args: &GatewayArgs) -> anyhow::Result<ProxyConfig> {
     let mut config = ProxyConfig::default();

@@ -16,7 +16,7 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 use crate::agents::Agent;
 use crate::config::StoreSetting;
 use crate::config::{self, ServeOptions, Settings};
-use crate::error::{BindError, StoreOpenError};
+use crate::error::{BindError, UnreachableError, UsageError};
 use crate::{authentication, card, logging, output};
 
 /// Flags of `a2a serve`.
@@ -40,19 +40,20 @@ pub(crate) struct ServeArgs {
 
 /// Runs the server until a termination signal, then shuts it down gracefully.
 pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
-    let settings = config::load(args.options, args.config, std::env::vars_os())?;
+    let settings =
+        config::load(args.options, args.config, std::env::vars_os()).map_err(UsageError::from)?;
     logging::init(settings.log_format, settings.log_filter.clone())?;
-    let agent = Agent::new(&settings.agent)?;
-    let card = card::load(&settings)?;
-    let extended_card = card::load_extended(&settings)?;
-    let tls = crate::serving::tls_config(&settings)?;
+    let agent = Agent::new(&settings.agent).map_err(UsageError::from)?;
+    let card = card::load(&settings).map_err(UsageError::from)?;
+    let extended_card = card::load_extended(&settings).map_err(UsageError::from)?;
+    let tls = crate::serving::tls_config(&settings).map_err(UsageError::from)?;
 
-    let listener = TcpListener::bind(&settings.bind)
-        .await
-        .map_err(|source| BindError {
+    let listener = TcpListener::bind(&settings.bind).await.map_err(|source| {
+        UnreachableError::from(BindError {
             address: settings.bind.clone(),
             source,
-        })?;
+        })
+    })?;
     let address = listener
         .local_addr()
         .context("cannot read the bound address")?;
@@ -74,7 +75,7 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
     // it sees the line gets a graceful shutdown.
     let mut termination = Termination::watch()?;
     log_summary(&settings, &server, address);
-    output::listening(crate::serving::scheme(&settings), address);
+    output::listening(settings.scheme(), address);
     let registration = crate::register::start(&settings, server.handler().card(), address)?;
     let termination = async {
         let signal = termination.received().await;
@@ -101,9 +102,22 @@ async fn open_store(setting: &StoreSetting) -> anyhow::Result<OpenStore> {
         StoreSetting::Sql { url, options } => {
             let store = SqlStore::connect(url, options.clone())
                 .await
-                .map_err(StoreOpenError)?;
+                .map_err(|error| UnreachableError::from(StoreOpenError(error)))?;
             Ok(OpenStore::Sql(Arc::new(store)))
         }
+    }
+}
+
+/// The task store could not be opened: the database is unreachable, the URL is wrong, or
+/// its schema is newer than this build (an [`UnreachableError`]). The message never holds a
+/// password.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot open the task store: {0}")]
+struct StoreOpenError(a2a_store_sql::SqlStoreError);
+
+impl From<StoreOpenError> for UnreachableError {
+    fn from(error: StoreOpenError) -> Self {
+        Self::from_error(error)
     }
 }
 
@@ -121,7 +135,7 @@ fn build_server(
     store: OpenStore,
 ) -> anyhow::Result<A2aServer> {
     let public_url = settings.public_url.clone().unwrap_or_else(|| {
-        let url = format!("{}://{address}", crate::serving::scheme(settings));
+        let url = format!("{}://{address}", settings.scheme());
         if address.ip().is_unspecified() {
             tracing::warn!(
                 "the card advertises {url}, which clients elsewhere cannot use; \
@@ -179,18 +193,20 @@ fn push_signer(key: Option<&std::path::Path>) -> anyhow::Result<PushSigner> {
     let Some(path) = key else {
         return Ok(PushSigner::generate()?);
     };
-    let pem = std::fs::read(path).map_err(|source| config::ConfigError::Invalid {
-        option: "push-signing-key",
-        message: format!("cannot read {}: {source}", path.display()),
+    let pem = std::fs::read(path).map_err(|source| {
+        UsageError::from(config::ConfigError::Invalid {
+            option: "push-signing-key",
+            message: format!("cannot read {}: {source}", path.display()),
+        })
     })?;
     PushSigner::from_pkcs8_pem(&pem).map_err(|_| {
-        config::ConfigError::Invalid {
+        UsageError::from(config::ConfigError::Invalid {
             option: "push-signing-key",
             message: format!(
                 "{} is not a P-256 private key in PKCS#8 PEM",
                 path.display()
             ),
-        }
+        })
         .into()
     })
 }

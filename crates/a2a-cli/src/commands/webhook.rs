@@ -21,7 +21,7 @@ use tokio::net::TcpListener;
 use tokio::signal::unix::{SignalKind, signal};
 
 use crate::client_args::Secret;
-use crate::error::BindError;
+use crate::error::{BindError, UnreachableError};
 use crate::output;
 use crate::render::state_name;
 
@@ -68,12 +68,12 @@ pub(crate) async fn run(args: WebhookArgs) -> anyhow::Result<()> {
         Some(url) => Some(fetch_keys(url).await?),
         None => None,
     };
-    let listener = TcpListener::bind(&args.listen)
-        .await
-        .map_err(|source| BindError {
+    let listener = TcpListener::bind(&args.listen).await.map_err(|source| {
+        UnreachableError::from(BindError {
             address: args.listen.clone(),
             source,
-        })?;
+        })
+    })?;
     let address = listener
         .local_addr()
         .context("cannot read the bound address")?;

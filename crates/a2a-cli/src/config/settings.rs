@@ -172,6 +172,11 @@ impl Settings {
         })
     }
 
+    /// The scheme clients reach the server with: `https` when TLS is configured.
+    pub(crate) fn scheme(&self) -> &'static str {
+        if self.tls.is_some() { "https" } else { "http" }
+    }
+
     /// Insecure development settings in force, each as a sentence for a start-up warning: a
     /// listener beyond loopback without authentication serves anyone who can reach it; one
     /// without TLS sends credentials in the clear.

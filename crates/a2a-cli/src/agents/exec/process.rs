@@ -7,11 +7,19 @@ use std::path::{Path, PathBuf};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
+use crate::error::UsageError;
+
 /// The exec agent's program does not exist or is not executable (exit code 2).
 #[derive(Debug, thiserror::Error)]
 #[error("command `{program}` not found or not executable")]
 pub(crate) struct CommandNotFound {
     program: String,
+}
+
+impl From<CommandNotFound> for UsageError {
+    fn from(error: CommandNotFound) -> Self {
+        Self::from_error(error)
+    }
 }
 
 /// The program's path: as given when it names a path, else the first match on `PATH`.

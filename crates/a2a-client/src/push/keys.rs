@@ -11,7 +11,7 @@ use ring::signature;
 use serde_json::Value;
 use url::Url;
 
-use super::{FETCH_TIMEOUT, MAX_JWKS_BYTES, PushVerifyError};
+use super::{FETCH_TIMEOUT, JWKS_PATH, MAX_JWKS_BYTES, PushVerifyError};
 use crate::error::{ClientError, TimeoutKind};
 use crate::transport::{Transport, read_body};
 
@@ -187,6 +187,33 @@ fn thumbprint(canonical: &str) -> String {
     ))
 }
 
+/// The JWK Set URL for `origin_or_jwks_url`: the URL itself when its path ends in `.json`,
+/// else [`JWKS_PATH`] under its path (`https://agent.example.com` →
+/// `https://agent.example.com/.well-known/jwks.json`, `http://host/agents/echo` →
+/// `http://host/agents/echo/.well-known/jwks.json`).
+///
+/// # Errors
+/// [`PushVerifyError::Fetch`] with [`ClientError::Config`] when it is not an http(s) URL.
+pub fn jwks_url(origin_or_jwks_url: &str) -> Result<Url, PushVerifyError> {
+    let invalid = || PushVerifyError::Fetch {
+        url: origin_or_jwks_url.to_owned(),
+        source: Box::new(ClientError::Config {
+            reason: "not an absolute http(s) url".into(),
+        }),
+    };
+    let mut url = Url::parse(origin_or_jwks_url.trim()).map_err(|_| invalid())?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err(invalid());
+    }
+    url.set_fragment(None);
+    if !url.path().ends_with(".json") {
+        let path = format!("{}{JWKS_PATH}", url.path().trim_end_matches('/'));
+        url.set_path(&path);
+        url.set_query(None);
+    }
+    Ok(url)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -232,5 +259,25 @@ mod tests {
             PushVerifier::from_jwks(&json!([])),
             Err(PushVerifyError::InvalidJwks { .. })
         ));
+    }
+
+    #[test]
+    fn jwks_urls_default_to_the_well_known_path() {
+        let cases = [
+            (
+                "https://agent.example.com",
+                "https://agent.example.com/.well-known/jwks.json",
+            ),
+            (
+                "http://h:8080/agents/echo/",
+                "http://h:8080/agents/echo/.well-known/jwks.json",
+            ),
+            ("http://h/keys.json?v=2", "http://h/keys.json?v=2"),
+        ];
+        for (given, expected) in cases {
+            assert_eq!(jwks_url(given).unwrap().as_str(), expected, "{given}");
+        }
+        assert!(jwks_url("ftp://h/").is_err());
+        assert!(jwks_url("/relative").is_err());
     }
 }

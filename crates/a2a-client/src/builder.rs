@@ -17,7 +17,7 @@ use crate::discover::{
     resolve_address, validate_card,
 };
 use crate::error::ClientError;
-use crate::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts};
+use crate::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts, append_header};
 use crate::transport::{HttpTransport, InProcessTransport, TlsOptions, Transport};
 
 /// The default limit on one SSE event or one response body: 10 MiB.
@@ -271,13 +271,8 @@ impl A2aClientBuilder {
         N: TryInto<HeaderName>,
         V: TryInto<HeaderValue>,
     {
-        match (name.try_into(), value.try_into()) {
-            (Ok(name), Ok(value)) => {
-                self.headers.append(name, value);
-            }
-            (Err(_), _) | (_, Err(_)) => {
-                self.invalid = Some("a client header has an invalid name or value".into());
-            }
+        if !append_header(&mut self.headers, name, value) {
+            self.invalid = Some("a client header has an invalid name or value".into());
         }
         self
     }

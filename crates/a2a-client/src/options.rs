@@ -54,13 +54,8 @@ impl CallOptions {
         N: TryInto<HeaderName>,
         V: TryInto<HeaderValue>,
     {
-        match (name.try_into(), value.try_into()) {
-            (Ok(name), Ok(value)) => {
-                self.headers.append(name, value);
-            }
-            (Err(_), _) | (_, Err(_)) => {
-                self.invalid = Some("a call option header has an invalid name or value".into());
-            }
+        if !append_header(&mut self.headers, name, value) {
+            self.invalid = Some("a call option header has an invalid name or value".into());
         }
         self
     }
@@ -270,6 +265,22 @@ impl ResumePolicy {
 
 /// `initial · 2^attempt`, capped at `max`, then "equal jitter": half of it fixed, the other
 /// half random, so many clients failing together do not retry in step.
+/// Appends `name: value` to `headers`; false, leaving them as they were, when either is
+/// invalid.
+pub(crate) fn append_header<N, V>(headers: &mut HeaderMap, name: N, value: V) -> bool
+where
+    N: TryInto<HeaderName>,
+    V: TryInto<HeaderValue>,
+{
+    match (name.try_into(), value.try_into()) {
+        (Ok(name), Ok(value)) => {
+            headers.append(name, value);
+            true
+        }
+        (Err(_), _) | (_, Err(_)) => false,
+    }
+}
+
 fn backoff(initial: Duration, max: Duration, attempt: u32) -> Duration {
     let factor = 2_u32.saturating_pow(attempt.min(16));
     let ceiling = initial.saturating_mul(factor).min(max);

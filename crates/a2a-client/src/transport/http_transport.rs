@@ -6,6 +6,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures::TryStreamExt as _;
 
+use super::request::request_url;
 use super::{ResponseBody, Transport};
 use crate::error::{ClientError, TimeoutKind};
 
@@ -144,8 +145,7 @@ impl Transport for HttpTransport {
         &self,
         request: http::Request<Bytes>,
     ) -> Result<http::Response<ResponseBody>, ClientError> {
-        let url = url::Url::parse(&request.uri().to_string())
-            .map_err(|error| ClientError::config(format!("invalid request url: {error}")))?;
+        let url = request_url(&request)?;
         let request = reqwest::Request::try_from(request).map_err(|error| {
             ClientError::config(format!("invalid request: {}", error.without_url()))
         })?;

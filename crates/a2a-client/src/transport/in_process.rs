@@ -6,6 +6,7 @@ use futures::TryStreamExt as _;
 use http_body_util::{BodyExt as _, Full};
 use tower::ServiceExt as _;
 
+use super::request::request_url;
 use super::{ResponseBody, Transport};
 use crate::error::{BoxError, ClientError};
 
@@ -48,8 +49,7 @@ where
         &self,
         request: http::Request<Bytes>,
     ) -> Result<http::Response<ResponseBody>, ClientError> {
-        let url = url::Url::parse(&request.uri().to_string())
-            .map_err(|error| ClientError::config(format!("invalid request url: {error}")))?;
+        let url = request_url(&request)?;
         let request = request.map(Full::new);
         let response = self
             .service

@@ -8,6 +8,7 @@
 mod body;
 mod http_transport;
 mod in_process;
+mod request;
 
 use std::pin::Pin;
 

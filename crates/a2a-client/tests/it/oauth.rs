@@ -46,6 +46,20 @@ async fn token_endpoint(lifetime: f64) -> (Mock, Arc<AtomicUsize>) {
     (mock, issued)
 }
 
+/// A JSON-RPC client of `agent` whose OAuth client `agent-client` gets its tokens, with
+/// scope `tasks`, from the token endpoint `tokens`.
+fn client_of(agent: &Mock, tokens: &Mock, secret: &str) -> A2aClient {
+    A2aClient::builder()
+        .url(agent.url("/a2a"), ProtocolBinding::JsonRpc)
+        .credentials(Credentials::oauth2(
+            OAuth2ClientCredentials::new("agent-client", secret)
+                .scope("tasks")
+                .token_url(tokens.url("/token")),
+        ))
+        .build()
+        .unwrap()
+}
+
 fn agent_answering_tasks()
 -> impl Fn(&crate::support::Recorded, usize) -> axum::response::Response + Send + Sync + 'static {
     |_, _| jsonrpc_result(task_json("t1", "TASK_STATE_COMPLETED"))
@@ -55,15 +69,7 @@ fn agent_answering_tasks()
 async fn the_token_is_fetched_once_shared_and_refreshed_after_expiry() {
     let (tokens, issued) = token_endpoint(1.0).await;
     let agent = Mock::start(agent_answering_tasks()).await;
-    let client = A2aClient::builder()
-        .url(agent.url("/a2a"), ProtocolBinding::JsonRpc)
-        .credentials(Credentials::oauth2(
-            OAuth2ClientCredentials::new("agent-client", "s3cret")
-                .scope("tasks")
-                .token_url(tokens.url("/token")),
-        ))
-        .build()
-        .unwrap();
+    let client = client_of(&agent, &tokens, "s3cret");
 
     let calls: Vec<_> = (0..5).map(|_| client.get_task(get())).collect();
     for result in futures::future::join_all(calls).await {
@@ -137,15 +143,7 @@ async fn a_refused_token_is_replaced_once() {
         }
     })
     .await;
-    let client = A2aClient::builder()
-        .url(agent.url("/a2a"), ProtocolBinding::JsonRpc)
-        .credentials(Credentials::oauth2(
-            OAuth2ClientCredentials::new("agent-client", "s3cret")
-                .scope("tasks")
-                .token_url(tokens.url("/token")),
-        ))
-        .build()
-        .unwrap();
+    let client = client_of(&agent, &tokens, "s3cret");
     client.get_task(get()).await.unwrap();
     assert_eq!(issued.load(Ordering::SeqCst), 2);
     assert_eq!(agent.requests().len(), 2);
@@ -155,15 +153,7 @@ async fn a_refused_token_is_replaced_once() {
 async fn a_failing_token_endpoint_is_reported_without_secrets() {
     let (tokens, _) = token_endpoint(3600.0).await;
     let agent = Mock::start(agent_answering_tasks()).await;
-    let client = A2aClient::builder()
-        .url(agent.url("/a2a"), ProtocolBinding::JsonRpc)
-        .credentials(Credentials::oauth2(
-            OAuth2ClientCredentials::new("agent-client", "wrong-s3cret")
-                .scope("tasks")
-                .token_url(tokens.url("/token")),
-        ))
-        .build()
-        .unwrap();
+    let client = client_of(&agent, &tokens, "wrong-s3cret");
     let error = client.get_task(get()).await.unwrap_err();
     assert!(
         matches!(error, ClientError::Credentials { .. }),

@@ -7,7 +7,7 @@ use a2a_types::{
 };
 use futures::TryStreamExt as _;
 
-use crate::support::{Agent, bindings};
+use crate::support::{Agent, bindings, start_task, stream_text};
 
 async fn send_task(client: &A2aClient, text: &str) -> Task {
     match client.send_message(message::request(text)).await.unwrap() {
@@ -51,13 +51,7 @@ async fn streaming_yields_the_task_then_its_updates_until_completed() {
     let agent = Agent::start().await;
     for binding in bindings() {
         let client = agent.client(&binding);
-        let events = client
-            .send_streaming_message(message::request("slow 3 10"))
-            .await
-            .unwrap()
-            .collect_all()
-            .await
-            .unwrap();
+        let events = stream_text(&client, "slow 3 10").await.unwrap();
         assert!(
             matches!(events[0], StreamResponse::Task(_)),
             "{binding}: {events:?}"
@@ -133,16 +127,7 @@ async fn cancel_task_cancels_a_running_task() {
     let agent = Agent::start().await;
     for binding in bindings() {
         let client = agent.client(&binding);
-        let waiting = client
-            .send_message(
-                message::draft()
-                    .text("wait")
-                    .return_immediately(true)
-                    .into_request(),
-            )
-            .await
-            .unwrap();
-        let id = waiting.task_id().unwrap().clone();
+        let id = start_task(&client, "wait").await;
         let canceled = client
             .cancel_task(CancelTaskRequest {
                 tenant: String::new(),
@@ -162,16 +147,7 @@ async fn subscribe_to_task_starts_with_a_snapshot_and_ends_with_the_task() {
     let agent = Agent::start().await;
     for binding in bindings() {
         let client = agent.client(&binding);
-        let started = client
-            .send_message(
-                message::draft()
-                    .text("slow 3 100")
-                    .return_immediately(true)
-                    .into_request(),
-            )
-            .await
-            .unwrap();
-        let id = started.task_id().unwrap().clone();
+        let id = start_task(&client, "slow 3 100").await;
         let events = client
             .subscribe_to_task(SubscribeToTaskRequest {
                 tenant: String::new(),
@@ -275,13 +251,7 @@ async fn in_process_clients_need_no_socket() {
             .unwrap();
         let task = send_task(&client, "hello").await;
         assert_eq!(task.status.state, TaskState::Completed, "{binding}");
-        let events = client
-            .send_streaming_message(message::request("slow 2 5"))
-            .await
-            .unwrap()
-            .collect_all()
-            .await
-            .unwrap();
+        let events = stream_text(&client, "slow 2 5").await.unwrap();
         assert_eq!(
             events.last().unwrap().state(),
             Some(TaskState::Completed),

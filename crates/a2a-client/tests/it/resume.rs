@@ -15,7 +15,7 @@ use futures::StreamExt as _;
 use serde_json::json;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
-use crate::support::{Agent, Mock, Recorded, bindings, json_response};
+use crate::support::{Agent, Mock, Recorded, bindings, json_response, stream_text};
 
 /// An event as the comparison sees it: kind, state, texts; no ids or timestamps.
 fn describe(event: &StreamResponse) -> String {
@@ -116,12 +116,7 @@ async fn a_stream_cut_by_a_proxy_resumes_with_no_event_lost_or_repeated() {
     for binding in bindings() {
         let text = "slow 6 150";
         // The same agent run, uninterrupted.
-        let baseline: Vec<String> = agent
-            .client(&binding)
-            .send_streaming_message(message::request(text))
-            .await
-            .unwrap()
-            .collect_all()
+        let baseline: Vec<String> = stream_text(&agent.client(&binding), text)
             .await
             .unwrap()
             .iter()
@@ -255,11 +250,7 @@ fn rest_client(mock: &Mock, resume: ResumePolicy) -> A2aClient {
 }
 
 async fn events_of(client: &A2aClient) -> Vec<String> {
-    client
-        .send_streaming_message(message::request("go"))
-        .await
-        .unwrap()
-        .collect_all()
+    stream_text(client, "go")
         .await
         .unwrap()
         .iter()
@@ -447,13 +438,7 @@ async fn a_silent_stream_times_out_and_is_resumed() {
         .resume(ResumePolicy::disabled())
         .build()
         .unwrap();
-    let error = client
-        .send_streaming_message(message::request("go"))
-        .await
-        .unwrap()
-        .collect_all()
-        .await
-        .unwrap_err();
+    let error = stream_text(&client, "go").await.unwrap_err();
     assert!(
         matches!(error, ClientError::Timeout(TimeoutKind::StreamIdle)),
         "{error:?}"

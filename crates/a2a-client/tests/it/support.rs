@@ -5,12 +5,15 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_client::A2aClient;
+use a2a_client::{A2aClient, ClientError, ResponseExt as _, message};
 use a2a_server::{
     A2aServer, A2aServerBuilder, AgentExecutor, ExecutorError, RequestContext, TaskUpdater,
 };
 use a2a_types::error::ErrorKind;
-use a2a_types::{A2aError, AgentCard, AgentInterface, AgentSkill, Artifact, ProtocolBinding};
+use a2a_types::{
+    A2aError, AgentCard, AgentInterface, AgentSkill, Artifact, ProtocolBinding, StreamResponse,
+    TaskId,
+};
 use axum::body::Body;
 use axum::response::Response;
 use bytes::Bytes;
@@ -18,6 +21,33 @@ use bytes::Bytes;
 /// Both bindings, for tests that run on each.
 pub fn bindings() -> [ProtocolBinding; 2] {
     [ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson]
+}
+
+/// Sends `text` as a streaming message and reads the whole stream, which must open.
+pub async fn stream_text(
+    client: &A2aClient,
+    text: &str,
+) -> Result<Vec<StreamResponse>, ClientError> {
+    client
+        .send_streaming_message(message::request(text))
+        .await
+        .unwrap()
+        .collect_all()
+        .await
+}
+
+/// Sends `text` with `returnImmediately` and gives the id of the task it started.
+pub async fn start_task(client: &A2aClient, text: &str) -> TaskId {
+    let started = client
+        .send_message(
+            message::draft()
+                .text(text)
+                .return_immediately(true)
+                .into_request(),
+        )
+        .await
+        .unwrap();
+    started.task_id().unwrap().clone()
 }
 
 /// A card for an agent at `base` (`http://127.0.0.1:port`): JSON-RPC at `/a2a`, HTTP+JSON at

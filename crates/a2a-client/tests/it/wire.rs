@@ -17,7 +17,7 @@ use axum::body::Body;
 use axum::response::Response;
 use serde_json::json;
 
-use crate::support::{Mock, Recorded, json_response, jsonrpc_result, task_json};
+use crate::support::{Mock, Recorded, json_response, jsonrpc_result, stream_text, task_json};
 
 fn get(id: &str) -> GetTaskRequest {
     GetTaskRequest {
@@ -124,13 +124,7 @@ async fn rest_calls_use_the_spec_verbs_paths_queries_and_bodies() {
         .unwrap();
     let id = a2a_types::TaskId::new("t/1");
     client.send_message(message::request("hi")).await.unwrap();
-    client
-        .send_streaming_message(message::request("hi"))
-        .await
-        .unwrap()
-        .collect_all()
-        .await
-        .unwrap();
+    stream_text(&client, "hi").await.unwrap();
     client
         .get_task(GetTaskRequest {
             history_length: Some(3),
@@ -301,13 +295,7 @@ async fn jsonrpc_calls_name_the_method_and_carry_the_tenant_in_params() {
         })
         .await
         .unwrap();
-    let events = client
-        .send_streaming_message(message::request("hi"))
-        .await
-        .unwrap()
-        .collect_all()
-        .await
-        .unwrap();
+    let events = stream_text(&client, "hi").await.unwrap();
     assert_eq!(events.len(), 1);
     let requests = mock.requests();
     let bodies: Vec<serde_json::Value> = requests.iter().map(Recorded::json).collect();
@@ -466,13 +454,7 @@ async fn sse_streams_skip_heartbeats_and_join_multi_line_data() {
     );
     let mock = Mock::start(move |_, _| sse(body)).await;
     let client = A2aClient::from_url(&mock.url("/rest"), ProtocolBinding::HttpJson).unwrap();
-    let events = client
-        .send_streaming_message(message::request("hi"))
-        .await
-        .unwrap()
-        .collect_all()
-        .await
-        .unwrap();
+    let events = stream_text(&client, "hi").await.unwrap();
     assert_eq!(events.len(), 2, "{events:?}");
     assert_eq!(events[1].state(), Some(TaskState::Completed));
 }
@@ -489,13 +471,7 @@ async fn an_event_over_the_size_limit_fails_the_stream() {
         .max_payload_size(1024)
         .build()
         .unwrap();
-    let error = client
-        .send_streaming_message(message::request("hi"))
-        .await
-        .unwrap()
-        .collect_all()
-        .await
-        .unwrap_err();
+    let error = stream_text(&client, "hi").await.unwrap_err();
     assert!(
         matches!(error, ClientError::PayloadTooLarge { limit: 1024 }),
         "{error:?}"

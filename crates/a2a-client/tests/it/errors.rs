@@ -5,41 +5,18 @@ use a2a_client::{A2aClient, CallOptions, ClientError, ResponseExt, message};
 use a2a_types::card::AgentExtension;
 use a2a_types::error::ErrorKind;
 use a2a_types::{
-    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTasksRequest, SubscribeToTaskRequest, TaskId, TaskPushNotificationConfig,
+    ListTasksRequest, TaskId, TaskPushNotificationConfig,
 };
 
-use crate::support::{Agent, bindings};
+use crate::support::{Agent, bindings, cancel, get, subscribe};
 
 #[track_caller]
 fn assert_kind<T: std::fmt::Debug>(result: Result<T, ClientError>, kind: ErrorKind, what: &str) {
     match result {
         Err(ClientError::Agent(error)) => assert_eq!(error.kind(), kind, "{what}: {error:?}"),
         other => panic!("{what}: expected an agent error {kind:?}, got {other:?}"),
-    }
-}
-
-fn get(id: &str) -> GetTaskRequest {
-    GetTaskRequest {
-        tenant: String::new(),
-        id: id.into(),
-        history_length: None,
-    }
-}
-
-fn cancel(id: &TaskId) -> CancelTaskRequest {
-    CancelTaskRequest {
-        tenant: String::new(),
-        id: id.clone(),
-        metadata: None,
-    }
-}
-
-fn subscribe(id: &TaskId) -> SubscribeToTaskRequest {
-    SubscribeToTaskRequest {
-        tenant: String::new(),
-        id: id.clone(),
     }
 }
 
@@ -63,12 +40,12 @@ async fn task_not_found() {
             &what,
         );
         assert_kind(
-            client.cancel_task(cancel(&"nope".into())).await,
+            client.cancel_task(cancel("nope")).await,
             ErrorKind::TaskNotFound,
             &what,
         );
         assert_kind(
-            client.subscribe_to_task(subscribe(&"nope".into())).await,
+            client.subscribe_to_task(subscribe("nope")).await,
             ErrorKind::TaskNotFound,
             &what,
         );

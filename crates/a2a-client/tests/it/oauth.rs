@@ -5,19 +5,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use a2a_client::{A2aClient, ClientError, Credentials, OAuth2ClientCredentials};
-use a2a_types::{GetTaskRequest, ProtocolBinding};
+use a2a_types::ProtocolBinding;
 use base64::Engine as _;
 use serde_json::json;
 
-use crate::support::{Mock, json_response, jsonrpc_result, task_json};
-
-fn get() -> GetTaskRequest {
-    GetTaskRequest {
-        tenant: String::new(),
-        id: "t1".into(),
-        history_length: None,
-    }
-}
+use crate::support::{Mock, get, json_response, jsonrpc_result, task_json};
 
 /// A token endpoint issuing `tok-1`, `tok-2`, … valid for `lifetime` seconds, to client
 /// `agent-client` with secret `s3cret` (HTTP Basic), for the `tasks` scope.
@@ -71,11 +63,11 @@ async fn the_token_is_fetched_once_shared_and_refreshed_after_expiry() {
     let agent = Mock::start(agent_answering_tasks()).await;
     let client = client_of(&agent, &tokens, "s3cret");
 
-    let calls: Vec<_> = (0..5).map(|_| client.get_task(get())).collect();
+    let calls: Vec<_> = (0..5).map(|_| client.get_task(get("t1"))).collect();
     for result in futures::future::join_all(calls).await {
         result.unwrap();
     }
-    client.clone().get_task(get()).await.unwrap();
+    client.clone().get_task(get("t1")).await.unwrap();
     assert_eq!(
         issued.load(Ordering::SeqCst),
         1,
@@ -89,7 +81,7 @@ async fn the_token_is_fetched_once_shared_and_refreshed_after_expiry() {
     );
 
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    client.get_task(get()).await.unwrap();
+    client.get_task(get("t1")).await.unwrap();
     assert_eq!(issued.load(Ordering::SeqCst), 2, "refreshed after expiry");
     assert_eq!(
         agent.requests().last().unwrap().header("authorization"),
@@ -122,8 +114,8 @@ async fn the_token_endpoint_comes_from_the_cards_client_credentials_flow() {
         ))
         .build()
         .unwrap();
-    client.get_task(get()).await.unwrap();
-    client.get_task(get()).await.unwrap();
+    client.get_task(get("t1")).await.unwrap();
+    client.get_task(get("t1")).await.unwrap();
     assert_eq!(issued.load(Ordering::SeqCst), 1);
 }
 
@@ -144,7 +136,7 @@ async fn a_refused_token_is_replaced_once() {
     })
     .await;
     let client = client_of(&agent, &tokens, "s3cret");
-    client.get_task(get()).await.unwrap();
+    client.get_task(get("t1")).await.unwrap();
     assert_eq!(issued.load(Ordering::SeqCst), 2);
     assert_eq!(agent.requests().len(), 2);
 }
@@ -154,7 +146,7 @@ async fn a_failing_token_endpoint_is_reported_without_secrets() {
     let (tokens, _) = token_endpoint(3600.0).await;
     let agent = Mock::start(agent_answering_tasks()).await;
     let client = client_of(&agent, &tokens, "wrong-s3cret");
-    let error = client.get_task(get()).await.unwrap_err();
+    let error = client.get_task(get("t1")).await.unwrap_err();
     assert!(
         matches!(error, ClientError::Credentials { .. }),
         "{error:?}"

@@ -2,25 +2,17 @@
 
 use a2a_client::{A2aClient, ResponseExt, ResponseKind, message};
 use a2a_types::{
-    CancelTaskRequest, GetExtendedAgentCardRequest, GetTaskRequest, ListTasksRequest,
-    SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskState,
+    GetExtendedAgentCardRequest, GetTaskRequest, ListTasksRequest, SendMessageResponse,
+    StreamResponse, Task, TaskState,
 };
 use futures::TryStreamExt as _;
 
-use crate::support::{Agent, bindings, start_task, stream_text};
+use crate::support::{Agent, bindings, cancel, get, start_task, stream_text, subscribe};
 
 async fn send_task(client: &A2aClient, text: &str) -> Task {
     match client.send_message(message::request(text)).await.unwrap() {
         SendMessageResponse::Task(task) => task,
         SendMessageResponse::Message(reply) => panic!("expected a task, got {reply:?}"),
-    }
-}
-
-fn get(id: &a2a_types::TaskId) -> GetTaskRequest {
-    GetTaskRequest {
-        tenant: String::new(),
-        id: id.clone(),
-        history_length: None,
     }
 }
 
@@ -128,14 +120,7 @@ async fn cancel_task_cancels_a_running_task() {
     for binding in bindings() {
         let client = agent.client(&binding);
         let id = start_task(&client, "wait").await;
-        let canceled = client
-            .cancel_task(CancelTaskRequest {
-                tenant: String::new(),
-                id: id.clone(),
-                metadata: None,
-            })
-            .await
-            .unwrap();
+        let canceled = client.cancel_task(cancel(&id)).await.unwrap();
         assert_eq!(canceled.status.state, TaskState::Canceled, "{binding}");
         let fetched = client.get_task(get(&id)).await.unwrap();
         assert_eq!(fetched.status.state, TaskState::Canceled);
@@ -149,10 +134,7 @@ async fn subscribe_to_task_starts_with_a_snapshot_and_ends_with_the_task() {
         let client = agent.client(&binding);
         let id = start_task(&client, "slow 3 100").await;
         let events = client
-            .subscribe_to_task(SubscribeToTaskRequest {
-                tenant: String::new(),
-                id,
-            })
+            .subscribe_to_task(subscribe(&id))
             .await
             .unwrap()
             .collect_all()

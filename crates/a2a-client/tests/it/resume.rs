@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use a2a_client::{A2aClient, ClientError, ResumePolicy, TimeoutKind, message};
-use a2a_types::{ProtocolBinding, StreamResponse, SubscribeToTaskRequest};
+use a2a_types::{ProtocolBinding, StreamResponse};
 use axum::body::Body;
 use axum::response::Response;
 use bytes::Bytes;
@@ -15,7 +15,7 @@ use futures::StreamExt as _;
 use serde_json::json;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
-use crate::support::{Agent, Mock, Recorded, bindings, json_response, stream_text};
+use crate::support::{Agent, Mock, Recorded, bindings, json_response, stream_text, subscribe};
 
 /// An event as the comparison sees it: kind, state, texts; no ids or timestamps.
 fn describe(event: &StreamResponse) -> String {
@@ -139,10 +139,7 @@ async fn a_stream_cut_by_a_proxy_resumes_with_no_event_lost_or_repeated() {
         // A subscriber on its own connection sees the rest of the run uninterrupted.
         let watcher = agent
             .client(&binding)
-            .subscribe_to_task(SubscribeToTaskRequest {
-                tenant: String::new(),
-                id: task_id,
-            })
+            .subscribe_to_task(subscribe(&task_id))
             .await
             .unwrap();
         let mut resumed = vec![describe(&first)];
@@ -258,26 +255,47 @@ async fn events_of(client: &A2aClient) -> Vec<String> {
         .collect()
 }
 
+/// A mock agent answering a re-subscription with `resubscribed` and anything else (the
+/// first stream, task reads) with `first`.
+async fn mock_resubscribing(
+    first: impl Fn() -> Response + Send + Sync + 'static,
+    resubscribed: impl Fn() -> Response + Send + Sync + 'static,
+) -> Mock {
+    Mock::start(move |request, _| {
+        if is_subscribe(request) {
+            resubscribed()
+        } else {
+            first()
+        }
+    })
+    .await
+}
+
+/// The first stream of the tests without event ids: the working task, then artifact `a1`,
+/// and no final state.
+fn working_then_a1() -> String {
+    sse_body(&[
+        frame(None, &task("TASK_STATE_WORKING", &[])),
+        frame(None, &artifact("a1", "one")),
+    ])
+}
+
 fn is_subscribe(request: &Recorded) -> bool {
     request.uri.path() == "/rest/tasks/t1:subscribe"
 }
 
 #[tokio::test]
 async fn without_event_ids_a_snapshot_that_adds_nothing_is_dropped() {
-    let mock = Mock::start(|request, _| {
-        if is_subscribe(request) {
+    let mock = mock_resubscribing(
+        || sse(working_then_a1()),
+        || {
             sse(sse_body(&[
                 frame(None, &task("TASK_STATE_WORKING", &[("a1", "one")])),
                 frame(None, &artifact("a2", "two")),
                 frame(None, &status("TASK_STATE_COMPLETED")),
             ]))
-        } else {
-            sse(sse_body(&[
-                frame(None, &task("TASK_STATE_WORKING", &[])),
-                frame(None, &artifact("a1", "one")),
-            ]))
-        }
-    })
+        },
+    )
     .await;
     let events = events_of(&rest_client(&mock, ResumePolicy::default())).await;
     assert_eq!(
@@ -299,8 +317,9 @@ async fn without_event_ids_a_snapshot_that_adds_nothing_is_dropped() {
 
 #[tokio::test]
 async fn without_event_ids_a_snapshot_showing_missed_events_is_delivered() {
-    let mock = Mock::start(|request, _| {
-        if is_subscribe(request) {
+    let mock = mock_resubscribing(
+        || sse(working_then_a1()),
+        || {
             sse(sse_body(&[
                 frame(
                     None,
@@ -308,13 +327,8 @@ async fn without_event_ids_a_snapshot_showing_missed_events_is_delivered() {
                 ),
                 frame(None, &status("TASK_STATE_COMPLETED")),
             ]))
-        } else {
-            sse(sse_body(&[
-                frame(None, &task("TASK_STATE_WORKING", &[])),
-                frame(None, &artifact("a1", "one")),
-            ]))
-        }
-    })
+        },
+    )
     .await;
     let events = events_of(&rest_client(&mock, ResumePolicy::default())).await;
     assert_eq!(
@@ -330,20 +344,21 @@ async fn without_event_ids_a_snapshot_showing_missed_events_is_delivered() {
 
 #[tokio::test]
 async fn with_event_ids_the_client_sends_last_event_id_and_drops_replays() {
-    let mock = Mock::start(|request, _| {
-        if is_subscribe(request) {
+    let mock = mock_resubscribing(
+        || {
+            sse_then_abort(sse_body(&[
+                frame(Some(1), &task("TASK_STATE_WORKING", &[])),
+                frame(Some(2), &artifact("a1", "one")),
+            ]))
+        },
+        || {
             sse(sse_body(&[
                 frame(Some(2), &artifact("a1", "one")),
                 frame(Some(3), &artifact("a2", "two")),
                 frame(Some(4), &status("TASK_STATE_COMPLETED")),
             ]))
-        } else {
-            sse_then_abort(sse_body(&[
-                frame(Some(1), &task("TASK_STATE_WORKING", &[])),
-                frame(Some(2), &artifact("a1", "one")),
-            ]))
-        }
-    })
+        },
+    )
     .await;
     let events = events_of(&rest_client(&mock, ResumePolicy::default())).await;
     assert_eq!(
@@ -406,16 +421,15 @@ async fn with_resuming_off_a_cut_stream_just_ends() {
 
 #[tokio::test]
 async fn a_silent_stream_times_out_and_is_resumed() {
-    let mock = Mock::start(|request, _| {
-        if is_subscribe(request) {
+    let mock = mock_resubscribing(
+        || sse_then_silence(frame(None, &task("TASK_STATE_WORKING", &[]))),
+        || {
             sse(sse_body(&[
                 frame(None, &task("TASK_STATE_WORKING", &[])),
                 frame(None, &status("TASK_STATE_COMPLETED")),
             ]))
-        } else {
-            sse_then_silence(frame(None, &task("TASK_STATE_WORKING", &[])))
-        }
-    })
+        },
+    )
     .await;
     let client = A2aClient::builder()
         .url(mock.url("/rest"), ProtocolBinding::HttpJson)
@@ -447,16 +461,15 @@ async fn a_silent_stream_times_out_and_is_resumed() {
 
 #[tokio::test]
 async fn resuming_gives_up_after_its_attempts() {
-    let mock = Mock::start(|request, _| {
-        if is_subscribe(request) {
+    let mock = mock_resubscribing(
+        || sse_then_abort(frame(None, &task("TASK_STATE_WORKING", &[]))),
+        || {
             Response::builder()
                 .status(503)
                 .body(Body::from("down"))
                 .unwrap()
-        } else {
-            sse_then_abort(frame(None, &task("TASK_STATE_WORKING", &[])))
-        }
-    })
+        },
+    )
     .await;
     let client = rest_client(&mock, ResumePolicy::default().max_attempts(3));
     let mut stream = client

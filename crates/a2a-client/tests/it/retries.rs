@@ -3,20 +3,12 @@
 use std::time::Duration;
 
 use a2a_client::{A2aClient, ClientError, RetryPolicy, TimeoutKind, message};
-use a2a_types::{GetTaskRequest, ProtocolBinding, TaskState};
+use a2a_types::{ProtocolBinding, TaskState};
 use axum::body::Body;
 use axum::response::Response;
 use serde_json::json;
 
-use crate::support::{Mock, json_response, jsonrpc_result, task_json};
-
-fn get() -> GetTaskRequest {
-    GetTaskRequest {
-        tenant: String::new(),
-        id: "t1".into(),
-        history_length: None,
-    }
-}
+use crate::support::{Mock, get, json_response, jsonrpc_result, task_json};
 
 fn unavailable() -> Response {
     Response::builder()
@@ -50,7 +42,7 @@ async fn get_task_is_retried_after_a_503_and_send_message_is_not() {
         .retry(fast_retries())
         .build()
         .unwrap();
-    let task = client.get_task(get()).await.unwrap();
+    let task = client.get_task(get("t1")).await.unwrap();
     assert_eq!(task.status.state, TaskState::Completed);
     assert_eq!(mock.requests().len(), 2, "one 503, then the retry");
 
@@ -103,7 +95,7 @@ async fn retries_stop_after_the_limit_and_skip_final_errors() {
         .retry(fast_retries().max_retries(3))
         .build()
         .unwrap();
-    assert!(down.get_task(get()).await.is_err());
+    assert!(down.get_task(get("t1")).await.is_err());
     assert_eq!(
         mock.requests().len(),
         4,
@@ -115,7 +107,7 @@ async fn retries_stop_after_the_limit_and_skip_final_errors() {
         .retry(fast_retries())
         .build()
         .unwrap();
-    let error = missing.get_task(get()).await.unwrap_err();
+    let error = missing.get_task(get("t1")).await.unwrap_err();
     assert_eq!(error.kind(), Some(a2a_types::ErrorKind::TaskNotFound));
     assert_eq!(
         mock.requests().len(),
@@ -145,7 +137,7 @@ async fn a_slow_answer_times_out_and_is_retried_when_idempotent() {
         .retry(fast_retries().max_retries(1))
         .build()
         .unwrap();
-    let error = client.get_task(get()).await.unwrap_err();
+    let error = client.get_task(get("t1")).await.unwrap_err();
     assert!(
         matches!(error, ClientError::Timeout(TimeoutKind::Request)),
         "{error:?}"

@@ -11,8 +11,8 @@ use a2a_server::{
 };
 use a2a_types::error::ErrorKind;
 use a2a_types::{
-    A2aError, AgentCard, AgentInterface, AgentSkill, Artifact, ProtocolBinding, StreamResponse,
-    TaskId,
+    A2aError, AgentCard, AgentInterface, AgentSkill, Artifact, CancelTaskRequest, GetTaskRequest,
+    ProtocolBinding, StreamResponse, SubscribeToTaskRequest, TaskId,
 };
 use axum::body::Body;
 use axum::response::Response;
@@ -21,6 +21,32 @@ use bytes::Bytes;
 /// Both bindings, for tests that run on each.
 pub fn bindings() -> [ProtocolBinding; 2] {
     [ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson]
+}
+
+/// `GetTask` of task `id`, with no tenant and the server's history length.
+pub fn get(id: impl AsRef<str>) -> GetTaskRequest {
+    GetTaskRequest {
+        tenant: String::new(),
+        id: id.as_ref().into(),
+        history_length: None,
+    }
+}
+
+/// `CancelTask` of task `id`, with no tenant or metadata.
+pub fn cancel(id: impl AsRef<str>) -> CancelTaskRequest {
+    CancelTaskRequest {
+        tenant: String::new(),
+        id: id.as_ref().into(),
+        metadata: None,
+    }
+}
+
+/// `SubscribeToTask` of task `id`, with no tenant.
+pub fn subscribe(id: impl AsRef<str>) -> SubscribeToTaskRequest {
+    SubscribeToTaskRequest {
+        tenant: String::new(),
+        id: id.as_ref().into(),
+    }
 }
 
 /// Sends `text` as a streaming message and reads the whole stream, which must open.

@@ -8,16 +8,17 @@ use a2a_client::{
     A2aClient, ApiKeyPlacement, CallOptions, ClientError, Credentials, ResponseExt, message,
 };
 use a2a_types::{
-    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTasksRequest, ProtocolBinding, SubscribeToTaskRequest, TaskPushNotificationConfig,
-    TaskState,
+    ListTasksRequest, ProtocolBinding, TaskPushNotificationConfig, TaskState,
 };
 use axum::body::Body;
 use axum::response::Response;
 use serde_json::json;
 
-use crate::support::{Mock, Recorded, json_response, jsonrpc_result, stream_text, task_json};
+use crate::support::{
+    Mock, Recorded, cancel, json_response, jsonrpc_result, stream_text, subscribe, task_json,
+};
 
 fn get(id: &str) -> GetTaskRequest {
     GetTaskRequest {
@@ -141,19 +142,9 @@ async fn rest_calls_use_the_spec_verbs_paths_queries_and_bodies() {
         })
         .await
         .unwrap();
+    client.cancel_task(cancel(&id)).await.unwrap();
     client
-        .cancel_task(CancelTaskRequest {
-            tenant: String::new(),
-            id: id.clone(),
-            metadata: None,
-        })
-        .await
-        .unwrap();
-    client
-        .subscribe_to_task(SubscribeToTaskRequest {
-            tenant: String::new(),
-            id: id.clone(),
-        })
+        .subscribe_to_task(subscribe(&id))
         .await
         .unwrap()
         .collect_all()

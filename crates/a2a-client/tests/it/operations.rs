@@ -7,7 +7,7 @@ use a2a_types::{
 };
 use futures::TryStreamExt as _;
 
-use crate::support::{Agent, bindings, cancel, get, start_task, stream_text, subscribe};
+use crate::support::{Agent, bindings, cancel, get, start_task, stream_text, subscribe_all};
 
 async fn send_task(client: &A2aClient, text: &str) -> Task {
     match client.send_message(message::request(text)).await.unwrap() {
@@ -133,13 +133,7 @@ async fn subscribe_to_task_starts_with_a_snapshot_and_ends_with_the_task() {
     for binding in bindings() {
         let client = agent.client(&binding);
         let id = start_task(&client, "slow 3 100").await;
-        let events = client
-            .subscribe_to_task(subscribe(&id))
-            .await
-            .unwrap()
-            .collect_all()
-            .await
-            .unwrap();
+        let events = subscribe_all(&client, &id).await.unwrap();
         assert!(
             matches!(events[0], StreamResponse::Task(_)),
             "{binding}: {events:?}"

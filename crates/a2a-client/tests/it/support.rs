@@ -62,6 +62,19 @@ pub async fn stream_text(
         .await
 }
 
+/// Subscribes to task `id` and reads the whole stream, which must open.
+pub async fn subscribe_all(
+    client: &A2aClient,
+    id: &TaskId,
+) -> Result<Vec<StreamResponse>, ClientError> {
+    client
+        .subscribe_to_task(subscribe(id))
+        .await
+        .unwrap()
+        .collect_all()
+        .await
+}
+
 /// Sends `text` with `returnImmediately` and gives the id of the task it started.
 pub async fn start_task(client: &A2aClient, text: &str) -> TaskId {
     let started = client

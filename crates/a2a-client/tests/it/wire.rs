@@ -17,7 +17,7 @@ use axum::response::Response;
 use serde_json::json;
 
 use crate::support::{
-    Mock, Recorded, cancel, json_response, jsonrpc_result, stream_text, subscribe, task_json,
+    Mock, Recorded, cancel, json_response, jsonrpc_result, stream_text, subscribe_all, task_json,
 };
 
 fn get(id: &str) -> GetTaskRequest {
@@ -143,13 +143,7 @@ async fn rest_calls_use_the_spec_verbs_paths_queries_and_bodies() {
         .await
         .unwrap();
     client.cancel_task(cancel(&id)).await.unwrap();
-    client
-        .subscribe_to_task(subscribe(&id))
-        .await
-        .unwrap()
-        .collect_all()
-        .await
-        .unwrap();
+    subscribe_all(&client, &id).await.unwrap();
     let mut config = TaskPushNotificationConfig::new("https://hooks.example/x");
     config.task_id = Some(id.clone());
     client

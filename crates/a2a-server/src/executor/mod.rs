@@ -18,6 +18,8 @@
 //!   Any other error fails the task with a message that is safe to show.
 
 mod context;
+mod debug;
+mod error;
 pub mod progress;
 mod updater;
 
@@ -27,12 +29,6 @@ use async_trait::async_trait;
 pub use self::context::RequestContext;
 pub(crate) use self::updater::{Change, TurnHandle};
 pub use self::updater::{TaskUpdater, Update, UpdateError};
-
-impl std::fmt::Debug for dyn AgentExecutor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("AgentExecutor")
-    }
-}
 
 /// The agent's logic.
 #[async_trait]
@@ -118,22 +114,4 @@ pub enum ExecutorError {
     /// An update was refused (the turn ended, or the task was canceled).
     #[error(transparent)]
     Update(#[from] UpdateError),
-}
-
-impl ExecutorError {
-    /// Fails the task with `message`, which the client will see.
-    pub fn failed(message: impl Into<String>) -> Self {
-        Self::Failed(message.into())
-    }
-
-    /// Fails the task with a generic message and logs `error`.
-    pub fn internal(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
-        Self::Internal(error.into())
-    }
-}
-
-impl From<A2aError> for ExecutorError {
-    fn from(error: A2aError) -> Self {
-        Self::Refuse(error)
-    }
 }

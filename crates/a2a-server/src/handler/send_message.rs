@@ -102,7 +102,10 @@ impl RequestHandler {
                 metadata: request.metadata,
             },
         };
-        Ok((length, self.inner.engine.start_turn(turn).await?))
+        // Boxed: the engine's future is large, and every layer above would otherwise carry
+        // (and copy) it inline.
+        let started = Box::pin(self.inner.engine.start_turn(turn)).await?;
+        Ok((length, started))
     }
 
     /// Checks what the proto requires of a client message: a `messageId` (the binding

@@ -2,14 +2,16 @@
 //! log), the [`PushConfigStore`] trait, the in-memory stores, and the conformance suite that
 //! every implementation must pass.
 
+mod failure;
 mod memory;
 mod push;
 mod query;
+mod scope;
 
 #[cfg(any(test, feature = "store-conformance"))]
 pub mod conformance;
 
-use a2a_types::{A2aError, StreamResponse, Task, TaskId};
+use a2a_types::{StreamResponse, Task, TaskId};
 use async_trait::async_trait;
 
 pub use self::memory::{InMemoryTaskStore, InMemoryTaskStoreConfig};
@@ -18,6 +20,8 @@ pub use self::push::{
     PushConfigStore,
 };
 pub use self::query::{TaskCursor, TaskPage, TaskQuery};
+
+pub(crate) use self::failure::store_failure;
 
 /// Whose task this is: stores key tasks by (tenant, owner, task id).
 ///
@@ -31,23 +35,6 @@ pub struct TaskScope {
     /// The authenticated caller's identity; `None` when authentication is off, in which case
     /// every caller of the tenant shares its tasks.
     pub owner: Option<String>,
-}
-
-impl TaskScope {
-    /// A scope for `tenant` with no owner.
-    pub fn tenant(tenant: impl Into<String>) -> Self {
-        Self {
-            tenant: tenant.into(),
-            owner: None,
-        }
-    }
-
-    /// Sets the owner.
-    #[must_use]
-    pub fn with_owner(mut self, owner: impl Into<String>) -> Self {
-        self.owner = Some(owner.into());
-        self
-    }
 }
 
 /// A version stamp for compare-and-swap saves. Every successful save returns a new one.
@@ -203,11 +190,4 @@ pub trait TaskStore: Send + Sync + 'static {
         after: u64,
         limit: usize,
     ) -> Result<Option<Vec<TaskEvent>>, StoreError>;
-}
-
-/// Logs a store failure and hides it from the client (its cause may name hosts, tables or accounts).
-#[allow(clippy::needless_pass_by_value)] // shaped for `map_err(store_failure)`
-pub(crate) fn store_failure(error: StoreError) -> A2aError {
-    tracing::error!(error = %error, source = ?std::error::Error::source(&error), "task store failed");
-    A2aError::internal()
 }

@@ -202,6 +202,7 @@ impl Engine {
         let queued = ticket.is_queued();
         let created = start.task.is_some();
         let is_new = !created || queued;
+        let cancellation = self.admission.turn_cancellation();
         let context = RequestContext {
             message: start.message.clone(),
             task: start.task.clone(),
@@ -210,7 +211,7 @@ impl Engine {
             tenant: start.scope.tenant.clone(),
             owner: start.scope.owner.clone(),
             caller: start.extras.caller,
-            cancellation: CancellationToken::new(),
+            cancellation: cancellation.clone(),
             extensions: start.extras.extensions,
             referenced_tasks: start.extras.referenced_tasks,
             configuration: start.extras.configuration,
@@ -222,7 +223,6 @@ impl Engine {
             changed: queued,
             ..TurnView::default()
         });
-        let cancellation = self.admission.turn_cancellation();
         let turn = Arc::new(Turn {
             engine: Arc::clone(self),
             task_id: start.task_id,
@@ -231,7 +231,7 @@ impl Engine {
             is_new,
             queued,
             message: start.message,
-            cancellation: cancellation.clone(),
+            cancellation,
             cache: Mutex::new(None),
             flags: Mutex::new(TurnFlags {
                 created,
@@ -245,10 +245,6 @@ impl Engine {
             .insert(turn.task_id.clone(), Arc::clone(&turn));
         let events = (start.events == Events::Follow)
             .then(|| self.events.subscribe(&turn.task_id, &turn.scope));
-        let context = RequestContext {
-            cancellation,
-            ..context
-        };
         let executor = Arc::clone(&self.executor);
         let ticket = ticket.register(&turn);
         self.admission.spawn(async move {

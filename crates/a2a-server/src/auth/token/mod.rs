@@ -2,13 +2,15 @@
 //! through OpenID Connect discovery) and opaque tokens checked by RFC 7662 introspection
 //! What a verifier learns becomes the caller's profile.
 
+mod claims;
+mod http;
 mod introspection;
 mod jwks;
 mod jwt;
 mod oidc;
+mod shared;
 
 use std::fmt;
-use std::time::Duration;
 
 use serde_json::{Map, Value};
 
@@ -17,6 +19,8 @@ pub use self::jwks::JwksOptions;
 pub use self::jwt::{JwksSource, JwtConfig, JwtVerifier};
 pub use jsonwebtoken::Algorithm;
 pub use jsonwebtoken::jwk::{Jwk, JwkSet};
+
+use self::http::{http_client, read_limited, send_checked};
 
 /// Checks one bearer token. Implementations never log or return the token itself.
 #[async_trait::async_trait]
@@ -120,58 +124,6 @@ pub enum TokenConfigError {
     HttpClient,
 }
 
-impl VerifiedToken {
-    /// Maps the claims of an accepted token; `username` only when the claims come from an
-    /// introspection response, the one source that defines it (RFC 7662 §2.2).
-    fn from_claims(claims: Map<String, Value>, with_username: bool) -> Self {
-        let text = |name: &str| match claims.get(name) {
-            Some(Value::String(value)) if !value.is_empty() => Some(value.clone()),
-            _ => None,
-        };
-        let strings = |value: &Value| match value {
-            Value::String(one) => split_spaces(one),
-            Value::Array(items) => items
-                .iter()
-                .filter_map(Value::as_str)
-                .filter(|item| !item.is_empty())
-                .map(str::to_owned)
-                .collect(),
-            _ => Vec::new(),
-        };
-        let scopes = match (claims.get("scope"), claims.get("scp")) {
-            (Some(Value::String(scope)), _) => split_spaces(scope),
-            (_, Some(scp)) => strings(scp),
-            (_, None) => Vec::new(),
-        };
-        let audience = match claims.get("aud") {
-            Some(Value::String(one)) if !one.is_empty() => vec![one.clone()],
-            Some(list @ Value::Array(_)) => strings(list),
-            _ => Vec::new(),
-        };
-        Self {
-            issuer: text("iss"),
-            subject: text("sub"),
-            username: if with_username {
-                text("username")
-            } else {
-                None
-            },
-            client_id: text("client_id").or_else(|| text("azp")),
-            audience,
-            scopes,
-            claims,
-        }
-    }
-}
-
-fn split_spaces(value: &str) -> Vec<String> {
-    value
-        .split(' ')
-        .filter(|part| !part.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
 /// Which redirects an outbound client follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Redirects {
@@ -179,91 +131,4 @@ enum Redirects {
     SameOrigin,
     /// None: the redirect response itself is the answer.
     Never,
-}
-
-/// The client for JWKS, discovery and introspection requests: every request is bounded by
-/// `timeout`, and a redirect never leads to another origin.
-fn http_client(
-    timeout: Duration,
-    redirects: Redirects,
-) -> Result<reqwest::Client, TokenConfigError> {
-    if timeout.is_zero() {
-        return Err(TokenConfigError::Zero("the request timeout"));
-    }
-    let policy = match redirects {
-        Redirects::Never => reqwest::redirect::Policy::none(),
-        Redirects::SameOrigin => reqwest::redirect::Policy::custom(|attempt| {
-            let same_origin = attempt
-                .previous()
-                .first()
-                .is_some_and(|first| first.origin() == attempt.url().origin());
-            if same_origin && attempt.previous().len() <= 5 {
-                attempt.follow()
-            } else {
-                attempt.stop()
-            }
-        }),
-    };
-    reqwest::Client::builder()
-        .timeout(timeout)
-        .connect_timeout(timeout)
-        .redirect(policy)
-        .build()
-        .map_err(|_| TokenConfigError::HttpClient)
-}
-
-/// Why an outbound request failed, in words that name no URL, header or body.
-/// Sends `request` and keeps the response only when its status is a success; the error
-/// says why in words safe to show a caller (no URL, no body).
-async fn send_checked(request: reqwest::RequestBuilder) -> Result<reqwest::Response, String> {
-    let response = request
-        .send()
-        .await
-        .map_err(|error| describe_request_error(&error).to_owned())?;
-    let status = response.status();
-    if status.is_success() {
-        Ok(response)
-    } else {
-        Err(format!("the endpoint answered {}", status.as_u16()))
-    }
-}
-
-fn describe_request_error(error: &reqwest::Error) -> &'static str {
-    if error.is_timeout() {
-        "timed out"
-    } else if error.is_connect() {
-        "connection failed"
-    } else if error.is_redirect() {
-        "too many redirects"
-    } else if error.is_body() || error.is_decode() {
-        "the response body could not be read"
-    } else {
-        "the request failed"
-    }
-}
-
-/// Reads a response body of at most `limit` bytes.
-async fn read_limited(
-    mut response: reqwest::Response,
-    limit: usize,
-) -> Result<Vec<u8>, &'static str> {
-    const TOO_LARGE: &str = "the response is too large";
-    if response
-        .content_length()
-        .is_some_and(|length| length > limit as u64)
-    {
-        return Err(TOO_LARGE);
-    }
-    let mut body = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|error| describe_request_error(&error))?
-    {
-        if body.len() + chunk.len() > limit {
-            return Err(TOO_LARGE);
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
 }

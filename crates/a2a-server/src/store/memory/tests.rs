@@ -1,7 +1,8 @@
-use a2a_types::{ContextId, TaskState};
+use a2a_types::{ContextId, StreamResponse, Task, TaskState};
 use tokio::time::advance;
 
 use super::*;
+use crate::store::{Expected, StoreError, TaskPage, TaskQuery, TaskStore};
 
 const HOUR: Duration = Duration::from_secs(60 * 60);
 const MILLISECOND: Duration = Duration::from_millis(1);

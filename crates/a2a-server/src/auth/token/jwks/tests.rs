@@ -1,5 +1,8 @@
-use serde_json::json;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::{Value, json};
 
+use super::cache::cache_max_age;
 use super::*;
 
 fn b64(bytes: &[u8]) -> String {

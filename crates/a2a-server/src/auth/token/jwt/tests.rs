@@ -1,6 +1,9 @@
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::json;
 
 use super::*;
+use crate::auth::token::{TokenConfigError, TokenError};
 
 fn segment(value: &Value) -> String {
     URL_SAFE_NO_PAD.encode(value.to_string())

@@ -7,9 +7,12 @@
 //! transaction; a database whose version is newer than the migrations know is refused: an
 //! older build must not misread or damage tables a newer one laid out.
 
-use sqlx::{Connection, PgConnection, Postgres, Sqlite, SqliteConnection};
+use sqlx::{
+    ColumnIndex, Connection, Database, Decode, Encode, Executor, IntoArguments, PgConnection,
+    Postgres, Sqlite, SqliteConnection, Transaction, Type,
+};
 
-use crate::shared::Shared;
+use crate::shared::{Affected, Shared};
 
 /// One migration: the schema version it brings the database to, and the SQL that does it
 /// (several statements are fine).
@@ -179,6 +182,89 @@ pub(crate) fn newest(migrations: &[Migration]) -> i64 {
 
 pub(crate) fn failed(version: i64) -> impl FnOnce(sqlx::Error) -> MigrationError {
     move |source| MigrationError::Failed { version, source }
+}
+
+// The steps run the same SQL on both databases, so they are written once, over either.
+impl<DB> Shared<DB>
+where
+    DB: Database,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    usize: ColumnIndex<DB::Row>,
+    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<&'q str>: Encode<'q, DB> + Type<DB>,
+    for<'q> &'q [u8]: Encode<'q, DB> + Type<DB>,
+    for<'q> bool: Encode<'q, DB> + Decode<'q, DB> + Type<DB>,
+    for<'q> i32: Encode<'q, DB> + Decode<'q, DB> + Type<DB>,
+    for<'q> i64: Encode<'q, DB> + Decode<'q, DB> + Type<DB>,
+    for<'q> Option<i64>: Encode<'q, DB> + Type<DB>,
+    for<'r> String: Decode<'r, DB> + Type<DB>,
+    for<'r> Vec<u8>: Decode<'r, DB> + Type<DB>,
+    DB::QueryResult: Affected,
+{
+    /// Applies the `migrations` newer than the version recorded in `table` in `tx`, which
+    /// the caller began (and locked as its database needs), records the newest and commits.
+    pub(crate) async fn migrate(
+        mut tx: Transaction<'_, DB>,
+        table: &str,
+        migrations: &[Migration],
+    ) -> Result<(), MigrationError> {
+        let supported = newest(migrations);
+        let found = Self::read_version(&mut tx, table)
+            .await
+            .map_err(failed(0))?;
+        let found = match check(found, supported) {
+            Ok(found) => found,
+            Err(error) => {
+                // Now, not when the pool gets to it: the transaction holds locks.
+                let _ = tx.rollback().await;
+                return Err(error);
+            }
+        };
+        for &(version, sql) in migrations.iter().filter(|(version, _)| *version > found) {
+            sqlx::raw_sql(sql)
+                .execute(&mut *tx)
+                .await
+                .map_err(failed(version))?;
+            Self::write_version(&mut tx, table, version)
+                .await
+                .map_err(failed(version))?;
+        }
+        tx.commit().await.map_err(failed(supported))
+    }
+
+    /// Creates the table `table` of a schema version when missing, and reads the version
+    /// recorded in it (`None` in a new database).
+    async fn read_version(
+        conn: &mut DB::Connection,
+        table: &str,
+    ) -> Result<Option<i64>, sqlx::Error> {
+        sqlx::raw_sql(&format!(
+            "CREATE TABLE IF NOT EXISTS {table} (version BIGINT NOT NULL)"
+        ))
+        .execute(&mut *conn)
+        .await?;
+        sqlx::query_scalar(&format!("SELECT MAX(version) FROM {table}"))
+            .fetch_one(&mut *conn)
+            .await
+    }
+
+    /// Records `version` in `table`. One statement per call: PostgreSQL prepares each
+    /// statement on its own and refuses several in one.
+    async fn write_version(
+        conn: &mut DB::Connection,
+        table: &str,
+        version: i64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(&format!("DELETE FROM {table}"))
+            .execute(&mut *conn)
+            .await?;
+        sqlx::query(&format!("INSERT INTO {table} (version) VALUES ($1)"))
+            .bind(version)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

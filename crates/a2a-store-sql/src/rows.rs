@@ -326,11 +326,8 @@ pub(crate) fn lease_columns(
 
 /// What the task statement of a save binds, on both backends: `$1` task id, `$2…$4`
 /// scope, `$5` version (expected by an update, first of a create), `$6…$10` the row's
-/// columns, `$11` number of events, then as [`Shared::bind_update`] and
-/// [`Shared::bind_insert`] say.
-///
-/// [`Shared::bind_update`]: crate::shared::Shared::bind_update
-/// [`Shared::bind_insert`]: crate::shared::Shared::bind_insert
+/// columns, `$11` number of events, then as `Shared::bind_update` and
+/// `Shared::bind_insert` say.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SaveColumns<'a> {
     pub(crate) scope: &'a ScopeKey,

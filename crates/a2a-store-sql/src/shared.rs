@@ -18,13 +18,10 @@ use a2a_server::TaskEvent;
 use a2a_server::store::{StoreError, StoredTask, TaskPage};
 use a2a_types::{TaskId, TaskPushNotificationConfig};
 use sqlx::query::{Query, QueryAs, QueryScalar};
-use sqlx::{
-    ColumnIndex, Database, Decode, Encode, Executor, FromRow, IntoArguments, Transaction, Type,
-};
+use sqlx::{ColumnIndex, Database, Decode, Encode, Executor, FromRow, IntoArguments, Type};
 
 use crate::error::backend;
 use crate::list::{ListSql, Param};
-use crate::migrations::{Migration, MigrationError, check, failed, newest};
 use crate::rows::{
     ProgressColumns, SaveColumns, ScopeKey, decode_config, decode_stored, events_from_rows,
     millis_after, now_millis, push_limit, to_i64,
@@ -441,69 +438,5 @@ where
             .bind(scope.tenant.as_str())
             .bind(scope.has_owner)
             .bind(scope.owner.as_str())
-    }
-
-    /// Applies the `migrations` newer than the version recorded in `table` in `tx`, which
-    /// the caller began (and locked as its database needs), records the newest and commits.
-    pub(crate) async fn migrate(
-        mut tx: Transaction<'_, DB>,
-        table: &str,
-        migrations: &[Migration],
-    ) -> Result<(), MigrationError> {
-        let supported = newest(migrations);
-        let found = Self::read_version(&mut tx, table)
-            .await
-            .map_err(failed(0))?;
-        let found = match check(found, supported) {
-            Ok(found) => found,
-            Err(error) => {
-                // Now, not when the pool gets to it: the transaction holds locks.
-                let _ = tx.rollback().await;
-                return Err(error);
-            }
-        };
-        for &(version, sql) in migrations.iter().filter(|(version, _)| *version > found) {
-            sqlx::raw_sql(sql)
-                .execute(&mut *tx)
-                .await
-                .map_err(failed(version))?;
-            Self::write_version(&mut tx, table, version)
-                .await
-                .map_err(failed(version))?;
-        }
-        tx.commit().await.map_err(failed(supported))
-    }
-
-    /// Creates the table `table` of a schema version when missing, and reads the version
-    /// recorded in it (`None` in a new database).
-    async fn read_version(
-        conn: &mut DB::Connection,
-        table: &str,
-    ) -> Result<Option<i64>, sqlx::Error> {
-        sqlx::raw_sql(&format!(
-            "CREATE TABLE IF NOT EXISTS {table} (version BIGINT NOT NULL)"
-        ))
-        .execute(&mut *conn)
-        .await?;
-        sqlx::query_scalar(&format!("SELECT MAX(version) FROM {table}"))
-            .fetch_one(&mut *conn)
-            .await
-    }
-
-    /// Records `version` in `table`. One statement per call: PostgreSQL prepares each
-    /// statement on its own and refuses several in one.
-    async fn write_version(
-        conn: &mut DB::Connection,
-        table: &str,
-        version: i64,
-    ) -> Result<(), sqlx::Error> {
-        sqlx::query(&format!("DELETE FROM {table}"))
-            .execute(&mut *conn)
-            .await?;
-        sqlx::query(&format!("INSERT INTO {table} (version) VALUES ($1)"))
-            .bind(version)
-            .execute(&mut *conn)
-            .await?;
-        Ok(())
     }
 }

@@ -1,0 +1,39 @@
+//! The options of a TOML configuration file.
+
+use std::path::Path;
+
+use super::{ConfigError, ServeOptions};
+
+/// The options of a TOML file. A relative card path is relative to the file, as a reader of
+/// the file would expect.
+pub(super) fn from_file(path: &Path) -> Result<ServeOptions, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::ReadFile {
+        path: path.to_owned(),
+        source,
+    })?;
+    let mut options = parse_file(path, &text)?;
+    if let Some(card) = options.card.take() {
+        let base = path.parent().unwrap_or_else(|| Path::new(""));
+        options.card = Some(base.join(card));
+    }
+    Ok(options)
+}
+
+fn parse_file(path: &Path, text: &str) -> Result<ServeOptions, ConfigError> {
+    toml::from_str(text).map_err(|error| {
+        // toml's own rendering spans several lines with a source excerpt; one line with
+        // the line number fits the command's one-line errors.
+        let line = error
+            .span()
+            .and_then(|span| text.get(..span.start))
+            .map(|before| before.matches('\n').count() + 1);
+        let message = error.message().trim().to_owned();
+        ConfigError::ParseFile {
+            path: path.to_owned(),
+            message: match line {
+                Some(line) => format!("line {line}: {message}"),
+                None => message,
+            },
+        }
+    })
+}

@@ -35,6 +35,27 @@ pub(crate) struct TurnRequest {
     pub(crate) extras: RequestExtras,
 }
 
+/// A request's parts, as both kinds of start use them.
+type Parts = (
+    TaskScope,
+    Message,
+    Option<TaskPushNotificationConfig>,
+    Events,
+    RequestExtras,
+);
+
+impl TurnRequest {
+    fn into_parts(self) -> Parts {
+        (
+            self.scope,
+            self.message,
+            self.inline_push,
+            self.events,
+            self.extras,
+        )
+    }
+}
+
 impl Engine {
     /// Starts the turn of `request`: a new interaction, or a follow-up of the task its
     /// message names.
@@ -63,14 +84,7 @@ impl Engine {
         request: TurnRequest,
         ticket: super::Ticket,
     ) -> Result<StartedTurn, A2aError> {
-        let TurnRequest {
-            scope,
-            mut message,
-            mut inline_push,
-            events,
-            extras,
-            ..
-        } = request;
+        let (scope, mut message, mut inline_push, events, extras) = request.into_parts();
         let task_id = TaskId::generate();
         let context_id = message
             .context_id
@@ -116,14 +130,7 @@ impl Engine {
         task_id: &TaskId,
         ticket: super::Ticket,
     ) -> Result<StartedTurn, A2aError> {
-        let TurnRequest {
-            scope,
-            mut message,
-            mut inline_push,
-            events,
-            extras,
-            ..
-        } = request;
+        let (scope, mut message, mut inline_push, events, extras) = request.into_parts();
         let _guard = self.locks.lock(task_id).await;
         let Some(stored) = self.load(&scope, task_id).await? else {
             return Err(self.missing_task(&scope, task_id).await);

@@ -20,6 +20,28 @@ pub const RACERS: usize = 16;
 /// How many rounds the concurrency checks race.
 pub const ROUNDS: usize = 20;
 
+/// Saves and returns the new version, or the store's refusal.
+pub(super) async fn save_version(
+    store: &dyn TaskStore,
+    scope: &TaskScope,
+    task: &Task,
+    expected: Expected,
+    events: &[StreamResponse],
+) -> Result<Version, StoreError> {
+    store
+        .save(scope, task, expected, events)
+        .await
+        .map(|saved| saved.version)
+}
+
+/// Numbers logged events from 1, as the store numbers them.
+pub(super) fn numbered(logged: Vec<StreamResponse>) -> Vec<TaskEvent> {
+    (1..)
+        .zip(logged)
+        .map(|(sequence, response)| TaskEvent { sequence, response })
+        .collect()
+}
+
 /// One running check: names it in every failure, and gives it task ids and tenants of its
 /// own so that checks cannot see each other's tasks even in a shared database.
 pub(super) struct Check {
@@ -314,10 +336,7 @@ impl Check {
         task: &Task,
     ) -> Version {
         self.ok(
-            store
-                .save(scope, task, Expected::Absent, &[])
-                .await
-                .map(|saved| saved.version),
+            save_version(store, scope, task, Expected::Absent, &[]).await,
             format!("creating task {}", task.id),
         )
     }

@@ -2,7 +2,7 @@
 
 use a2a_types::TaskState;
 
-use super::check::Check;
+use super::check::{Check, numbered, save_version};
 use super::fixtures::{revised, with_state};
 use crate::store::{Expected, TaskEvent, TaskStore};
 
@@ -83,10 +83,7 @@ pub async fn saves_append_events_numbered_on_from_one(store: &dyn TaskStore) {
         "last sequence loaded after three saves",
     );
 
-    let expected: Vec<TaskEvent> = (1..)
-        .zip(logged)
-        .map(|(sequence, response)| TaskEvent { sequence, response })
-        .collect();
+    let expected = numbered(logged);
     check
         .expect_events(
             store,
@@ -119,10 +116,7 @@ pub async fn events_after_a_sequence_returns_the_tail_in_order(store: &dyn TaskS
             "creating with 6 events",
         )
         .await;
-    let numbered: Vec<TaskEvent> = (1..)
-        .zip(logged)
-        .map(|(sequence, response)| TaskEvent { sequence, response })
-        .collect();
+    let numbered = numbered(logged);
 
     let cases: [(u64, usize, &[TaskEvent], &str); 6] = [
         (3, usize::MAX, &numbered[3..], "after 3"),
@@ -171,37 +165,36 @@ pub async fn a_refused_save_appends_no_event(store: &dyn TaskStore) {
         .await;
 
     let refused = Check::events(&task, 10..13);
-    let result = store
-        .save(
-            &scope,
-            &revised(&task, 1),
-            Expected::Version(first.version),
-            &refused,
-        )
-        .await
-        .map(|saved| saved.version);
+    let result = save_version(
+        store,
+        &scope,
+        &revised(&task, 1),
+        Expected::Version(first.version),
+        &refused,
+    )
+    .await;
     check.expect_conflict(result, &task.id, "saving with a stale version");
-    let result = store
-        .save(&scope, &revised(&task, 2), Expected::Absent, &refused)
-        .await
-        .map(|saved| saved.version);
+    let result = save_version(
+        store,
+        &scope,
+        &revised(&task, 2),
+        Expected::Absent,
+        &refused,
+    )
+    .await;
     check.expect_conflict(result, &task.id, "creating the task again");
     let other = check.scope("acme", Some("bob"));
-    let result = store
-        .save(
-            &other,
-            &revised(&task, 3),
-            Expected::Version(second.version),
-            &refused,
-        )
-        .await
-        .map(|saved| saved.version);
+    let result = save_version(
+        store,
+        &other,
+        &revised(&task, 3),
+        Expected::Version(second.version),
+        &refused,
+    )
+    .await;
     check.expect_not_found(result, &task.id, "saving under another owner");
 
-    let expected: Vec<TaskEvent> = (1..)
-        .zip(logged)
-        .map(|(sequence, response)| TaskEvent { sequence, response })
-        .collect();
+    let expected = numbered(logged);
     check
         .expect_events(
             store,

@@ -5,7 +5,7 @@ use std::time::Duration;
 use a2a_types::{Task, TaskId, TaskState};
 use tokio::time::{Instant, sleep_until};
 
-use super::check::Check;
+use super::check::{Check, save_version};
 use super::fixtures::{list_order, with_state};
 use crate::store::{Expected, TaskEvent, TaskQuery, TaskStore};
 
@@ -105,10 +105,8 @@ pub async fn terminal_tasks_vanish_after_the_ttl_and_others_stay(store: &dyn Tas
                 &None,
                 format!("the events of {state:?} after the TTL"),
             );
-            let result = store
-                .save(&scope, task, Expected::Version(saved.version), &[])
-                .await
-                .map(|saved| saved.version);
+            let result =
+                save_version(store, &scope, task, Expected::Version(saved.version), &[]).await;
             check.expect_not_found(result, &task.id, format!("saving {state:?} after the TTL"));
         } else {
             check

@@ -7,7 +7,7 @@ use a2a_types::{Artifact, Message, Task, TaskState, TaskStatus};
 use tokio::sync::Barrier;
 use tokio::task::JoinSet;
 
-use super::check::{Check, RACERS, ROUNDS};
+use super::check::{Check, RACERS, ROUNDS, save_version};
 use super::events::{
     a_refused_save_appends_no_event, events_after_a_sequence_returns_the_tail_in_order,
     events_of_a_task_of_another_scope_or_none_is_none, saves_append_events_numbered_on_from_one,
@@ -93,10 +93,7 @@ pub async fn creating_an_existing_task_conflicts_and_stores_nothing(store: &dyn 
     let version = check.create(store, &scope, &task).await;
 
     let again = revised(&task, 1);
-    let result = store
-        .save(&scope, &again, Expected::Absent, &[])
-        .await
-        .map(|saved| saved.version);
+    let result = save_version(store, &scope, &again, Expected::Absent, &[]).await;
     check.expect_conflict(result, &task.id, "creating the task a second time");
     check
         .expect_stored(store, &scope, &task, version, "after the refused creation")
@@ -120,10 +117,7 @@ pub async fn creating_a_task_id_used_in_another_scope_conflicts(store: &dyn Task
         check.scope("acme", None),
         check.scope("globex", Some("alice")),
     ] {
-        let result = store
-            .save(&other, &revised(&task, 1), Expected::Absent, &[])
-            .await
-            .map(|saved| saved.version);
+        let result = save_version(store, &other, &revised(&task, 1), Expected::Absent, &[]).await;
         check.expect_conflict(
             result,
             &task.id,
@@ -152,10 +146,7 @@ pub async fn saving_with_the_current_version_returns_a_greater_version(store: &d
     for revision in 1..=3 {
         let next = revised(&task, revision);
         let saved = check.ok(
-            store
-                .save(&scope, &next, Expected::Version(version), &[])
-                .await
-                .map(|saved| saved.version),
+            save_version(store, &scope, &next, Expected::Version(version), &[]).await,
             format!("saving revision {revision} with the current version {version:?}"),
         );
         check.ensure(
@@ -187,17 +178,18 @@ pub async fn saving_with_a_stale_version_conflicts_and_stores_nothing(store: &dy
     let first = check.create(store, &scope, &task).await;
     let current = revised(&task, 1);
     let second = check.ok(
-        store
-            .save(&scope, &current, Expected::Version(first), &[])
-            .await
-            .map(|saved| saved.version),
+        save_version(store, &scope, &current, Expected::Version(first), &[]).await,
         "saving revision 1 with the current version",
     );
 
-    let result = store
-        .save(&scope, &revised(&task, 2), Expected::Version(first), &[])
-        .await
-        .map(|saved| saved.version);
+    let result = save_version(
+        store,
+        &scope,
+        &revised(&task, 2),
+        Expected::Version(first),
+        &[],
+    )
+    .await;
     check.expect_conflict(result, &task.id, "saving revision 2 with the stale version");
     check
         .expect_stored(store, &scope, &current, second, "after the refused save")
@@ -222,10 +214,7 @@ pub async fn saving_a_task_that_was_never_stored_is_not_found(store: &dyn TaskSt
     let version = check.create(store, &scope, &other).await;
 
     let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
-    let result = store
-        .save(&scope, &task, Expected::Version(version), &[])
-        .await
-        .map(|saved| saved.version);
+    let result = save_version(store, &scope, &task, Expected::Version(version), &[]).await;
     check.expect_not_found(result, &task.id, "saving a task that was never created");
     check
         .expect_absent(store, &scope, &task.id, "after the refused save")
@@ -248,10 +237,14 @@ pub async fn saving_a_task_of_another_scope_is_not_found(store: &dyn TaskStore) 
         check.scope("acme", Some("bob")),
         check.scope("globex", None),
     ] {
-        let result = store
-            .save(&other, &revised(&task, 1), Expected::Version(version), &[])
-            .await
-            .map(|saved| saved.version);
+        let result = save_version(
+            store,
+            &other,
+            &revised(&task, 1),
+            Expected::Version(version),
+            &[],
+        )
+        .await;
         check.expect_not_found(result, &task.id, format!("saving the task under {other:?}"));
         check
             .expect_absent(store, &other, &task.id, format!("under {other:?}"))
@@ -337,10 +330,7 @@ pub async fn a_full_task_survives_a_round_trip_unchanged(store: &dyn TaskStore) 
         .history
         .push(Message::user_text("And tomorrow?").with_task_id(task.id.clone()));
     let version = check.ok(
-        store
-            .save(&scope, &updated, Expected::Version(version), &[])
-            .await
-            .map(|saved| saved.version),
+        save_version(store, &scope, &updated, Expected::Version(version), &[]).await,
         "saving the updated task",
     );
     check
@@ -452,10 +442,7 @@ async fn race(
             start.wait().await;
             (
                 revision,
-                store
-                    .save(&scope, &task, expected, &[])
-                    .await
-                    .map(|saved| saved.version),
+                save_version(&*store, &scope, &task, expected, &[]).await,
             )
         });
     }

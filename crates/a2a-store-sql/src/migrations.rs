@@ -12,7 +12,7 @@ use sqlx::{
     Postgres, Sqlite, SqliteConnection, Transaction, Type,
 };
 
-use crate::shared::{Affected, Shared};
+use crate::shared::Shared;
 
 /// One migration: the schema version it brings the database to, and the SQL that does it
 /// (several statements are fine).
@@ -191,16 +191,7 @@ where
     for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     usize: ColumnIndex<DB::Row>,
-    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
-    for<'q> Option<&'q str>: Encode<'q, DB> + Type<DB>,
-    for<'q> &'q [u8]: Encode<'q, DB> + Type<DB>,
-    for<'q> bool: Encode<'q, DB> + Decode<'q, DB> + Type<DB>,
-    for<'q> i32: Encode<'q, DB> + Decode<'q, DB> + Type<DB>,
     for<'q> i64: Encode<'q, DB> + Decode<'q, DB> + Type<DB>,
-    for<'q> Option<i64>: Encode<'q, DB> + Type<DB>,
-    for<'r> String: Decode<'r, DB> + Type<DB>,
-    for<'r> Vec<u8>: Decode<'r, DB> + Type<DB>,
-    DB::QueryResult: Affected,
 {
     /// Applies the `migrations` newer than the version recorded in `table` in `tx`, which
     /// the caller began (and locked as its database needs), records the newest and commits.

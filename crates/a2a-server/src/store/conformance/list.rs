@@ -4,7 +4,7 @@ use a2a_types::{ContextId, TaskId, TaskState};
 
 use super::check::Check;
 use super::fixtures::{list_order, timestamp};
-use crate::store::{TaskPage, TaskQuery, TaskStore};
+use crate::store::{TaskPage, TaskQuery, TaskScope, TaskStore};
 
 /// `list` returns exactly the tasks of the scope it is asked for, and counts only those.
 ///
@@ -63,15 +63,7 @@ pub async fn list_orders_by_status_timestamp_then_task_id_descending(store: &dyn
         ("f", Some("2025-01-01T10:00:03.000Z")),
         ("g", Some("2025-01-01T09:59:59.999Z")),
     ];
-    for (name, timestamp) in tasks {
-        check
-            .create(
-                store,
-                &scope,
-                &check.task(name, TaskState::Working, timestamp),
-            )
-            .await;
-    }
+    create_working(&check, store, &scope, &tasks).await;
 
     let expected = check.ids(&["f", "b", "d", "c", "a", "g", "e"]);
     let page = check.list(store, &scope, &TaskQuery::default()).await;
@@ -163,21 +155,19 @@ pub async fn list_filters_by_one_or_several_states(store: &dyn TaskStore) {
 pub async fn list_status_timestamp_after_is_inclusive(store: &dyn TaskStore) {
     let check = Check::new("list_status_timestamp_after_is_inclusive");
     let scope = check.scope("acme", Some("alice"));
-    for (name, timestamp) in [
-        ("a", Some("2025-01-01T10:00:00.000Z")),
-        ("b", Some("2025-01-01T10:00:00.001Z")),
-        ("c", Some("2025-01-01T10:00:01.000Z")),
-        ("d", None),
-        ("e", Some("2025-01-01T09:00:00.000Z")),
-    ] {
-        check
-            .create(
-                store,
-                &scope,
-                &check.task(name, TaskState::Working, timestamp),
-            )
-            .await;
-    }
+    create_working(
+        &check,
+        store,
+        &scope,
+        &[
+            ("a", Some("2025-01-01T10:00:00.000Z")),
+            ("b", Some("2025-01-01T10:00:00.001Z")),
+            ("c", Some("2025-01-01T10:00:01.000Z")),
+            ("d", None),
+            ("e", Some("2025-01-01T09:00:00.000Z")),
+        ],
+    )
+    .await;
 
     let query = TaskQuery {
         status_timestamp_after: Some(timestamp("2025-01-01T10:00:00.001Z")),
@@ -313,5 +303,23 @@ pub async fn an_empty_store_lists_an_empty_page(store: &dyn TaskStore) {
     for (query, what) in [(TaskQuery::default(), "no filter"), (filtered, "filters")] {
         let page = check.list(store, &scope, &query).await;
         check.ensure_eq(&page, &TaskPage::default(), format!("listing with {what}"));
+    }
+}
+
+/// Creates a working task under `scope` for each name and status timestamp, in order.
+async fn create_working(
+    check: &Check,
+    store: &dyn TaskStore,
+    scope: &TaskScope,
+    tasks: &[(&str, Option<&str>)],
+) {
+    for &(name, timestamp) in tasks {
+        check
+            .create(
+                store,
+                scope,
+                &check.task(name, TaskState::Working, timestamp),
+            )
+            .await;
     }
 }

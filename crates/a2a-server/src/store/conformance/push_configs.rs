@@ -1,9 +1,11 @@
 //! The checks of a [`PushConfigStore`]'s configs.
 
-use a2a_types::{PushConfigId, TaskPushNotificationConfig};
+use std::fmt::Display;
+
+use a2a_types::{PushConfigId, TaskId, TaskPushNotificationConfig};
 
 use super::check::{Chain, Check};
-use crate::store::{PushConfigStore, StoreError};
+use crate::store::{PushConfigStore, StoreError, TaskScope};
 
 /// Runs every push-config check, each on a store fresh from `make_store`.
 ///
@@ -34,38 +36,22 @@ pub async fn push_configs_are_created_read_replaced_and_deleted(store: &dyn Push
     check
         .save_config(store, &scope, &config, 10, "creating")
         .await;
-    check
-        .expect_configs(store, &scope, &task_id, &[&config], "after creating")
-        .await;
-    check
-        .expect_config(
-            store,
-            &scope,
-            &task_id,
-            "hook",
-            Some(&config),
-            "after creating",
-        )
-        .await;
+    expect_only_hook(&check, store, &scope, &task_id, &config, "after creating").await;
 
     let mut replacement = Check::push_config(&task_id, "hook", "https://example.com/b");
     replacement.token = Some("secret-token".to_owned());
     check
         .save_config(store, &scope, &replacement, 10, "replacing")
         .await;
-    check
-        .expect_configs(store, &scope, &task_id, &[&replacement], "after replacing")
-        .await;
-    check
-        .expect_config(
-            store,
-            &scope,
-            &task_id,
-            "hook",
-            Some(&replacement),
-            "after replacing",
-        )
-        .await;
+    expect_only_hook(
+        &check,
+        store,
+        &scope,
+        &task_id,
+        &replacement,
+        "after replacing",
+    )
+    .await;
 
     let id = PushConfigId::new("hook");
     let deleted = check.ok(
@@ -73,12 +59,7 @@ pub async fn push_configs_are_created_read_replaced_and_deleted(store: &dyn Push
         "deleting the config",
     );
     check.ensure(deleted, "deleting a stored config returned false");
-    check
-        .expect_config(store, &scope, &task_id, "hook", None, "after deleting")
-        .await;
-    check
-        .expect_configs(store, &scope, &task_id, &[], "after deleting")
-        .await;
+    expect_no_hook(&check, store, &scope, &task_id, "after deleting").await;
     let deleted = check.ok(
         store.delete_push_config(&scope, &task_id, &id).await,
         "deleting the config again",
@@ -180,12 +161,7 @@ pub async fn push_configs_are_invisible_to_other_scopes_and_tasks(store: &dyn Pu
         check.scope("acme", None),
         check.scope("globex", Some("alice")),
     ] {
-        check
-            .expect_config(store, &other, &task_id, "hook", None, format!("{other:?}"))
-            .await;
-        check
-            .expect_configs(store, &other, &task_id, &[], format!("{other:?}"))
-            .await;
+        expect_no_hook(&check, store, &other, &task_id, format!("{other:?}")).await;
         let deleted = check.ok(
             store.delete_push_config(&other, &task_id, &id).await,
             format!("deleting under {other:?}"),
@@ -214,5 +190,38 @@ pub async fn push_configs_are_invisible_to_other_scopes_and_tasks(store: &dyn Pu
         .await;
     check
         .expect_configs(store, &scope, &task_id, &[&config], "its own scope")
+        .await;
+}
+
+/// Expects `config` to be the task's only config, and to be found by its id `hook`.
+async fn expect_only_hook(
+    check: &Check,
+    store: &dyn PushConfigStore,
+    scope: &TaskScope,
+    task_id: &TaskId,
+    config: &TaskPushNotificationConfig,
+    what: impl Display,
+) {
+    check
+        .expect_configs(store, scope, task_id, &[config], &what)
+        .await;
+    check
+        .expect_config(store, scope, task_id, "hook", Some(config), &what)
+        .await;
+}
+
+/// Expects no config `hook` under `scope`, and no configs of the task at all.
+async fn expect_no_hook(
+    check: &Check,
+    store: &dyn PushConfigStore,
+    scope: &TaskScope,
+    task_id: &TaskId,
+    what: impl Display,
+) {
+    check
+        .expect_config(store, scope, task_id, "hook", None, &what)
+        .await;
+    check
+        .expect_configs(store, scope, task_id, &[], &what)
         .await;
 }

@@ -7,7 +7,7 @@ use a2a_server::{RequestContext, ServerConfig, TaskUpdater};
 use a2a_types::TaskState;
 use serde_json::json;
 
-use super::{input_required_task, serve_gated, state};
+use super::{input_required_task, send_text, serve_gated, state};
 use crate::support::{TestServer, send_params, serve, standard_card};
 
 #[tokio::test]
@@ -67,9 +67,7 @@ async fn blocking_send_returns_at_an_interrupted_state_while_the_turn_goes_on() 
         Some("Paid"),
     )
     .await;
-    let result = server
-        .call("SendMessage", send_params("pay", json!({})))
-        .await;
+    let result = send_text(&server, "pay").await;
     assert_eq!(state(&result["task"]), "TASK_STATE_AUTH_REQUIRED");
     // The turn still runs: a follow-up message to the task is refused until it ends.
     let error = server
@@ -97,8 +95,6 @@ async fn an_async_timeout_fails_overrunning_work() {
     )
     .config(config);
     let server = TestServer::start_with(builder).await;
-    let result = server
-        .call("SendMessage", send_params("x", json!({})))
-        .await;
+    let result = send_text(&server, "x").await;
     assert_eq!(state(&result["task"]), "TASK_STATE_FAILED");
 }

@@ -7,7 +7,7 @@ use a2a_types::TaskState;
 use serde_json::json;
 use tokio::sync::mpsc;
 
-use super::{ask_then_complete, input_required_task, serve_gated, state};
+use super::{ask_then_complete, input_required_task, send_text, serve_gated, state};
 use crate::support::{TestServer, send_params, serve, standard_card};
 
 #[tokio::test]
@@ -133,9 +133,7 @@ async fn referenced_tasks_reach_the_executor() {
         }
     })
     .await;
-    let first = server
-        .call("SendMessage", send_params("a", json!({})))
-        .await;
+    let first = send_text(&server, "a").await;
     let _ = receiver.recv().await;
     let id = first["task"]["id"].clone();
     server

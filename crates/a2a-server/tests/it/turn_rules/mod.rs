@@ -16,6 +16,13 @@ use tokio::sync::Notify;
 
 use crate::support::{TestServer, send_params, serve};
 
+/// Sends `text` as a new message and returns the result.
+async fn send_text(server: &TestServer, text: &str) -> Value {
+    server
+        .call("SendMessage", send_params(text, json!({})))
+        .await
+}
+
 fn state(task: &Value) -> &str {
     task["status"]["state"].as_str().unwrap_or_default()
 }

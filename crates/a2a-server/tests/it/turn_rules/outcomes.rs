@@ -9,7 +9,7 @@ use a2a_types::{A2aError, Artifact};
 use serde_json::json;
 use tokio::sync::{Notify, mpsc};
 
-use super::{history_texts, input_required_task, state};
+use super::{history_texts, input_required_task, send_text, state};
 use crate::support::{send_params, serve};
 
 #[tokio::test]
@@ -20,9 +20,7 @@ async fn new_interaction_creates_its_task_at_the_first_update_with_the_message_i
         Ok(())
     })
     .await;
-    let result = server
-        .call("SendMessage", send_params("hello", json!({})))
-        .await;
+    let result = send_text(&server, "hello").await;
     let task = &result["task"];
     assert_eq!(state(task), "TASK_STATE_COMPLETED");
     assert_eq!(history_texts(task), ["hello", "Thinking…", "Done"]);
@@ -40,9 +38,7 @@ async fn a_reply_answers_with_a_message_and_creates_no_task() {
         Ok(())
     })
     .await;
-    let result = server
-        .call("SendMessage", send_params("hi", json!({})))
-        .await;
+    let result = send_text(&server, "hi").await;
     let message = &result["message"];
     assert_eq!(message["role"], "ROLE_AGENT");
     assert_eq!(message["parts"][0]["text"], "You said hi");
@@ -66,9 +62,7 @@ async fn updates_after_the_turn_ended_are_rejected() {
         }
     })
     .await;
-    let result = server
-        .call("SendMessage", send_params("go", json!({})))
-        .await;
+    let result = send_text(&server, "go").await;
     assert_eq!(state(&result["task"]), "TASK_STATE_COMPLETED");
     let late = receiver.recv().await.unwrap();
     assert_eq!(late, Err(a2a_server::executor::UpdateError::TurnEnded));
@@ -121,9 +115,7 @@ async fn returning_while_working_completes_the_task() {
         Ok(())
     })
     .await;
-    let result = server
-        .call("SendMessage", send_params("x", json!({})))
-        .await;
+    let result = send_text(&server, "x").await;
     assert_eq!(state(&result["task"]), "TASK_STATE_COMPLETED");
 }
 
@@ -136,9 +128,7 @@ async fn returning_while_auth_required_leaves_the_task_waiting() {
         Ok(())
     })
     .await;
-    let result = server
-        .call("SendMessage", send_params("x", json!({})))
-        .await;
+    let result = send_text(&server, "x").await;
     let task = &result["task"];
     assert_eq!(state(task), "TASK_STATE_AUTH_REQUIRED");
     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -153,9 +143,7 @@ async fn an_executor_error_fails_the_task_with_its_message() {
         Err(ExecutorError::failed("the weather service is down"))
     })
     .await;
-    let result = server
-        .call("SendMessage", send_params("x", json!({})))
-        .await;
+    let result = send_text(&server, "x").await;
     let task = &result["task"];
     assert_eq!(state(task), "TASK_STATE_FAILED");
     assert_eq!(
@@ -168,9 +156,7 @@ async fn an_executor_error_fails_the_task_with_its_message() {
 async fn an_error_before_the_first_update_still_creates_and_fails_the_task() {
     let server =
         serve(|_context, _updater| async move { Err(ExecutorError::failed("no luck")) }).await;
-    let result = server
-        .call("SendMessage", send_params("x", json!({})))
-        .await;
+    let result = send_text(&server, "x").await;
     assert_eq!(state(&result["task"]), "TASK_STATE_FAILED");
     assert_eq!(history_texts(&result["task"]), ["x", "no luck"]);
 }
@@ -187,9 +173,7 @@ async fn internal_errors_and_panics_fail_the_task_without_leaking_details() {
     })
     .await;
     for text in ["internal", "panic"] {
-        let result = server
-            .call("SendMessage", send_params(text, json!({})))
-            .await;
+        let result = send_text(&server, text).await;
         let task = &result["task"];
         assert_eq!(state(task), "TASK_STATE_FAILED", "{text}");
         let shown = task["status"]["message"]["parts"][0]["text"]
@@ -246,9 +230,7 @@ async fn a_refusal_after_an_update_fails_the_task_instead() {
         Err(A2aError::unsupported_operation("changed my mind").into())
     })
     .await;
-    let result = server
-        .call("SendMessage", send_params("x", json!({})))
-        .await;
+    let result = send_text(&server, "x").await;
     assert_eq!(state(&result["task"]), "TASK_STATE_FAILED");
     assert_eq!(
         result["task"]["status"]["message"]["parts"][0]["text"],

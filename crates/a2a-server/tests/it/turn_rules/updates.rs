@@ -6,7 +6,7 @@ use a2a_server::{RequestContext, TaskUpdater};
 use a2a_types::{Artifact, Message, TaskState};
 use serde_json::json;
 
-use super::{history_texts, state};
+use super::{history_texts, send_text, state};
 use crate::support::{send_params, serve};
 
 #[tokio::test]
@@ -28,9 +28,7 @@ async fn progress_helpers_report_through_the_current_turn() {
         Ok(())
     })
     .await;
-    let result = server
-        .call("SendMessage", send_params("x", json!({})))
-        .await;
+    let result = send_text(&server, "x").await;
     let task = &result["task"];
     assert_eq!(state(task), "TASK_STATE_INPUT_REQUIRED");
     assert_eq!(
@@ -93,9 +91,7 @@ async fn an_intermediate_message_keeps_the_state_and_joins_the_history() {
         Ok(())
     })
     .await;
-    let result = server
-        .call("SendMessage", send_params("x", json!({})))
-        .await;
+    let result = send_text(&server, "x").await;
     assert_eq!(
         history_texts(&result["task"]),
         ["x", "working on it", "anything else?"]
@@ -119,9 +115,7 @@ async fn status_metadata_is_merged_into_the_task() {
         Ok(())
     })
     .await;
-    let result = server
-        .call("SendMessage", send_params("x", json!({})))
-        .await;
+    let result = send_text(&server, "x").await;
     assert_eq!(
         result["task"]["metadata"],
         json!({"step": 2, "keep": "yes"})
@@ -139,9 +133,7 @@ async fn complete_with_artifacts_is_one_update_with_every_event() {
         Ok(())
     })
     .await;
-    let task = server
-        .call("SendMessage", send_params("first", json!({})))
-        .await;
+    let task = send_text(&server, "first").await;
     assert_eq!(state(&task["task"]), "TASK_STATE_COMPLETED");
     assert_eq!(task["task"]["artifacts"].as_array().map(Vec::len), Some(2));
     let id = task["task"]["id"].as_str().unwrap();
@@ -162,9 +154,7 @@ async fn complete_with_an_empty_artifact_applies_nothing() {
         },
     )
     .await;
-    let task = server
-        .call("SendMessage", send_params("go", json!({})))
-        .await;
+    let task = send_text(&server, "go").await;
     assert_eq!(state(&task["task"]), "TASK_STATE_FAILED", "{task}");
     assert!(
         task["task"]["artifacts"]

@@ -163,6 +163,37 @@ impl AgentExecutor for GatedAgent {
     }
 }
 
+/// Two instances, `a` and `b`, of one [`GatedAgent`] over one fresh schema; `None` when the
+/// test is skipped (see [`Postgres::schema_for_test`]). Fields drop in declaration order:
+/// `b`, `a`, the agent, then the database.
+#[derive(Debug)]
+pub struct Cluster {
+    /// Instance `b`.
+    pub b: Instance,
+    /// Instance `a`.
+    pub a: Instance,
+    /// The agent both serve.
+    pub agent: GatedAgent,
+    /// The schema both share.
+    pub database: Postgres,
+}
+
+impl Cluster {
+    /// Starts `a`, then `b`, over a fresh schema.
+    pub async fn start() -> Option<Self> {
+        let database = Postgres::schema_for_test().await?;
+        let agent = GatedAgent::default();
+        let a = Instance::start(&database, "a", agent.clone());
+        let b = Instance::start(&database, "b", agent.clone());
+        Some(Self {
+            b,
+            a,
+            agent,
+            database,
+        })
+    }
+}
+
 /// One agent server instance on a runtime of its own (so [`Instance::kill`] can stop it dead,
 /// as a crash would: no graceful shutdown, leases no longer renewed).
 pub struct Instance {

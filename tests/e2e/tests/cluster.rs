@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use a2a_e2e::{Event, GatedAgent, Instance, LEASE_TTL, Postgres, eventually, send};
+use a2a_e2e::{Cluster, Event, Instance, LEASE_TTL, Sse, eventually, send};
 use a2a_server::executor::LOST_TURN_MESSAGE;
 use serde_json::{Value, json};
 
@@ -47,14 +47,25 @@ async fn waiting_task(a: &Instance) -> String {
     asked["task"]["id"].as_str().unwrap().to_owned()
 }
 
+/// A SubscribeToTask stream on `instance` whose first event, the snapshot, shows the task
+/// working.
+async fn working_subscriber(instance: &Instance, task_id: &str) -> Sse {
+    let mut stream = instance
+        .stream("SubscribeToTask", json!({"id": task_id}), None)
+        .await;
+    assert_eq!(
+        stream.next().await.unwrap().summary(),
+        "task:TASK_STATE_WORKING"
+    );
+    stream
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_subscriber_on_b_sees_the_turn_running_on_a() {
-    let Some(database) = Postgres::schema_for_test().await else {
+    let Some(cluster) = Cluster::start().await else {
         return;
     };
-    let agent = GatedAgent::default();
-    let a = Instance::start(&database, "a", agent.clone());
-    let b = Instance::start(&database, "b", agent.clone());
+    let Cluster { agent, a, b, .. } = cluster;
     let task_id = slow_task(&a).await;
 
     let mut on_b = b
@@ -77,12 +88,10 @@ async fn a_subscriber_on_b_sees_the_turn_running_on_a() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn subscribers_on_b_stay_open_across_input_required_until_a_follow_up_on_a_ends_the_task() {
-    let Some(database) = Postgres::schema_for_test().await else {
+    let Some(cluster) = Cluster::start().await else {
         return;
     };
-    let agent = GatedAgent::default();
-    let a = Instance::start(&database, "a", agent.clone());
-    let b = Instance::start(&database, "b", agent.clone());
+    let Cluster { a, b, .. } = cluster;
     let task_id = &waiting_task(&a).await;
     let mut jsonrpc = b
         .stream("SubscribeToTask", json!({"id": task_id}), None)
@@ -112,12 +121,10 @@ async fn subscribers_on_b_stay_open_across_input_required_until_a_follow_up_on_a
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_follow_up_on_b_continues_a_task_created_on_a() {
-    let Some(database) = Postgres::schema_for_test().await else {
+    let Some(cluster) = Cluster::start().await else {
         return;
     };
-    let agent = GatedAgent::default();
-    let a = Instance::start(&database, "a", agent.clone());
-    let b = Instance::start(&database, "b", agent.clone());
+    let Cluster { a, b, .. } = cluster;
     let task_id = &waiting_task(&a).await;
 
     let answered = b.call("SendMessage", send("blue", Some(task_id))).await;
@@ -133,20 +140,12 @@ async fn a_follow_up_on_b_continues_a_task_created_on_a() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancel_on_b_stops_the_turn_running_on_a() {
-    let Some(database) = Postgres::schema_for_test().await else {
+    let Some(cluster) = Cluster::start().await else {
         return;
     };
-    let agent = GatedAgent::default();
-    let a = Instance::start(&database, "a", agent.clone());
-    let b = Instance::start(&database, "b", agent.clone());
+    let Cluster { agent, a, b, .. } = cluster;
     let task_id = slow_task(&a).await;
-    let mut watcher = a
-        .stream("SubscribeToTask", json!({"id": task_id}), None)
-        .await;
-    assert_eq!(
-        watcher.next().await.unwrap().summary(),
-        "task:TASK_STATE_WORKING"
-    );
+    let mut watcher = working_subscriber(&a, &task_id).await;
 
     let canceled = b.call("CancelTask", json!({"id": task_id})).await;
     assert_eq!(canceled["status"]["state"], "TASK_STATE_CANCELED");
@@ -165,20 +164,12 @@ async fn a_cancel_on_b_stops_the_turn_running_on_a() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_a_dies_mid_turn_its_task_fails_once_the_lease_expires() {
-    let Some(database) = Postgres::schema_for_test().await else {
+    let Some(cluster) = Cluster::start().await else {
         return;
     };
-    let agent = GatedAgent::default();
-    let a = Instance::start(&database, "a", agent.clone());
-    let b = Instance::start(&database, "b", agent.clone());
+    let Cluster { a, b, .. } = cluster;
     let task_id = slow_task(&a).await;
-    let mut on_b = b
-        .stream("SubscribeToTask", json!({"id": task_id}), None)
-        .await;
-    assert_eq!(
-        on_b.next().await.unwrap().summary(),
-        "task:TASK_STATE_WORKING"
-    );
+    let mut on_b = working_subscriber(&b, &task_id).await;
 
     a.kill();
     // Still WORKING while the lease lives; FAILED by B soon after it expired.
@@ -198,12 +189,10 @@ async fn when_a_dies_mid_turn_its_task_fails_once_the_lease_expires() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stream_dropped_on_a_resumes_on_b_with_the_same_events() {
-    let Some(database) = Postgres::schema_for_test().await else {
+    let Some(cluster) = Cluster::start().await else {
         return;
     };
-    let agent = GatedAgent::default();
-    let a = Instance::start(&database, "a", agent.clone());
-    let b = Instance::start(&database, "b", agent.clone());
+    let Cluster { agent, a, b, .. } = cluster;
 
     let mut first = a
         .stream("SendStreamingMessage", send("slow", None), None)

@@ -29,11 +29,7 @@ async fn the_platform_card_is_the_gateways() {
 
 #[tokio::test]
 async fn an_agents_card_points_at_the_gateway_or_is_its_record() {
-    let gateway = Gateway::start().await;
-    let (jsonrpc, rest) = a2a_agent().await;
-    gateway
-        .directory
-        .register("echo-agent-01", Some(jsonrpc), Some(rest));
+    let gateway = Gateway::with_a2a_agent("echo-agent-01").await;
     let record = RegisteredAgent::new(
         "kube-01",
         "Kube",

@@ -1,6 +1,7 @@
 //! Every error the gateway makes itself: at HTTP 200, with its code, message and an
 //! `ErrorInfo` of the gateway's domain with `executed = "false"`.
 
+use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -13,6 +14,20 @@ use serde_json::{Value, json};
 use crate::support::{
     BROKEN_ID, DropSignal, Gateway, closed_port, error_info, send_message, serve,
 };
+
+/// Registers agent `{prefix}-{path}` at `http://{addr}/{path}` and sends it a message;
+/// the body of the answer, which must come at HTTP 200.
+async fn send_to_path(gateway: &Gateway, addr: SocketAddr, prefix: &str, path: &str) -> Value {
+    let agent_id = format!("{prefix}-{path}");
+    gateway
+        .directory
+        .register(&agent_id, Some(format!("http://{addr}/{path}")), None);
+    let (status, body) = gateway
+        .rpc(&agent_id, &send_message("SendMessage", "hi"))
+        .await;
+    assert_eq!(status, 200);
+    body
+}
 
 /// Asserts a gateway error: code, message, and the gateway's `ErrorInfo`.
 fn assert_gateway_error(body: &Value, code: i64, message: &str) {
@@ -130,14 +145,7 @@ async fn a_reply_over_10_mib_is_refused_whether_announced_or_not() {
     let gateway = Gateway::start().await;
     let addr = serve(app).await;
     for path in ["announced", "chunked"] {
-        let agent_id = format!("big-{path}");
-        gateway
-            .directory
-            .register(&agent_id, Some(format!("http://{addr}/{path}")), None);
-        let (status, body) = gateway
-            .rpc(&agent_id, &send_message("SendMessage", "hi"))
-            .await;
-        assert_eq!(status, 200);
+        let body = send_to_path(&gateway, addr, "big", path).await;
         assert_gateway_error(&body, -32003, "agent response too large");
     }
 }
@@ -166,14 +174,7 @@ async fn a_reply_that_is_not_json_rpc_or_answers_another_id_is_an_invalid_respon
     let gateway = Gateway::start().await;
     let addr = serve(app).await;
     for path in ["text", "json", "redirect", "other-id"] {
-        let agent_id = format!("odd-{path}");
-        gateway
-            .directory
-            .register(&agent_id, Some(format!("http://{addr}/{path}")), None);
-        let (status, body) = gateway
-            .rpc(&agent_id, &send_message("SendMessage", "hi"))
-            .await;
-        assert_eq!(status, 200);
+        let body = send_to_path(&gateway, addr, "odd", path).await;
         assert_eq!(body["error"]["code"], -32004, "{path}: {body}");
         assert_eq!(error_info(&body)["metadata"]["executed"], "false");
     }

@@ -1,23 +1,42 @@
 //! Calls that reach the agent: forwarded unchanged whatever the method, notifications and
 //! HTTP+JSON included, and answered unchanged.
 
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 use a2a_types::error::A2A_DOMAIN;
 use axum::body::Bytes;
 use axum::http::StatusCode;
+use axum::response::IntoResponse;
 use axum::routing::post;
 use serde_json::{Value, json};
 
 use crate::support::{Gateway, a2a_agent, send_message, serve};
 
+/// An agent that records the body of each call and answers with `answer(body)`; its address
+/// and the bodies it has received.
+async fn recording_agent<R: IntoResponse + 'static>(
+    answer: fn(&Bytes) -> R,
+) -> (SocketAddr, Arc<Mutex<Vec<Bytes>>>) {
+    let seen: Arc<Mutex<Vec<Bytes>>> = Arc::default();
+    let recorded = Arc::clone(&seen);
+    let app = axum::Router::new().route(
+        "/",
+        post(move |body: Bytes| {
+            let recorded = Arc::clone(&recorded);
+            async move {
+                let answer = answer(&body);
+                recorded.lock().unwrap().push(body);
+                answer
+            }
+        }),
+    );
+    (serve(app).await, seen)
+}
+
 #[tokio::test]
 async fn a_message_reaches_a_real_agent_and_its_answer_comes_back_unchanged() {
-    let gateway = Gateway::start().await;
-    let (jsonrpc, rest) = a2a_agent().await;
-    gateway
-        .directory
-        .register("echo-agent-01", Some(jsonrpc.clone()), Some(rest));
+    let gateway = Gateway::with_a2a_agent("echo-agent-01").await;
 
     let request = send_message("SendMessage", "hello through the gateway");
     let (status, through) = gateway.rpc("echo-agent-01", &request).await;
@@ -34,21 +53,13 @@ async fn a_message_reaches_a_real_agent_and_its_answer_comes_back_unchanged() {
 #[tokio::test]
 async fn any_method_name_is_forwarded_unchanged() {
     let gateway = Gateway::start().await;
-    let seen: Arc<Mutex<Vec<Bytes>>> = Arc::default();
-    let recorded = Arc::clone(&seen);
-    let app = axum::Router::new().route(
-        "/",
-        post(move |body: Bytes| {
-            let recorded = Arc::clone(&recorded);
-            async move {
-                let request: Value = serde_json::from_slice(&body).unwrap();
-                recorded.lock().unwrap().push(body);
-                let answer = json!({"jsonrpc": "2.0", "id": request["id"], "result": {"method": request["method"]}});
-                ([("content-type", "application/json")], answer.to_string())
-            }
-        }),
-    );
-    let addr = serve(app).await;
+    let (addr, seen) = recording_agent(|body| {
+        let request: Value = serde_json::from_slice(body).unwrap();
+        let answer =
+            json!({"jsonrpc": "2.0", "id": request["id"], "result": {"method": request["method"]}});
+        ([("content-type", "application/json")], answer.to_string())
+    })
+    .await;
     gateway
         .directory
         .register("any-01", Some(format!("http://{addr}/")), None);
@@ -185,19 +196,7 @@ async fn agent_error_statuses_are_relayed_with_their_body() {
 #[tokio::test]
 async fn a_notification_is_forwarded_and_answered_with_no_body() {
     let gateway = Gateway::start().await;
-    let seen: Arc<Mutex<Vec<Bytes>>> = Arc::default();
-    let recorded = Arc::clone(&seen);
-    let app = axum::Router::new().route(
-        "/",
-        post(move |body: Bytes| {
-            let recorded = Arc::clone(&recorded);
-            async move {
-                recorded.lock().unwrap().push(body);
-                StatusCode::NO_CONTENT
-            }
-        }),
-    );
-    let addr = serve(app).await;
+    let (addr, seen) = recording_agent(|_| StatusCode::NO_CONTENT).await;
     gateway
         .directory
         .register("quiet-01", Some(format!("http://{addr}/")), None);
@@ -231,11 +230,7 @@ async fn a_notification_is_forwarded_and_answered_with_no_body() {
 
 #[tokio::test]
 async fn http_json_calls_are_forwarded_to_the_rest_interface() {
-    let gateway = Gateway::start().await;
-    let (jsonrpc, rest) = a2a_agent().await;
-    gateway
-        .directory
-        .register("echo-agent-01", Some(jsonrpc), Some(rest));
+    let gateway = Gateway::with_a2a_agent("echo-agent-01").await;
     let send =
         json!({"message": {"messageId": "m-9", "role": "ROLE_USER", "parts": [{"text": "rest"}]}});
     let response = gateway

@@ -14,7 +14,7 @@ use futures::channel::mpsc;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use crate::support::{DropSignal, Gateway, a2a_agent, send_message, serve, sse_events};
+use crate::support::{DropSignal, Gateway, send_message, serve, sse_events};
 
 fn artifact_texts(results: &[Value]) -> Vec<String> {
     results
@@ -26,11 +26,7 @@ fn artifact_texts(results: &[Value]) -> Vec<String> {
 
 #[tokio::test]
 async fn a_json_rpc_stream_from_a_real_agent_is_relayed_event_by_event() {
-    let gateway = Gateway::start().await;
-    let (jsonrpc, rest) = a2a_agent().await;
-    gateway
-        .directory
-        .register("streamer-01", Some(jsonrpc), Some(rest));
+    let gateway = Gateway::with_a2a_agent("streamer-01").await;
     let response = gateway
         .http
         .post(gateway.url("/a2a/streamer-01"))
@@ -70,11 +66,7 @@ async fn a_json_rpc_stream_from_a_real_agent_is_relayed_event_by_event() {
 
 #[tokio::test]
 async fn an_http_json_stream_from_a_real_agent_is_relayed_too() {
-    let gateway = Gateway::start().await;
-    let (jsonrpc, rest) = a2a_agent().await;
-    gateway
-        .directory
-        .register("streamer-01", Some(jsonrpc), Some(rest));
+    let gateway = Gateway::with_a2a_agent("streamer-01").await;
     let request = json!({"message": {"messageId": "m-2", "role": "ROLE_USER", "parts": [{"text": "stream 2"}]}});
     let response = gateway
         .http

@@ -112,6 +112,17 @@ impl Gateway {
         }
     }
 
+    /// A gateway with a real A2A agent, its JSON-RPC and HTTP+JSON interfaces both,
+    /// registered as `agent_id`.
+    pub async fn with_a2a_agent(agent_id: &str) -> Self {
+        let gateway = Self::start().await;
+        let (jsonrpc, rest) = a2a_agent().await;
+        gateway
+            .directory
+            .register(agent_id, Some(jsonrpc), Some(rest));
+        gateway
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::support::{Server, TempFile};
+use crate::support::{Server, TempFile, interface_bindings};
 
 const CARD: &str = "/.well-known/agent-card.json";
 
@@ -29,12 +29,7 @@ async fn a_card_file_is_served_with_interfaces_added_when_it_names_none() {
     assert_eq!(card["name"], "Filed agent");
     assert_eq!(card["skills"][0]["id"], "filed");
     assert_eq!(card["documentationUrl"], "https://example.com/docs");
-    let bindings: Vec<&str> = card["supportedInterfaces"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|interface| interface["protocolBinding"].as_str().unwrap())
-        .collect();
+    let bindings = interface_bindings(&card);
     assert_eq!(bindings, ["JSONRPC", "HTTP+JSON"]);
     let task = server.send("m1", "from the file", json!({})).await;
     assert_eq!(task["task"]["status"]["state"], "TASK_STATE_COMPLETED");

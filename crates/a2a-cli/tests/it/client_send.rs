@@ -61,8 +61,10 @@ fn the_binding_is_named_by_its_spec_name_in_any_case_or_by_its_alias() {
     );
 }
 
-#[test]
-fn a_stream_prints_states_and_artifact_text_as_they_come() {
+/// `a2a send URL go --stream --message-id MESSAGE_ID` against a conformance agent; its
+/// output, from a successful run.
+#[track_caller]
+fn stream_from_the_conformance_agent(message_id: &str) -> String {
     let server = Server::start(&["--agent", "conformance"]);
     let run = cli(&[
         "send",
@@ -70,9 +72,14 @@ fn a_stream_prints_states_and_artifact_text_as_they_come() {
         "go",
         "--stream",
         "--message-id",
-        "tck-stream-001-a",
+        message_id,
     ]);
-    let text = run.ok();
+    run.ok().to_owned()
+}
+
+#[test]
+fn a_stream_prints_states_and_artifact_text_as_they_come() {
+    let text = stream_from_the_conformance_agent("tck-stream-001-a");
     assert!(text.contains("● WORKING\n"), "{text}");
     assert!(text.contains("\nStream hello from TCK\n"), "{text}");
     assert!(text.ends_with("● COMPLETED\n"), "{text}");
@@ -116,16 +123,7 @@ fn a_stream_in_json_is_one_stream_response_per_line() {
 
 #[test]
 fn chunks_continue_one_artifact_in_human_output() {
-    let server = Server::start(&["--agent", "conformance"]);
-    let run = cli(&[
-        "send",
-        &server.url,
-        "go",
-        "--stream",
-        "--message-id",
-        "tck-stream-artifact-chunked-2",
-    ]);
-    let text = run.ok();
+    let text = stream_from_the_conformance_agent("tck-stream-artifact-chunked-2");
     assert!(text.contains("chunk-1 \nchunk-2\n● COMPLETED"), "{text}");
     assert_eq!(text.matches("──").count(), 2, "one artifact title: {text}");
 }

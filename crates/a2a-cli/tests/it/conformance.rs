@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Server, artifact_text};
+use crate::support::{Server, artifact_text, interface_bindings};
 
 fn start() -> Server {
     Server::start(&["--agent", "conformance"])
@@ -187,11 +187,6 @@ async fn the_card_declares_streaming_and_both_bindings() {
     let server = start();
     let card = server.get("/.well-known/agent-card.json").await;
     assert_eq!(card["capabilities"]["streaming"], true);
-    let bindings: Vec<&str> = card["supportedInterfaces"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|interface| interface["protocolBinding"].as_str().unwrap())
-        .collect();
+    let bindings = interface_bindings(&card);
     assert_eq!(bindings, ["JSONRPC", "HTTP+JSON"]);
 }

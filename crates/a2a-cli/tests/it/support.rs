@@ -245,6 +245,16 @@ pub fn artifact_text(artifact: &Value) -> String {
         .join("\n")
 }
 
+/// The `protocolBinding` of each of a card's `supportedInterfaces`, in order.
+pub fn interface_bindings(card: &Value) -> Vec<&str> {
+    card["supportedInterfaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|interface| interface["protocolBinding"].as_str().unwrap())
+        .collect()
+}
+
 /// Polls `check` every 50 ms until it returns `Some`, for at most `limit`.
 pub async fn eventually<T, F>(limit: Duration, mut check: impl FnMut() -> F) -> Option<T>
 where

@@ -10,7 +10,8 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::support::{
-    Probe, eventually, send_params, send_params_returning, serve_probe, start_blocking,
+    Probe, eventually, hold_the_only_slot, send_params, send_params_returning, serve_probe,
+    start_blocking,
 };
 
 fn assert_busy(error: &Value) {
@@ -21,8 +22,7 @@ fn assert_busy(error: &Value) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_every_slot_taken_blocking_and_streaming_requests_are_refused_as_busy() {
     let probe = Probe::default();
-    let server = Arc::new(serve_probe(&probe, 1, 1).await);
-    let first = start_blocking(&server, &probe, "hold").await;
+    let (server, first) = hold_the_only_slot(&probe).await;
 
     let error = server
         .call_err("SendMessage", send_params("blocking", json!({})))
@@ -68,12 +68,9 @@ async fn with_every_slot_taken_blocking_and_streaming_requests_are_refused_as_bu
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_return_immediately_request_waits_as_submitted_and_runs_when_the_slot_frees() {
     let probe = Probe::default();
-    let server = Arc::new(serve_probe(&probe, 1, 1).await);
-    let first = start_blocking(&server, &probe, "hold").await;
+    let (server, first) = hold_the_only_slot(&probe).await;
 
-    let queued = server
-        .call("SendMessage", send_params_returning("queued", true))
-        .await;
+    let queued = server.send_returning_immediately("queued").await;
     assert_eq!(queued["task"]["status"]["state"], "TASK_STATE_SUBMITTED");
     assert_eq!(queued["task"]["history"][0]["parts"][0]["text"], "queued");
     let queued_id = queued["task"]["id"].as_str().unwrap().to_owned();
@@ -118,9 +115,7 @@ async fn a_slot_is_given_back_after_the_agent_panics() {
 async fn a_slot_is_given_back_after_the_task_is_canceled() {
     let probe = Probe::default();
     let server = serve_probe(&probe, 1, 0).await;
-    let working = server
-        .call("SendMessage", send_params_returning("hold", true))
-        .await;
+    let working = server.send_returning_immediately("hold").await;
     assert_eq!(working["task"]["status"]["state"], "TASK_STATE_WORKING");
     let task_id = working["task"]["id"].clone();
     assert_busy(
@@ -144,12 +139,9 @@ async fn a_slot_is_given_back_after_the_task_is_canceled() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_queued_task_canceled_before_it_starts_never_runs() {
     let probe = Probe::default();
-    let server = Arc::new(serve_probe(&probe, 1, 1).await);
-    let first = start_blocking(&server, &probe, "hold").await;
+    let (server, first) = hold_the_only_slot(&probe).await;
 
-    let queued = server
-        .call("SendMessage", send_params_returning("queued", true))
-        .await;
+    let queued = server.send_returning_immediately("queued").await;
     let queued_id = queued["task"]["id"].as_str().unwrap().to_owned();
     let canceled = server.call("CancelTask", json!({"id": queued_id})).await;
     assert_eq!(canceled["status"]["state"], "TASK_STATE_CANCELED");
@@ -185,9 +177,7 @@ async fn a_queued_task_is_completed_by_a_reply_and_failed_by_an_agent_that_does_
     let first = start_blocking(&server, &probe, "hold").await;
     let mut ids = Vec::new();
     for text in ["reply", "idle"] {
-        let queued = server
-            .call("SendMessage", send_params_returning(text, true))
-            .await;
+        let queued = server.send_returning_immediately(text).await;
         assert_eq!(queued["task"]["status"]["state"], "TASK_STATE_SUBMITTED");
         ids.push(queued["task"]["id"].clone());
     }

@@ -11,7 +11,9 @@ use futures::StreamExt as _;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::support::{Probe, eventually, send_params_returning, serve_probe, start_blocking};
+use crate::support::{
+    Probe, eventually, hold_the_only_slot, send_params_returning, serve_probe, start_blocking,
+};
 
 const SHUTTING_DOWN: &str = "the server is shutting down";
 
@@ -26,11 +28,8 @@ fn assert_failed_by_shutdown(task: &Value) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_fails_the_queued_task_at_once_and_lets_the_running_turn_finish() {
     let probe = Probe::default();
-    let server = Arc::new(serve_probe(&probe, 1, 1).await);
-    let first = start_blocking(&server, &probe, "hold").await;
-    let queued = server
-        .call("SendMessage", send_params_returning("queued", true))
-        .await;
+    let (server, first) = hold_the_only_slot(&probe).await;
+    let queued = server.send_returning_immediately("queued").await;
     let queued_id = queued["task"]["id"].as_str().unwrap().to_owned();
     let request = serde_json::from_value(json!({"id": queued_id})).unwrap();
     let Ok(mut subscriber) = server

@@ -442,11 +442,27 @@ pub fn send_params_returning(text: &str, return_immediately: bool) -> Value {
 }
 
 impl TestServer {
+    /// SendMessage of `text` with `returnImmediately`, expecting a result.
+    pub async fn send_returning_immediately(&self, text: &str) -> Value {
+        self.call("SendMessage", send_params_returning(text, true))
+            .await
+    }
+
     /// The task's state, through GetTask.
     pub async fn state_of(&self, task_id: &str) -> String {
         let task = self.call("GetTask", json!({"id": task_id})).await;
         task["status"]["state"].as_str().unwrap().to_owned()
     }
+}
+
+/// Serves `probe` with one task slot and a queue of one, and fills the slot with a blocking
+/// SendMessage of `hold` whose turn runs until the probe lets it go.
+pub async fn hold_the_only_slot(
+    probe: &Probe,
+) -> (std::sync::Arc<TestServer>, tokio::task::JoinHandle<Value>) {
+    let server = std::sync::Arc::new(serve_probe(probe, 1, 1).await);
+    let first = start_blocking(&server, probe, "hold").await;
+    (server, first)
 }
 
 /// Starts a blocking SendMessage of `text` on its own tokio task and waits until its turn

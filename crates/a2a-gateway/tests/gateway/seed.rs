@@ -2,16 +2,14 @@
 //! → Examples"), sent as the seed sends it to the assembled gateway, and answered as the
 //! seed shows: HTTP 200 and a JSON-RPC error with the gateway's `ErrorInfo`.
 
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use a2a_gateway::proxy::ProxyConfig;
 use a2a_gateway::registry::RegistryOptions;
-use axum::routing::post;
 use serde_json::{Value, json};
 
 use crate::fleet::{Running, assert_echoed, assert_gateway_error};
-use crate::proxy_support::{DropSignal, serve};
+use crate::proxy_support::{serve, slow_agent};
 
 /// `body` without the `ErrorInfo` our errors add under `error.data`, to compare with the
 /// seed's output.
@@ -135,19 +133,8 @@ async fn malformed_requests_get_the_seeds_base_codes_before_any_routing() {
 #[tokio::test]
 async fn a_slow_agent_times_out_at_one_second() {
     // slow-agent-01 takes 5 s, as in the seed; it notices when its call is dropped.
-    let (cancelled, was_cancelled) = tokio::sync::oneshot::channel();
-    let signal = Arc::new(Mutex::new(Some(cancelled)));
-    let app = axum::Router::new().route(
-        "/",
-        post(move || {
-            let guard = DropSignal(signal.lock().unwrap().take());
-            async move {
-                let _guard = guard;
-                tokio::time::sleep(Duration::from_secs(5)).await;
-                axum::Json(json!({"jsonrpc": "2.0", "id": 1, "result": {}}))
-            }
-        }),
-    );
+    let (app, was_cancelled) =
+        slow_agent(axum::Json(json!({"jsonrpc": "2.0", "id": 1, "result": {}})));
     let agent = serve(app).await;
     let gateway = Running::with(RegistryOptions::new(), ProxyConfig::default()).await;
     let (status, record) = gateway

@@ -12,7 +12,7 @@ use axum::routing::post;
 use serde_json::{Value, json};
 
 use crate::support::{
-    BROKEN_ID, DropSignal, Gateway, closed_port, error_info, send_message, serve,
+    BROKEN_ID, Gateway, closed_port, error_info, send_message, serve, slow_agent,
 };
 
 /// Registers agent `{prefix}-{path}` at `http://{addr}/{path}` and sends it a message;
@@ -51,20 +51,7 @@ async fn gateway_with_fake(agent_id: &str, app: axum::Router, path: &str) -> Gat
 
 #[tokio::test]
 async fn a_slow_agent_times_out_at_the_requested_second_and_its_call_is_cancelled() {
-    let (cancelled, was_cancelled) = tokio::sync::oneshot::channel();
-    let signal = std::sync::Mutex::new(Some(cancelled));
-    let signal = std::sync::Arc::new(signal);
-    let app = axum::Router::new().route(
-        "/",
-        post(move || {
-            let guard = DropSignal(signal.lock().unwrap().take());
-            async move {
-                let _guard = guard;
-                tokio::time::sleep(Duration::from_secs(5)).await;
-                "too late"
-            }
-        }),
-    );
+    let (app, was_cancelled) = slow_agent("too late");
     let gateway = gateway_with_fake("slow-agent-01", app, "/").await;
     let mut request = send_message("message/send", "This will timeout");
     request["params"]["configuration"] = json!({"timeout": 1});

@@ -253,6 +253,29 @@ pub fn error_info(body: &Value) -> &Value {
     &body["error"]["data"][0]
 }
 
+/// An agent that takes 5 s over each call and then answers `answer`; the receiver hears
+/// when the first call's handler is dropped.
+pub fn slow_agent<R>(answer: R) -> (axum::Router, tokio::sync::oneshot::Receiver<()>)
+where
+    R: axum::response::IntoResponse + Clone + Send + Sync + 'static,
+{
+    let (cancelled, was_cancelled) = tokio::sync::oneshot::channel();
+    let signal = Arc::new(Mutex::new(Some(cancelled)));
+    let app = axum::Router::new().route(
+        "/",
+        axum::routing::post(move || {
+            let guard = DropSignal(signal.lock().unwrap().take());
+            let answer = answer.clone();
+            async move {
+                let _guard = guard;
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                answer
+            }
+        }),
+    );
+    (app, was_cancelled)
+}
+
 /// Fires when dropped: how a fake agent learns its call was cancelled.
 pub struct DropSignal(pub Option<tokio::sync::oneshot::Sender<()>>);
 

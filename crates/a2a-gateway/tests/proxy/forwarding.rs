@@ -74,14 +74,7 @@ async fn any_method_name_is_forwarded_unchanged() {
         let request = format!(
             r#"{{"jsonrpc": "2.0", "id": "a", "method": "{method}", "params": {{"configuration": {{"timeout": 5}}}}}}"#
         );
-        let response = gateway
-            .http
-            .post(gateway.url("/a2a/any-01"))
-            .header("content-type", "application/json")
-            .body(request.clone())
-            .send()
-            .await
-            .unwrap();
+        let response = gateway.post_json("/a2a/any-01", request.clone()).await;
         let body: Value = response.json().await.unwrap();
         assert_eq!(body["result"]["method"], method);
         assert_eq!(
@@ -163,14 +156,7 @@ async fn agent_error_statuses_are_relayed_with_their_body() {
         .register("crashy-01", Some(format!("http://{addr}/rpc-500")), None);
     let request = send_message("SendMessage", "x").to_string();
 
-    let response = gateway
-        .http
-        .post(gateway.url("/a2a/lost-01"))
-        .header("content-type", "application/json")
-        .body(request.clone())
-        .send()
-        .await
-        .unwrap();
+    let response = gateway.post_json("/a2a/lost-01", request.clone()).await;
     assert_eq!(
         response.status(),
         404,
@@ -178,14 +164,7 @@ async fn agent_error_statuses_are_relayed_with_their_body() {
     );
     assert_eq!(response.text().await.unwrap(), "no such route");
 
-    let response = gateway
-        .http
-        .post(gateway.url("/a2a/crashy-01"))
-        .header("content-type", "application/json")
-        .body(request)
-        .send()
-        .await
-        .unwrap();
+    let response = gateway.post_json("/a2a/crashy-01", request).await;
     assert_eq!(response.status(), 200, "a JSON-RPC answer, at HTTP 200");
     assert_eq!(
         response.text().await.unwrap(),
@@ -201,26 +180,12 @@ async fn a_notification_is_forwarded_and_answered_with_no_body() {
         .directory
         .register("quiet-01", Some(format!("http://{addr}/")), None);
     let notification = r#"{"jsonrpc":"2.0","method":"custom/ping","params":{"n":1}}"#;
-    let response = gateway
-        .http
-        .post(gateway.url("/a2a/quiet-01"))
-        .header("content-type", "application/json")
-        .body(notification)
-        .send()
-        .await
-        .unwrap();
+    let response = gateway.post_json("/a2a/quiet-01", notification).await;
     assert_eq!(response.status(), 204);
     assert!(response.bytes().await.unwrap().is_empty());
     assert_eq!(seen.lock().unwrap().as_slice(), [Bytes::from(notification)]);
 
-    let unknown = gateway
-        .http
-        .post(gateway.url("/a2a/nobody-01"))
-        .header("content-type", "application/json")
-        .body(notification)
-        .send()
-        .await
-        .unwrap();
+    let unknown = gateway.post_json("/a2a/nobody-01", notification).await;
     assert_eq!(
         unknown.status(),
         204,

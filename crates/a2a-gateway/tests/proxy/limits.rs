@@ -133,13 +133,11 @@ async fn an_open_stream_holds_one_of_the_agents_permits() {
     gateway.directory.register("stream-01", Some(url), None);
 
     let stream = gateway
-        .http
-        .post(gateway.url("/a2a/stream-01"))
-        .header("content-type", "application/json")
-        .body(send_message("SendStreamingMessage", "x").to_string())
-        .send()
-        .await
-        .unwrap();
+        .post_json(
+            "/a2a/stream-01",
+            send_message("SendStreamingMessage", "x").to_string(),
+        )
+        .await;
     let mut events = stream.bytes_stream();
     assert!(events.next().await.unwrap().is_ok(), "the stream is open");
 

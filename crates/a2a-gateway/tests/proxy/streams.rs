@@ -230,13 +230,11 @@ async fn a_client_that_leaves_closes_the_agents_stream_and_the_gauge_returns_to_
     gateway.directory.register("ticker-01", Some(url), None);
 
     let response = gateway
-        .http
-        .post(gateway.url("/a2a/ticker-01"))
-        .header("content-type", "application/json")
-        .body(send_message("SendStreamingMessage", "tick").to_string())
-        .send()
-        .await
-        .unwrap();
+        .post_json(
+            "/a2a/ticker-01",
+            send_message("SendStreamingMessage", "tick").to_string(),
+        )
+        .await;
     let mut body = response.bytes_stream();
     let first = body.next().await.unwrap().unwrap();
     assert!(first.starts_with(b"data: {\"tick\":0}"));

@@ -127,6 +127,17 @@ impl Gateway {
         format!("http://{}{path}", self.addr)
     }
 
+    /// POSTs `body` to `path` with a JSON content type and no other header.
+    pub async fn post_json(&self, path: &str, body: impl Into<reqwest::Body>) -> reqwest::Response {
+        self.http
+            .post(self.url(path))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
     /// POSTs `body` as JSON to `/a2a/{agent_id}`; the status and the body as JSON.
     pub async fn rpc(&self, agent_id: &str, body: &Value) -> (u16, Value) {
         let response = self

@@ -9,7 +9,7 @@ use a2a_gateway::proxy::{GATEWAY_DOMAIN, ProxyConfig};
 use a2a_gateway::registry::{Clock, Registry, RegistryOptions};
 use serde_json::{Value, json};
 
-use crate::proxy_support::{a2a_agent, serve};
+use crate::proxy_support::{a2a_agent, post_a2a, serve};
 use crate::support::ManualClock;
 
 /// A gateway served on a fresh port, and a client for it.
@@ -70,15 +70,12 @@ impl Running {
             "jsonrpc": "2.0", "id": 3, "method": "SendMessage",
             "params": {"message": {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": text}]}}
         });
-        let response = self
-            .http
-            .post(self.url(&format!("/a2a/{agent_id}")))
-            .header("content-type", "application/json")
-            .header("a2a-version", "1.0")
-            .body(request.to_string())
-            .send()
-            .await
-            .unwrap();
+        let response = post_a2a(
+            &self.http,
+            self.url(&format!("/a2a/{agent_id}")),
+            request.to_string(),
+        )
+        .await;
         let (status, body) = read(response).await;
         assert_eq!(status, 200, "{body}");
         body

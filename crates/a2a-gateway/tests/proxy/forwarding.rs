@@ -11,7 +11,7 @@ use axum::response::IntoResponse;
 use axum::routing::post;
 use serde_json::{Value, json};
 
-use crate::support::{Gateway, a2a_agent, send_message, serve};
+use crate::support::{Gateway, a2a_agent, post_a2a, send_message, serve};
 
 /// An agent that records the body of each call and answers with `answer(body)`; its address
 /// and the bodies it has received.
@@ -198,15 +198,12 @@ async fn http_json_calls_are_forwarded_to_the_rest_interface() {
     let gateway = Gateway::with_a2a_agent("echo-agent-01").await;
     let send =
         json!({"message": {"messageId": "m-9", "role": "ROLE_USER", "parts": [{"text": "rest"}]}});
-    let response = gateway
-        .http
-        .post(gateway.url("/a2a/echo-agent-01/message:send"))
-        .header("content-type", "application/json")
-        .header("a2a-version", "1.0")
-        .body(send.to_string())
-        .send()
-        .await
-        .unwrap();
+    let response = post_a2a(
+        &gateway.http,
+        gateway.url("/a2a/echo-agent-01/message:send"),
+        send.to_string(),
+    )
+    .await;
     assert_eq!(response.status(), 200);
     let body: Value = response.json().await.unwrap();
     let task_id = body["task"]["id"].as_str().unwrap().to_owned();

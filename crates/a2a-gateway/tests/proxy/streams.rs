@@ -14,7 +14,7 @@ use futures::channel::mpsc;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use crate::support::{DropSignal, Gateway, send_message, serve, sse_events};
+use crate::support::{DropSignal, Gateway, post_a2a, send_message, serve, sse_events};
 
 fn artifact_texts(results: &[Value]) -> Vec<String> {
     results
@@ -68,15 +68,12 @@ async fn a_json_rpc_stream_from_a_real_agent_is_relayed_event_by_event() {
 async fn an_http_json_stream_from_a_real_agent_is_relayed_too() {
     let gateway = Gateway::with_a2a_agent("streamer-01").await;
     let request = json!({"message": {"messageId": "m-2", "role": "ROLE_USER", "parts": [{"text": "stream 2"}]}});
-    let response = gateway
-        .http
-        .post(gateway.url("/a2a/streamer-01/message:stream"))
-        .header("content-type", "application/json")
-        .header("a2a-version", "1.0")
-        .body(request.to_string())
-        .send()
-        .await
-        .unwrap();
+    let response = post_a2a(
+        &gateway.http,
+        gateway.url("/a2a/streamer-01/message:stream"),
+        request.to_string(),
+    )
+    .await;
     assert_eq!(response.headers()["content-type"], "text/event-stream");
     let results: Vec<Value> = sse_events(&response.text().await.unwrap())
         .into_iter()

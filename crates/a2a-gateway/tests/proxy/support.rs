@@ -140,15 +140,12 @@ impl Gateway {
 
     /// POSTs `body` as JSON to `/a2a/{agent_id}`; the status and the body as JSON.
     pub async fn rpc(&self, agent_id: &str, body: &Value) -> (u16, Value) {
-        let response = self
-            .http
-            .post(self.url(&format!("/a2a/{agent_id}")))
-            .header("content-type", "application/json")
-            .header("a2a-version", "1.0")
-            .body(body.to_string())
-            .send()
-            .await
-            .unwrap();
+        let response = post_a2a(
+            &self.http,
+            self.url(&format!("/a2a/{agent_id}")),
+            body.to_string(),
+        )
+        .await;
         let status = response.status().as_u16();
         (status, response.json().await.unwrap())
     }
@@ -262,6 +259,17 @@ pub fn sse_events(body: &str) -> Vec<(Option<String>, Value)> {
 /// The gateway's `ErrorInfo` of a JSON-RPC error body.
 pub fn error_info(body: &Value) -> &Value {
     &body["error"]["data"][0]
+}
+
+/// POSTs `body` to `url` with a JSON content type and `a2a-version: 1.0`.
+pub async fn post_a2a(http: &reqwest::Client, url: String, body: String) -> reqwest::Response {
+    http.post(url)
+        .header("content-type", "application/json")
+        .header("a2a-version", "1.0")
+        .body(body)
+        .send()
+        .await
+        .unwrap()
 }
 
 /// An agent that takes 5 s over each call and then answers `answer`; the receiver hears

@@ -8,7 +8,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::fleet::{Running, assert_echoed, assert_not_found, gateway, read, real_agent};
-use crate::proxy_support::sse_events;
+use crate::proxy_support::{jsonrpc_stream, sse_events};
 
 const KEY: &str = "k";
 
@@ -231,19 +231,12 @@ async fn a_stream_from_a_registered_agent_is_relayed_to_its_completion() {
         "jsonrpc": "2.0", "id": 9, "method": "SendStreamingMessage",
         "params": {"message": {"messageId": "m-s", "role": "ROLE_USER", "parts": [{"text": "stream 3"}]}}
     });
-    let response = gateway
-        .http
-        .post(gateway.url("/a2a/streamer-01"))
-        .header("content-type", "application/json")
-        .header("accept", "text/event-stream")
-        .header("a2a-version", "1.0")
-        .body(request.to_string())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    assert_eq!(response.headers()["content-type"], "text/event-stream");
-    let body = response.text().await.unwrap();
+    let body = jsonrpc_stream(
+        &gateway.http,
+        gateway.url("/a2a/streamer-01"),
+        request.to_string(),
+    )
+    .await;
     let results: Vec<Value> = sse_events(&body)
         .into_iter()
         .map(|(_, event)| {

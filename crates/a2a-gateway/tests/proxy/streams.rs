@@ -14,7 +14,9 @@ use futures::channel::mpsc;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use crate::support::{DropSignal, Gateway, post_a2a, send_message, serve, sse_events};
+use crate::support::{
+    DropSignal, Gateway, jsonrpc_stream, post_a2a, send_message, serve, sse_events,
+};
 
 fn artifact_texts(results: &[Value]) -> Vec<String> {
     results
@@ -27,19 +29,12 @@ fn artifact_texts(results: &[Value]) -> Vec<String> {
 #[tokio::test]
 async fn a_json_rpc_stream_from_a_real_agent_is_relayed_event_by_event() {
     let gateway = Gateway::with_a2a_agent("streamer-01").await;
-    let response = gateway
-        .http
-        .post(gateway.url("/a2a/streamer-01"))
-        .header("content-type", "application/json")
-        .header("accept", "text/event-stream")
-        .header("a2a-version", "1.0")
-        .body(send_message("SendStreamingMessage", "stream 3").to_string())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    assert_eq!(response.headers()["content-type"], "text/event-stream");
-    let body = response.text().await.unwrap();
+    let body = jsonrpc_stream(
+        &gateway.http,
+        gateway.url("/a2a/streamer-01"),
+        send_message("SendStreamingMessage", "stream 3").to_string(),
+    )
+    .await;
     let events = sse_events(&body);
     assert!(
         events

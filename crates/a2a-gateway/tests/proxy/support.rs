@@ -272,6 +272,23 @@ pub async fn post_a2a(http: &reqwest::Client, url: String, body: String) -> reqw
         .unwrap()
 }
 
+/// POSTs the JSON-RPC `body` to `url` asking for a stream; the stream's text, which must
+/// come at HTTP 200 as `text/event-stream`.
+pub async fn jsonrpc_stream(http: &reqwest::Client, url: String, body: String) -> String {
+    let response = http
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "text/event-stream")
+        .header("a2a-version", "1.0")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "text/event-stream");
+    response.text().await.unwrap()
+}
+
 /// An agent that takes 5 s over each call and then answers `answer`; the receiver hears
 /// when the first call's handler is dropped.
 pub fn slow_agent<R>(answer: R) -> (axum::Router, tokio::sync::oneshot::Receiver<()>)

@@ -197,6 +197,12 @@ impl RawResponse {
 }
 
 impl TestServer {
+    /// A bodiless REST request with only the `A2A-Version: 1.0` header.
+    pub async fn send_v1(&self, method: reqwest::Method, path: &str) -> RawResponse {
+        self.send(method, path, &[("A2A-Version", "1.0")], None)
+            .await
+    }
+
     /// Sends exactly this request: nothing added but what reqwest always sends.
     pub async fn send(
         &self,

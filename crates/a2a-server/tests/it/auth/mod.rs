@@ -442,14 +442,7 @@ async fn the_extended_card_is_for_authenticated_callers_only() {
     assert_eq!(anonymous.status, 401);
     let known = rpc(vec![("X-API-Key", "the-key")]).await;
     assert_eq!(known.json()["result"]["description"], "the extended card");
-    let rest = server
-        .send(
-            Method::GET,
-            "/rest/extendedAgentCard",
-            &[("A2A-Version", "1.0")],
-            None,
-        )
-        .await;
+    let rest = server.send_v1(Method::GET, "/rest/extendedAgentCard").await;
     assert_eq!(rest.status, 401);
     let rest = server
         .send(

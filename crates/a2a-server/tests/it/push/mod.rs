@@ -251,11 +251,9 @@ async fn configs_are_created_read_listed_and_deleted_on_both_bindings() {
         .await;
     assert_eq!(got["url"], receiver.url("/second"));
     let rest = server
-        .send(
+        .send_v1(
             Method::GET,
             &format!("/rest/tasks/{task}/pushNotificationConfigs"),
-            &[("A2A-Version", "1.0")],
-            None,
         )
         .await;
     assert_eq!(rest.status, 200);
@@ -277,11 +275,9 @@ async fn configs_are_created_read_listed_and_deleted_on_both_bindings() {
     assert_eq!(next["configs"].as_array().map(Vec::len), Some(1));
     assert_eq!(next["nextPageToken"].as_str().unwrap_or_default(), "");
     let deleted = server
-        .send(
+        .send_v1(
             Method::DELETE,
             &format!("/rest/tasks/{task}/pushNotificationConfigs/{id}"),
-            &[("A2A-Version", "1.0")],
-            None,
         )
         .await;
     assert_eq!(

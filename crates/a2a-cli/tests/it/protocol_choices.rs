@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Server, TempFile, run, user_message};
+use crate::support::{SERVE_IN_MEMORY, Server, TempFile, run, user_message};
 
 /// A JSON-RPC call with extra headers; the whole response and its HTTP status.
 async fn rpc_with(
@@ -125,15 +125,10 @@ async fn the_conformance_agent_declares_and_serves_an_extended_card_of_its_own()
 #[test]
 fn an_unreadable_extended_card_is_a_usage_error() {
     let output = run(&[
-        "serve",
-        "--no-auth",
-        "--store",
-        "memory",
-        "--bind",
-        "127.0.0.1:0",
-        "--extended-card",
-        "/nonexistent/extended.json",
-    ]);
+        SERVE_IN_MEMORY.as_slice(),
+        &["--extended-card", "/nonexistent/extended.json"],
+    ]
+    .concat());
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("/nonexistent/extended.json"), "{stderr}");

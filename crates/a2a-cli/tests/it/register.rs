@@ -11,7 +11,7 @@ use a2a_gateway::registry::{Registry, router};
 use serde_json::Value;
 use tokio::net::TcpListener;
 
-use crate::support::{Server, a2a, eventually, run};
+use crate::support::{SERVE_IN_MEMORY, Server, a2a, eventually, run};
 
 /// A registry on `sqlite::memory:`, served on `listener` until the test ends.
 async fn serve_registry(listener: TcpListener) -> (Arc<Registry>, String) {
@@ -227,14 +227,7 @@ fn registration_options_are_checked_before_serving() {
         ),
     ];
     for (args, message) in cases {
-        let mut argv = vec![
-            "serve",
-            "--no-auth",
-            "--store",
-            "memory",
-            "--bind",
-            "127.0.0.1:0",
-        ];
+        let mut argv = SERVE_IN_MEMORY.to_vec();
         argv.extend_from_slice(args);
         let output = run(&argv);
         let stderr = String::from_utf8_lossy(&output.stderr);

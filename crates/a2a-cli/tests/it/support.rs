@@ -11,6 +11,17 @@ use nix::sys::signal::{self, Signal};
 use nix::unistd::Pid;
 use serde_json::{Value, json};
 
+/// `a2a serve` without authentication, in memory, on a free local port: the arguments a
+/// test adds its own to.
+pub const SERVE_IN_MEMORY: [&str; 6] = [
+    "serve",
+    "--no-auth",
+    "--store",
+    "memory",
+    "--bind",
+    "127.0.0.1:0",
+];
+
 /// How long a server may take to print its `listening on` line before the test gives up.
 const STARTUP_LIMIT: Duration = Duration::from_secs(20);
 

@@ -435,6 +435,11 @@ impl Check {
         }
     }
 
+    /// A working task `name` with the suite's usual status timestamp.
+    pub(super) fn working(&self, name: &str) -> Task {
+        self.task(name, TaskState::Working, Some("2025-01-01T10:00:00.000Z"))
+    }
+
     /// A task of context `context` with no artifacts, history or metadata.
     pub(super) fn task(&self, name: &str, state: TaskState, stamp: Option<&str>) -> Task {
         Task {

@@ -5,7 +5,7 @@ use std::fmt::Display;
 use std::sync::{Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use a2a_types::{PushConfigId, Task, TaskId, TaskPushNotificationConfig, TaskState};
+use a2a_types::{PushConfigId, Task, TaskId, TaskPushNotificationConfig};
 
 use super::check::Check;
 use crate::store::{
@@ -77,9 +77,7 @@ impl<'s> Deliveries<'s> {
     pub(super) fn task(&self, scope: TaskScope, name: &str) -> Logged {
         Logged {
             scope,
-            task: self
-                .check
-                .task(name, TaskState::Working, Some("2025-01-01T10:00:00.000Z")),
+            task: self.check.working(name),
             version: None,
             last_sequence: 0,
         }

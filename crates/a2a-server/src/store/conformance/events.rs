@@ -104,7 +104,7 @@ pub async fn saves_append_events_numbered_on_from_one(store: &dyn TaskStore) {
 pub async fn events_after_a_sequence_returns_the_tail_in_order(store: &dyn TaskStore) {
     let check = Check::new("events_after_a_sequence_returns_the_tail_in_order");
     let scope = check.scope("acme", None);
-    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.working("t");
     let logged = Check::events(&task, 0..6);
     check
         .save(
@@ -141,7 +141,7 @@ pub async fn events_after_a_sequence_returns_the_tail_in_order(store: &dyn TaskS
 pub async fn a_refused_save_appends_no_event(store: &dyn TaskStore) {
     let check = Check::new("a_refused_save_appends_no_event");
     let scope = check.scope("acme", Some("alice"));
-    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.working("t");
     let logged = Check::events(&task, 0..2);
     let first = check
         .save(
@@ -228,7 +228,7 @@ pub async fn a_refused_save_appends_no_event(store: &dyn TaskStore) {
 pub async fn events_of_a_task_of_another_scope_or_none_is_none(store: &dyn TaskStore) {
     let check = Check::new("events_of_a_task_of_another_scope_or_none_is_none");
     let scope = check.scope("acme", Some("alice"));
-    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.working("t");
     let logged = Check::events(&task, 0..2);
     check
         .save(store, &scope, &task, Expected::Absent, &logged, "creating")

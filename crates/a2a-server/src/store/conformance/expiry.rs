@@ -208,7 +208,7 @@ pub async fn the_ttl_runs_from_the_save_that_made_the_task_terminal(store: &dyn 
     let check = Check::new("the_ttl_runs_from_the_save_that_made_the_task_terminal");
     let scope = check.scope("acme", Some("alice"));
     let started = Instant::now();
-    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.working("t");
     let saved = check
         .save(
             store,

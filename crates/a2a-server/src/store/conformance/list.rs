@@ -78,7 +78,7 @@ pub async fn list_filters_by_context_id(store: &dyn TaskStore) {
     let check = Check::new("list_filters_by_context_id");
     let scope = check.scope("acme", Some("alice"));
     for (name, context) in [("a", "red"), ("b", "blue"), ("c", "red"), ("d", "green")] {
-        let mut task = check.task(name, TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+        let mut task = check.working(name);
         task.context_id = ContextId::new(context);
         check.create(store, &scope, &task).await;
     }
@@ -250,7 +250,7 @@ pub async fn the_last_page_has_no_next_cursor(store: &dyn TaskStore) {
     let check = Check::new("the_last_page_has_no_next_cursor");
     let scope = check.scope("acme", Some("alice"));
     for name in ["a", "b", "c", "d"] {
-        let task = check.task(name, TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+        let task = check.working(name);
         check.create(store, &scope, &task).await;
     }
 

@@ -89,7 +89,7 @@ pub async fn create_then_load_returns_the_task_and_its_version(store: &dyn TaskS
 pub async fn creating_an_existing_task_conflicts_and_stores_nothing(store: &dyn TaskStore) {
     let check = Check::new("creating_an_existing_task_conflicts_and_stores_nothing");
     let scope = check.scope("acme", Some("alice"));
-    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.working("t");
     let version = check.create(store, &scope, &task).await;
 
     let again = revised(&task, 1);
@@ -109,7 +109,7 @@ pub async fn creating_an_existing_task_conflicts_and_stores_nothing(store: &dyn 
 pub async fn creating_a_task_id_used_in_another_scope_conflicts(store: &dyn TaskStore) {
     let check = Check::new("creating_a_task_id_used_in_another_scope_conflicts");
     let home = check.scope("acme", Some("alice"));
-    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.working("t");
     let version = check.create(store, &home, &task).await;
 
     for other in [
@@ -174,7 +174,7 @@ pub async fn saving_with_the_current_version_returns_a_greater_version(store: &d
 pub async fn saving_with_a_stale_version_conflicts_and_stores_nothing(store: &dyn TaskStore) {
     let check = Check::new("saving_with_a_stale_version_conflicts_and_stores_nothing");
     let scope = check.scope("acme", Some("alice"));
-    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.working("t");
     let first = check.create(store, &scope, &task).await;
     let current = revised(&task, 1);
     let second = check.ok(
@@ -206,14 +206,10 @@ pub async fn saving_a_task_that_was_never_stored_is_not_found(store: &dyn TaskSt
     let check = Check::new("saving_a_task_that_was_never_stored_is_not_found");
     let scope = check.scope("acme", Some("alice"));
     // A version the store really handed out, so that only the task id is wrong.
-    let other = check.task(
-        "other",
-        TaskState::Working,
-        Some("2025-01-01T10:00:00.000Z"),
-    );
+    let other = check.working("other");
     let version = check.create(store, &scope, &other).await;
 
-    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.working("t");
     let result = save_version(store, &scope, &task, Expected::Version(version), &[]).await;
     check.expect_not_found(result, &task.id, "saving a task that was never created");
     check
@@ -230,7 +226,7 @@ pub async fn saving_a_task_that_was_never_stored_is_not_found(store: &dyn TaskSt
 pub async fn saving_a_task_of_another_scope_is_not_found(store: &dyn TaskStore) {
     let check = Check::new("saving_a_task_of_another_scope_is_not_found");
     let home = check.scope("acme", None);
-    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.working("t");
     let version = check.create(store, &home, &task).await;
 
     for other in [
@@ -263,18 +259,10 @@ pub async fn saving_a_task_of_another_scope_is_not_found(store: &dyn TaskStore) 
 pub async fn load_under_another_tenant_or_owner_returns_none(store: &dyn TaskStore) {
     let check = Check::new("load_under_another_tenant_or_owner_returns_none");
     let owned_scope = check.scope("acme", Some("alice"));
-    let owned = check.task(
-        "owned",
-        TaskState::Working,
-        Some("2025-01-01T10:00:00.000Z"),
-    );
+    let owned = check.working("owned");
     let owned_version = check.create(store, &owned_scope, &owned).await;
     let shared_scope = check.scope("acme", None);
-    let shared = check.task(
-        "shared",
-        TaskState::Working,
-        Some("2025-01-01T10:00:00.000Z"),
-    );
+    let shared = check.working("shared");
     let shared_version = check.create(store, &shared_scope, &shared).await;
 
     for other in [
@@ -362,7 +350,7 @@ pub async fn a_full_task_survives_a_round_trip_unchanged(store: &dyn TaskStore) 
 pub async fn concurrent_saves_on_one_version_have_exactly_one_winner(store: Arc<dyn TaskStore>) {
     let check = Check::new("concurrent_saves_on_one_version_have_exactly_one_winner");
     let scope = check.scope("acme", Some("alice"));
-    let task = check.task("t", TaskState::Working, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.working("t");
     let mut version = check.create(store.as_ref(), &scope, &task).await;
 
     for round in 1..=ROUNDS {

@@ -1,28 +1,39 @@
 //! `a2a push create|get|list|delete`, against a scripted agent that supports push (the
 //! built-in agents do not, which is the refusal test).
 
-use crate::client_mock::{MockAgent, cli};
+use crate::client_mock::{MockAgent, Run, cli};
 use crate::support::Server;
+
+/// `a2a push create URL t-1 --url https://hooks.example/a2a ARGS…`.
+fn create_hook(url: &str, args: &[&str]) -> Run {
+    let mut argv = vec![
+        "push",
+        "create",
+        url,
+        "t-1",
+        "--url",
+        "https://hooks.example/a2a",
+    ];
+    argv.extend_from_slice(args);
+    cli(&argv)
+}
 
 #[test]
 fn create_sends_the_config_and_prints_it_without_secrets() {
     let agent = MockAgent::start();
-    let run = cli(&[
-        "push",
-        "create",
+    let run = create_hook(
         &agent.url,
-        "t-1",
-        "--url",
-        "https://hooks.example/a2a",
-        "--id",
-        "cfg-9",
-        "--token",
-        "tok-sekrit",
-        "--auth-scheme",
-        "Bearer",
-        "--auth-credentials",
-        "cred-sekrit",
-    ]);
+        &[
+            "--id",
+            "cfg-9",
+            "--token",
+            "tok-sekrit",
+            "--auth-scheme",
+            "Bearer",
+            "--auth-credentials",
+            "cred-sekrit",
+        ],
+    );
     let text = run.ok();
     assert_eq!(
         text,
@@ -30,17 +41,7 @@ fn create_sends_the_config_and_prints_it_without_secrets() {
     );
     assert!(!run.stderr.contains("sekrit"));
 
-    let run = cli(&[
-        "push",
-        "create",
-        &agent.url,
-        "t-1",
-        "--url",
-        "https://hooks.example/a2a",
-        "--json",
-        "--token",
-        "tok-sekrit",
-    ]);
+    let run = create_hook(&agent.url, &["--json", "--token", "tok-sekrit"]);
     let created = &run.json_lines()[0];
     assert_eq!(created["id"], "cfg-new", "the agent's id");
     assert_eq!(created["taskId"], "t-1");

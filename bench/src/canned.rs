@@ -68,25 +68,19 @@ pub fn status_update(task_id: &str, state: &str) -> String {
     )
 }
 
-/// An artifact-update event carrying one chunk of the exec agent's `output` artifact.
+/// The artifact-update event for line `line` (1-based) of `lines`, as the exec agent streams
+/// its command's output: one chunk of its `output` artifact per line.
 #[must_use]
-pub fn artifact_update(task_id: &str, text: &str, append: bool, last_chunk: bool) -> String {
-    let append = if append { r#","append":true"# } else { "" };
-    let last_chunk = if last_chunk {
+pub fn line_update(task_id: &str, line: usize, lines: usize) -> String {
+    let append = if line > 1 { r#","append":true"# } else { "" };
+    let last_chunk = if line == lines {
         r#","lastChunk":true"#
     } else {
         ""
     };
     format!(
-        r#"{{"artifactUpdate":{{"taskId":"{task_id}","contextId":"{CONTEXT_ID}","artifact":{{"artifactId":"{ARTIFACT_ID}","name":"output","parts":[{{"text":"{text}"}}]}}{append}{last_chunk}}}}}"#
+        r#"{{"artifactUpdate":{{"taskId":"{task_id}","contextId":"{CONTEXT_ID}","artifact":{{"artifactId":"{ARTIFACT_ID}","name":"output","parts":[{{"text":"{line}"}}]}}{append}{last_chunk}}}}}"#
     )
-}
-
-/// The chunk `line` (1-based) of `lines`, as the exec agent streams line `line` of its
-/// command's output.
-#[must_use]
-pub fn line_update(task_id: &str, line: usize, lines: usize) -> String {
-    artifact_update(task_id, &line.to_string(), line > 1, line == lines)
 }
 
 /// The events of a SendStreamingMessage to `a2a serve --agent exec` whose command prints

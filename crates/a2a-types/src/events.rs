@@ -57,6 +57,53 @@ pub struct TaskArtifactUpdateEvent {
     pub metadata: Option<Metadata>,
 }
 
+/// Where an artifact update stands in its artifact: the wire's `append` and `lastChunk`
+/// flags as one named value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArtifactChunk {
+    /// The whole artifact: adds it, or replaces the one with the same id.
+    Whole,
+    /// The first chunk of a streamed artifact (replaces any with the same id); more follow.
+    First,
+    /// A chunk appended to the artifact with the same id; more follow.
+    Next,
+    /// The final chunk appended to the artifact with the same id.
+    Last,
+}
+
+impl ArtifactChunk {
+    /// The wire's `append` flag: add these parts to the artifact with the same id.
+    #[must_use]
+    pub const fn append(self) -> bool {
+        match self {
+            Self::Whole | Self::First => false,
+            Self::Next | Self::Last => true,
+        }
+    }
+
+    /// The wire's `lastChunk` flag: nothing follows for this artifact.
+    #[must_use]
+    pub const fn last_chunk(self) -> bool {
+        match self {
+            Self::Whole | Self::Last => true,
+            Self::First | Self::Next => false,
+        }
+    }
+}
+
+impl TaskArtifactUpdateEvent {
+    /// Where this update stands in its artifact, from its `append` and `last_chunk` flags.
+    #[must_use]
+    pub const fn chunk(&self) -> ArtifactChunk {
+        match (self.append, self.last_chunk) {
+            (false, true) => ArtifactChunk::Whole,
+            (false, false) => ArtifactChunk::First,
+            (true, false) => ArtifactChunk::Next,
+            (true, true) => ArtifactChunk::Last,
+        }
+    }
+}
+
 oneof_message! {
     /// One element of a stream, and the body of a push notification (proto `StreamResponse`).
     pub enum StreamResponse {

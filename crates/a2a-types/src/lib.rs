@@ -51,7 +51,8 @@ pub use self::enums::{Role, TaskState, UnknownEnumValue};
 #[doc(inline)]
 pub use self::error::{A2aError, ErrorKind};
 pub use self::events::{
-    SendMessageResponse, StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent,
+    ArtifactChunk, SendMessageResponse, StreamResponse, TaskArtifactUpdateEvent,
+    TaskStatusUpdateEvent,
 };
 pub use self::ids::{ArtifactId, ContextId, MessageId, PushConfigId, TaskId};
 pub use self::message::Message;

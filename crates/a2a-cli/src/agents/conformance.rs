@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use a2a_server::executor::{AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
-use a2a_types::{Artifact, ArtifactId, Message, Part};
+use a2a_types::{Artifact, ArtifactChunk, ArtifactId, Message, Part};
 use async_trait::async_trait;
 
 /// The conformance agent.
@@ -149,7 +149,9 @@ impl AgentExecutor for Conformance {
                 let id = ArtifactId::generate();
                 let chunk = |text: &str| Artifact::from_text(text).with_id(id.clone());
                 updater.working(()).await?;
-                updater.artifact(chunk("chunk-1 "), false, false).await?;
+                updater
+                    .artifact(chunk("chunk-1 "), ArtifactChunk::First)
+                    .await?;
                 updater.append_artifact(chunk("chunk-2"), true).await?;
                 updater.complete(()).await?;
             }

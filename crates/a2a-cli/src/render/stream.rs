@@ -200,17 +200,17 @@ impl StreamPrinter {
 
 #[cfg(test)]
 mod tests {
-    use a2a_types::{Artifact, ContextId, Message, TaskId, TaskStatusUpdateEvent};
+    use a2a_types::{Artifact, ArtifactChunk, ContextId, Message, TaskId, TaskStatusUpdateEvent};
 
     use super::*;
 
-    fn chunk(text: &str, append: bool, last_chunk: bool) -> StreamResponse {
+    fn chunk(text: &str, chunk: ArtifactChunk) -> StreamResponse {
         StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
             task_id: TaskId::new("t"),
             context_id: ContextId::new("c"),
             artifact: Artifact::from_text(text).with_id("a").with_name("output"),
-            append,
-            last_chunk,
+            append: chunk.append(),
+            last_chunk: chunk.last_chunk(),
             metadata: None,
         })
     }
@@ -237,9 +237,9 @@ mod tests {
     fn chunks_continue_the_artifact_and_states_get_their_own_lines() {
         let events = [
             status(TaskState::Working, None),
-            chunk("line 1", false, false),
-            chunk("line 2", true, false),
-            chunk("", true, true),
+            chunk("line 1", ArtifactChunk::First),
+            chunk("line 2", ArtifactChunk::Next),
+            chunk("", ArtifactChunk::Last),
             status(TaskState::Completed, None),
         ];
         assert_eq!(
@@ -251,8 +251,8 @@ mod tests {
     #[test]
     fn an_artifact_left_open_is_closed_by_the_next_status() {
         let events = [
-            chunk("chunk-1 ", false, false),
-            chunk("chunk-2", true, false),
+            chunk("chunk-1 ", ArtifactChunk::First),
+            chunk("chunk-2", ArtifactChunk::Next),
             status(TaskState::Completed, Some("done")),
         ];
         assert_eq!(
@@ -283,7 +283,7 @@ mod tests {
     fn a_chat_shows_what_the_agent_says_and_where_the_turn_stops() {
         let streamed = [
             status(TaskState::Working, None),
-            chunk("hello", false, true),
+            chunk("hello", ArtifactChunk::Whole),
             status(TaskState::Completed, None),
         ];
         assert_eq!(print(Layout::Chat, &streamed), "agent: hello\n");

@@ -27,7 +27,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use a2a_types::{Artifact, Message, TaskState};
+use a2a_types::{Artifact, ArtifactChunk, Message, TaskState};
 
 use super::updater::TurnHandle;
 use super::{TaskUpdater, Update};
@@ -133,13 +133,10 @@ impl Progress {
     pub async fn emit_artifact(
         self,
         artifact: Artifact,
-        append: bool,
-        last_chunk: bool,
+        chunk: ArtifactChunk,
     ) -> Result<(), NoTaskContext> {
-        self.with_current(
-            |updater| async move { updater.artifact(artifact, append, last_chunk).await },
-        )
-        .await
+        self.with_current(|updater| async move { updater.artifact(artifact, chunk).await })
+            .await
     }
 
     /// Reports an intermediate agent message.
@@ -172,14 +169,8 @@ pub async fn emit_state(state: TaskState, text: impl Into<String>) -> Result<(),
 ///
 /// # Errors
 /// Never.
-pub async fn emit_artifact(
-    artifact: Artifact,
-    append: bool,
-    last_chunk: bool,
-) -> Result<(), NoTaskContext> {
-    Progress::lenient()
-        .emit_artifact(artifact, append, last_chunk)
-        .await
+pub async fn emit_artifact(artifact: Artifact, chunk: ArtifactChunk) -> Result<(), NoTaskContext> {
+    Progress::lenient().emit_artifact(artifact, chunk).await
 }
 
 /// [`Progress::emit_message`] with the default (lenient) behaviour.

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use a2a_types::{Artifact, Message, Metadata, Part, Role, TaskId, TaskState};
+use a2a_types::{Artifact, ArtifactChunk, Message, Metadata, Part, Role, TaskId, TaskState};
 use async_trait::async_trait;
 
 /// A status message and metadata to attach to a status change; the metadata is merged into
@@ -93,8 +93,7 @@ pub(crate) enum Change {
     /// An artifact or a chunk of one.
     Artifact {
         artifact: a2a_types::Artifact,
-        append: bool,
-        last_chunk: bool,
+        chunk: ArtifactChunk,
     },
     /// An intermediate agent message; the state stays (SUBMITTED becomes WORKING).
     Message { update: Update },
@@ -162,7 +161,7 @@ impl TaskUpdater {
     /// # Errors
     /// As [`TaskUpdater::working`].
     pub async fn add_artifact(&self, artifact: Artifact) -> Result<(), UpdateError> {
-        self.artifact(artifact, false, true).await
+        self.artifact(artifact, ArtifactChunk::Whole).await
     }
 
     /// Appends `artifact`'s parts to the artifact with the same id (a chunk of a streamed
@@ -175,28 +174,28 @@ impl TaskUpdater {
         artifact: Artifact,
         last_chunk: bool,
     ) -> Result<(), UpdateError> {
-        self.artifact(artifact, true, last_chunk).await
+        let chunk = if last_chunk {
+            ArtifactChunk::Last
+        } else {
+            ArtifactChunk::Next
+        };
+        self.artifact(artifact, chunk).await
     }
 
-    /// Sends an artifact update with explicit `append` and `last_chunk` flags.
+    /// Sends an artifact update; `chunk` says where it stands in its artifact.
     ///
     /// # Errors
     /// As [`TaskUpdater::working`].
     pub async fn artifact(
         &self,
         artifact: Artifact,
-        append: bool,
-        last_chunk: bool,
+        chunk: ArtifactChunk,
     ) -> Result<(), UpdateError> {
         if artifact.parts.is_empty() {
             return Err(UpdateError::Invalid("an artifact needs at least one part"));
         }
         self.turn
-            .apply(vec![Change::Artifact {
-                artifact,
-                append,
-                last_chunk,
-            }])
+            .apply(vec![Change::Artifact { artifact, chunk }])
             .await
     }
 
@@ -247,8 +246,7 @@ impl TaskUpdater {
             }
             changes.push(Change::Artifact {
                 artifact,
-                append: false,
-                last_chunk: true,
+                chunk: ArtifactChunk::Whole,
             });
         }
         changes.push(Change::Status {

@@ -79,16 +79,12 @@ pub(crate) fn apply_change(task: &mut Task, change: Change) -> Result<StreamResp
             merge_metadata(task, update.metadata.as_ref());
             Ok(status_event(task, update.metadata))
         }
-        Change::Artifact {
-            artifact,
-            append,
-            last_chunk,
-        } => {
+        Change::Artifact { artifact, chunk } => {
             let existing = task
                 .artifacts
                 .iter_mut()
                 .find(|known| known.artifact_id == artifact.artifact_id);
-            match (existing, append) {
+            match (existing, chunk.append()) {
                 (Some(known), true) => {
                     known.parts.extend(artifact.parts.iter().cloned());
                     if let Some(metadata) = &artifact.metadata {
@@ -105,8 +101,8 @@ pub(crate) fn apply_change(task: &mut Task, change: Change) -> Result<StreamResp
                 task_id: task.id.clone(),
                 context_id: task.context_id.clone(),
                 artifact,
-                append,
-                last_chunk,
+                append: chunk.append(),
+                last_chunk: chunk.last_chunk(),
                 metadata: None,
             }))
         }

@@ -3,4 +3,5 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+mod chunk;
 mod golden;

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use a2a_server::executor::{ExecutorError, TaskUpdater};
-use a2a_types::{Artifact, ArtifactId};
+use a2a_types::{Artifact, ArtifactChunk, ArtifactId};
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader,
 };
@@ -42,17 +42,19 @@ pub(super) async fn stream(
             // The output ended right after a `\n`: the empty text after it closes the
             // artifact. No output at all means no artifact.
             if sent {
-                send(updater, &id, String::new(), true, true).await?;
+                send(updater, &id, String::new(), ArtifactChunk::Last).await?;
             }
             return Ok(());
         };
-        let last = match line.end {
-            End::Output => true,
-            End::Newline | End::Cut => false,
+        let chunk = match line.end {
+            End::Output if sent => ArtifactChunk::Last,
+            End::Output => ArtifactChunk::Whole,
+            End::Newline | End::Cut if sent => ArtifactChunk::Next,
+            End::Newline | End::Cut => ArtifactChunk::First,
         };
-        send(updater, &id, line.text, sent, last).await?;
+        send(updater, &id, line.text, chunk).await?;
         sent = true;
-        if last {
+        if chunk.last_chunk() {
             return Ok(());
         }
     }
@@ -62,13 +64,12 @@ async fn send(
     updater: &TaskUpdater,
     id: &ArtifactId,
     text: String,
-    append: bool,
-    last_chunk: bool,
+    chunk: ArtifactChunk,
 ) -> Result<(), ExecutorError> {
-    let chunk = Artifact::from_text(text)
+    let artifact = Artifact::from_text(text)
         .with_id(id.clone())
         .with_name("output");
-    updater.artifact(chunk, append, last_chunk).await?;
+    updater.artifact(artifact, chunk).await?;
     Ok(())
 }
 

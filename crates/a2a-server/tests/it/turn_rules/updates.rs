@@ -3,7 +3,7 @@
 
 use a2a_server::executor::progress;
 use a2a_server::{RequestContext, TaskUpdater};
-use a2a_types::{Artifact, Message, TaskState};
+use a2a_types::{Artifact, ArtifactChunk, Message, TaskState};
 use serde_json::json;
 
 use super::{history_texts, send_text, state};
@@ -13,7 +13,7 @@ use crate::support::{send_params, serve};
 async fn progress_helpers_report_through_the_current_turn() {
     let server = serve(|_context, _updater| async move {
         progress::emit("step 1").await.unwrap();
-        progress::emit_artifact(Artifact::from_text("a"), false, true)
+        progress::emit_artifact(Artifact::from_text("a"), ArtifactChunk::Whole)
             .await
             .unwrap();
         let outcome = progress::Scope::<std::io::Error>::named("fetch")

@@ -1,0 +1,1 @@
+//! Errors as gRPC statuses.

@@ -7,7 +7,13 @@ pub mod status;
 
 /// The `lf.a2a.v1` messages and the `A2AService` client and server stubs, generated from
 /// `proto/lf/a2a/v1/a2a.proto`.
-#[allow(missing_docs, unreachable_pub, missing_debug_implementations, clippy::all, clippy::pedantic)]
+#[allow(
+    missing_docs,
+    unreachable_pub,
+    missing_debug_implementations,
+    clippy::all,
+    clippy::pedantic
+)]
 pub mod proto {
     tonic::include_proto!("lf.a2a.v1");
 }

@@ -34,30 +34,38 @@ Examples:
   a2a gateway --bind 0.0.0.0:9090 --public-url https://gateway.example --registry-key \"$KEY\"
   a2a gateway --store postgres://gateway@db/a2a   # several instances over one database")]
 pub(crate) struct GatewayArgs {
+    #[command(flatten, next_help_heading = "Serving")]
+    serving: ServingArgs,
+    #[command(flatten, next_help_heading = "Registry")]
+    registry: RegistryArgs,
+    #[command(flatten, next_help_heading = "Proxy")]
+    proxy: ProxyArgs,
+    #[command(flatten, next_help_heading = "Caller authentication")]
+    callers: CallerArgs,
+    #[command(flatten, next_help_heading = "Logging")]
+    logging: LoggingArgs,
+}
+
+/// Where and how the gateway listens.
+#[derive(Debug, clap::Args)]
+struct ServingArgs {
     /// Address to listen on (port 0 picks a free port)
     #[arg(
         long,
         value_name = "ADDR",
         default_value = "127.0.0.1:9090",
-        env = "A2A_GATEWAY_BIND",
-        help_heading = "Serving"
+        env = "A2A_GATEWAY_BIND"
     )]
     bind: String,
     /// Root URL clients use to reach the gateway, for the cards it serves [default: http:// and the request's Host; with TLS, https:// and the bound address]
-    #[arg(
-        long,
-        value_name = "URL",
-        env = "A2A_GATEWAY_PUBLIC_URL",
-        help_heading = "Serving"
-    )]
+    #[arg(long, value_name = "URL", env = "A2A_GATEWAY_PUBLIC_URL")]
     public_url: Option<String>,
     /// Origins whose browser pages may call the gateway, comma-separated; * for any
     #[arg(
         long,
         value_name = "ORIGINS",
         value_delimiter = ',',
-        env = "A2A_GATEWAY_CORS_ORIGINS",
-        help_heading = "Serving"
+        env = "A2A_GATEWAY_CORS_ORIGINS"
     )]
     cors_origins: Vec<String>,
     /// Serve HTTPS with this certificate chain (PEM); needs --tls-key
@@ -65,8 +73,7 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "FILE",
         env = "A2A_GATEWAY_TLS_CERT",
-        requires = "tls_key",
-        help_heading = "Serving"
+        requires = "tls_key"
     )]
     tls_cert: Option<PathBuf>,
     /// The private key (PEM) of --tls-cert
@@ -74,8 +81,7 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "FILE",
         env = "A2A_GATEWAY_TLS_KEY",
-        requires = "tls_cert",
-        help_heading = "Serving"
+        requires = "tls_cert"
     )]
     tls_key: Option<PathBuf>,
     /// How long open calls and streams may finish after SIGINT/SIGTERM
@@ -83,18 +89,20 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "DURATION",
         default_value = "10s",
-        env = "A2A_GATEWAY_SHUTDOWN_GRACE",
-        help_heading = "Serving"
+        env = "A2A_GATEWAY_SHUTDOWN_GRACE"
     )]
     shutdown_grace: Millis,
+}
 
+/// The agent registry: its database, expiry, limits and card signatures.
+#[derive(Debug, clap::Args)]
+struct RegistryArgs {
     /// The registry's database: sqlite://FILE, sqlite::memory:, or postgres://… shared by several gateway instances
     #[arg(
         long,
         value_name = "URL",
         default_value = "sqlite://gateway.db",
-        env = "A2A_GATEWAY_STORE",
-        help_heading = "Registry"
+        env = "A2A_GATEWAY_STORE"
     )]
     store: String,
     /// An agent that sends no heartbeat for this long expires; 0 never expires
@@ -102,8 +110,7 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "DURATION",
         default_value = "300s",
-        env = "A2A_GATEWAY_AGENT_TTL",
-        help_heading = "Registry"
+        env = "A2A_GATEWAY_AGENT_TTL"
     )]
     agent_ttl: Millis,
     /// The most agents registered at once; 0 for no limit
@@ -111,8 +118,7 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "N",
         default_value_t = 0,
-        env = "A2A_GATEWAY_MAX_AGENTS",
-        help_heading = "Registry"
+        env = "A2A_GATEWAY_MAX_AGENTS"
     )]
     max_agents: usize,
     /// Key required on registry writes (register, heartbeat, deregister) as a bearer token or X-API-Key; without it anybody who reaches the gateway can register
@@ -120,8 +126,7 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "KEY",
         env = "A2A_GATEWAY_REGISTRY_KEY",
-        hide_env_values = true,
-        help_heading = "Registry"
+        hide_env_values = true
     )]
     registry_key: Option<Secret>,
     /// How long a call may reuse an agent's record before the database is read again; what other instances sharing the database change is seen within this (0: every call reads it)
@@ -129,31 +134,28 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "DURATION",
         default_value = "1s",
-        env = "A2A_GATEWAY_DIRECTORY_CACHE",
-        help_heading = "Registry"
+        env = "A2A_GATEWAY_DIRECTORY_CACHE"
     )]
     directory_cache: Millis,
     /// Refuse cards that carry no valid signature (signed cards are always verified)
     #[arg(long, env = "A2A_GATEWAY_REQUIRE_SIGNED_CARDS", value_parser = BoolishValueParser::new(),
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
-          default_value = "false", value_name = "BOOL", help_heading = "Registry")]
+          default_value = "false", value_name = "BOOL")]
     require_signed_cards: bool,
     /// JWK Set file of keys trusted for card signatures, beside keys embedded in signatures
-    #[arg(
-        long,
-        value_name = "FILE",
-        env = "A2A_GATEWAY_CARD_KEYS",
-        help_heading = "Registry"
-    )]
+    #[arg(long, value_name = "FILE", env = "A2A_GATEWAY_CARD_KEYS")]
     card_keys: Option<PathBuf>,
+}
 
+/// How calls are forwarded to agents: deadlines, streams and limits.
+#[derive(Debug, clap::Args)]
+struct ProxyArgs {
     /// Deadline of a call whose request names none (params.configuration.timeout, seconds)
     #[arg(
         long,
         value_name = "DURATION",
         default_value = "300s",
-        env = "A2A_GATEWAY_TIMEOUT",
-        help_heading = "Proxy"
+        env = "A2A_GATEWAY_TIMEOUT"
     )]
     timeout: Millis,
     /// The longest deadline a request may ask for
@@ -161,8 +163,7 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "DURATION",
         default_value = "3600s",
-        env = "A2A_GATEWAY_MAX_TIMEOUT",
-        help_heading = "Proxy"
+        env = "A2A_GATEWAY_MAX_TIMEOUT"
     )]
     max_timeout: Millis,
     /// A stream quiet this long ends with a -32001 frame
@@ -170,8 +171,7 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "DURATION",
         default_value = "300s",
-        env = "A2A_GATEWAY_MAX_SSE_IDLE",
-        help_heading = "Proxy"
+        env = "A2A_GATEWAY_MAX_SSE_IDLE"
     )]
     max_sse_idle: Millis,
     /// Time between `: keepalive` comments on a quiet stream; 0 sends none
@@ -179,8 +179,7 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "DURATION",
         default_value = "30s",
-        env = "A2A_GATEWAY_SSE_KEEPALIVE",
-        help_heading = "Proxy"
+        env = "A2A_GATEWAY_SSE_KEEPALIVE"
     )]
     sse_keepalive: Millis,
     /// Calls and open streams one agent may have at once; 0 for no limit
@@ -188,31 +187,33 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "N",
         default_value_t = 100,
-        env = "A2A_GATEWAY_MAX_CONCURRENCY_PER_AGENT",
-        help_heading = "Proxy"
+        env = "A2A_GATEWAY_MAX_CONCURRENCY_PER_AGENT"
     )]
     max_concurrency_per_agent: usize,
     /// The largest agent reply (and single stream event) read, in bytes
     #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024,
-          env = "A2A_GATEWAY_MAX_RESPONSE_BYTES", help_heading = "Proxy")]
+          env = "A2A_GATEWAY_MAX_RESPONSE_BYTES")]
     max_response_bytes: usize,
     /// The largest request body accepted, in bytes
     #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024,
-          env = "A2A_GATEWAY_MAX_REQUEST_BYTES", help_heading = "Proxy")]
+          env = "A2A_GATEWAY_MAX_REQUEST_BYTES")]
     max_request_bytes: usize,
     /// Accept any TLS certificate from agents; for development only
     #[arg(long, env = "A2A_GATEWAY_AGENT_TLS_SKIP_VERIFY", value_parser = BoolishValueParser::new(),
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
-          default_value = "false", value_name = "BOOL", help_heading = "Proxy")]
+          default_value = "false", value_name = "BOOL")]
     agent_tls_skip_verify: bool,
+}
 
+/// The JWT callers must present.
+#[derive(Debug, clap::Args)]
+struct CallerArgs {
     /// Callers need a JWT signed by a key of this JWK Set; with --issuer and --audience
     #[arg(
         long,
         value_name = "URL",
         env = "A2A_GATEWAY_JWKS_URL",
-        conflicts_with = "oidc_issuer",
-        help_heading = "Caller authentication"
+        conflicts_with = "oidc_issuer"
     )]
     jwks_url: Option<String>,
     /// The `iss` JWTs must carry, with --jwks-url
@@ -220,34 +221,26 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "ISSUER",
         env = "A2A_GATEWAY_ISSUER",
-        requires = "jwks_url",
-        help_heading = "Caller authentication"
+        requires = "jwks_url"
     )]
     issuer: Option<String>,
     /// Callers need a JWT of this OpenID Connect issuer (keys found by discovery)
-    #[arg(
-        long,
-        value_name = "URL",
-        env = "A2A_GATEWAY_OIDC_ISSUER",
-        help_heading = "Caller authentication"
-    )]
+    #[arg(long, value_name = "URL", env = "A2A_GATEWAY_OIDC_ISSUER")]
     oidc_issuer: Option<String>,
     /// The `aud` JWTs must carry: tokens for other services must not work here
-    #[arg(
-        long,
-        value_name = "AUDIENCE",
-        env = "A2A_GATEWAY_AUDIENCE",
-        help_heading = "Caller authentication"
-    )]
+    #[arg(long, value_name = "AUDIENCE", env = "A2A_GATEWAY_AUDIENCE")]
     audience: Option<String>,
+}
 
+/// What the gateway logs, and how.
+#[derive(Debug, clap::Args)]
+struct LoggingArgs {
     /// Log format
     #[arg(
         long,
         value_enum,
         default_value = "text",
-        env = "A2A_GATEWAY_LOG_FORMAT",
-        help_heading = "Logging"
+        env = "A2A_GATEWAY_LOG_FORMAT"
     )]
     log_format: LogFormat,
     /// Log filter, e.g. `info` or `warn,a2a_gateway=debug`
@@ -255,8 +248,7 @@ pub(crate) struct GatewayArgs {
         long,
         value_name = "FILTER",
         default_value = "info",
-        env = "A2A_GATEWAY_LOG_LEVEL",
-        help_heading = "Logging"
+        env = "A2A_GATEWAY_LOG_LEVEL"
     )]
     log_level: String,
 }
@@ -264,38 +256,41 @@ pub(crate) struct GatewayArgs {
 /// Serves the gateway until a termination signal, then drains and closes the registry.
 pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
     let filter = args
+        .logging
         .log_level
         .parse()
         .map_err(|error| UsageError::new(format!("--log-level: {error}")))?;
-    logging::init(args.log_format, filter)?;
+    logging::init(args.logging.log_format, filter)?;
     let mut proxy = proxy_config(&args)?;
-    let options = registry_options(&args)?;
-    let tls = match (&args.tls_cert, &args.tls_key) {
+    let options = registry_options(&args.registry)?;
+    let tls = match (&args.serving.tls_cert, &args.serving.tls_key) {
         (Some(cert), Some(key)) => Some(TlsConfig::from_pem_files(cert, key).map_err(|error| {
             UsageError::new(format!("--tls-cert/--tls-key: {}", error_chain(&error)))
         })?),
         _ => None,
     };
 
-    let listener = TcpListener::bind(&args.bind).await.map_err(|source| {
-        UnreachableError::from(BindError {
-            address: args.bind.clone(),
-            source,
-        })
-    })?;
+    let listener = TcpListener::bind(&args.serving.bind)
+        .await
+        .map_err(|source| {
+            UnreachableError::from(BindError {
+                address: args.serving.bind.clone(),
+                source,
+            })
+        })?;
     let address = listener
         .local_addr()
         .context("cannot read the bound address")?;
-    if !address.ip().is_loopback() && args.registry_key.is_none() {
+    if !address.ip().is_loopback() && args.registry.registry_key.is_none() {
         tracing::warn!(
             "insecure setting: the registry takes registrations from anybody who reaches \
              {address}; set --registry-key"
         );
     }
-    if args.agent_tls_skip_verify {
+    if args.proxy.agent_tls_skip_verify {
         tracing::warn!("insecure setting: TLS certificates of agents are not verified");
     }
-    let registry = Registry::connect(&args.store, options)
+    let registry = Registry::connect(&args.registry.store, options)
         .await
         .map_err(|error| UnreachableError::from(GatewayStoreError(error)))?;
     let registry = Arc::new(registry);
@@ -311,7 +306,7 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
         proxy.public_url = Some(format!("https://{address}"));
     }
     let mut gateway = Gateway::new(Arc::clone(&registry), proxy);
-    if let Some(key) = args.registry_key.clone() {
+    if let Some(key) = args.registry.registry_key.clone() {
         gateway = gateway.registry_key(key);
     }
 
@@ -321,8 +316,8 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
         store = registry.url(),
         agent_ttl_s = registry.agent_ttl().as_secs(),
         max_agents = registry.max_agents(),
-        jwt = args.jwks_url.is_some() || args.oidc_issuer.is_some(),
-        registry_key = args.registry_key.is_some(),
+        jwt = args.callers.jwks_url.is_some() || args.callers.oidc_issuer.is_some(),
+        registry_key = args.registry.registry_key.is_some(),
         "gateway ready"
     );
     output::listening(if tls.is_some() { "https" } else { "http" }, address);
@@ -352,7 +347,7 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
         _ = terminate.recv() => "SIGTERM",
         _ = interrupt.recv() => "SIGINT",
     };
-    let grace = args.shutdown_grace.0;
+    let grace = args.serving.shutdown_grace.0;
     tracing::info!(signal, grace_ms = grace.as_millis(), "shutting down");
     stop.cancel();
     match tokio::time::timeout(grace, &mut serving).await {
@@ -380,25 +375,26 @@ impl From<GatewayStoreError> for UnreachableError {
 
 fn proxy_config(args: &GatewayArgs) -> anyhow::Result<ProxyConfig> {
     let mut config = ProxyConfig::default();
-    config.default_timeout = positive("timeout", args.timeout.0)?;
-    config.max_timeout = positive("max-timeout", args.max_timeout.0)?;
+    config.default_timeout = positive("timeout", args.proxy.timeout.0)?;
+    config.max_timeout = positive("max-timeout", args.proxy.max_timeout.0)?;
     if config.default_timeout > config.max_timeout {
         return Err(UsageError::new("--timeout must not exceed --max-timeout").into());
     }
-    config.max_sse_idle = positive("max-sse-idle", args.max_sse_idle.0)?;
-    config.sse_keepalive = args.sse_keepalive.0;
-    config.max_concurrency_per_agent = args.max_concurrency_per_agent;
-    config.max_response_bytes = args.max_response_bytes;
-    config.max_request_bytes = args.max_request_bytes;
-    config.agent_tls_skip_verify = args.agent_tls_skip_verify;
+    config.max_sse_idle = positive("max-sse-idle", args.proxy.max_sse_idle.0)?;
+    config.sse_keepalive = args.proxy.sse_keepalive.0;
+    config.max_concurrency_per_agent = args.proxy.max_concurrency_per_agent;
+    config.max_response_bytes = args.proxy.max_response_bytes;
+    config.max_request_bytes = args.proxy.max_request_bytes;
+    config.agent_tls_skip_verify = args.proxy.agent_tls_skip_verify;
     config.trusted_origins = args
+        .serving
         .cors_origins
         .iter()
         .map(|origin| origin.trim().to_owned())
         .filter(|origin| !origin.is_empty())
         .collect();
-    config.token_verifier = token_verifier(args)?;
-    if let Some(url) = &args.public_url {
+    config.token_verifier = token_verifier(&args.callers)?;
+    if let Some(url) = &args.serving.public_url {
         let parsed = url::Url::parse(url)
             .map_err(|error| UsageError::new(format!("--public-url {url}: {error}")))?;
         if !matches!(parsed.scheme(), "http" | "https") {
@@ -431,7 +427,7 @@ fn positive(option: &str, value: Duration) -> Result<Duration, UsageError> {
 
 /// The JWT check of `--jwks-url`/`--issuer` or `--oidc-issuer`, with `--audience`: the
 /// verifier `a2a serve` builds for the same flags.
-fn token_verifier(args: &GatewayArgs) -> anyhow::Result<Option<Arc<dyn TokenVerifier>>> {
+fn token_verifier(args: &CallerArgs) -> anyhow::Result<Option<Arc<dyn TokenVerifier>>> {
     let keys = match (&args.jwks_url, &args.oidc_issuer) {
         (Some(url), None) => {
             let Some(issuer) = &args.issuer else {
@@ -474,7 +470,7 @@ fn token_verifier(args: &GatewayArgs) -> anyhow::Result<Option<Arc<dyn TokenVeri
     Ok(Some(verifier))
 }
 
-fn registry_options(args: &GatewayArgs) -> anyhow::Result<RegistryOptions> {
+fn registry_options(args: &RegistryArgs) -> anyhow::Result<RegistryOptions> {
     let mut policy = SignaturePolicy::new().require_signature(args.require_signed_cards);
     if let Some(path) = &args.card_keys {
         let text = std::fs::read_to_string(path)

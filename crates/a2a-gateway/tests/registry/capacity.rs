@@ -53,7 +53,7 @@ async fn concurrent_registrations_never_exceed_max_agents(backend: &Backend) {
         Api::new(backend.registry(options()).await),
         Api::new(backend.registry(options()).await),
     ];
-    let shared = matches!(backend, Backend::Postgres { .. });
+    let shared = matches!(backend, Backend::Postgres(_));
     let mut calls = Vec::new();
     for index in 0..20 {
         let api = apis[index % 2].clone();

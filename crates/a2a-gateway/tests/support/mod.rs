@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_gateway::registry::{Clock, Registry, RegistryOptions, router, signed_payload};
+use a2a_test_support::postgres::Schema;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
@@ -24,7 +25,6 @@ use ring::signature::{
     ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, Ed25519KeyPair, KeyPair as _,
 };
 use serde_json::{Value, json};
-use sqlx::{Connection as _, PgConnection};
 use tower::ServiceExt as _;
 
 /// Where the registries of one test keep their agents.
@@ -32,74 +32,32 @@ pub enum Backend {
     /// `sqlite::memory:`: each registry has its own database.
     Sqlite,
     /// A schema of the test PostgreSQL database, shared by every registry of the test.
-    Postgres { url: String, schema: String },
+    Postgres(Schema),
 }
 
 impl Backend {
     /// A new schema of the test PostgreSQL database; `None` (after a notice) when there is
     /// none outside CI.
     pub async fn postgres() -> Option<Self> {
-        let url = a2a_test_support::postgres::reachable().await?;
-        let schema = format!("a2a_gw_test_{}", uuid::Uuid::new_v4().simple());
-        Some(Self::Postgres { url, schema })
+        Schema::reachable("a2a_gw_test_").await.map(Self::Postgres)
     }
 
     /// A registry over this backend.
     pub async fn registry(&self, options: RegistryOptions) -> Arc<Registry> {
         let (url, options) = match self {
-            Self::Sqlite => ("sqlite::memory:".to_owned(), options),
-            Self::Postgres { url, schema } => (url.clone(), options.postgres_schema(schema)),
+            Self::Sqlite => ("sqlite::memory:", options),
+            Self::Postgres(schema) => (schema.url(), options.postgres_schema(schema.name())),
         };
-        match Registry::connect(&url, options).await {
+        match Registry::connect(url, options).await {
             Ok(registry) => Arc::new(registry),
             Err(error) => panic!("connecting to {url}: {error:?}"),
         }
     }
 
     /// Drops the PostgreSQL schema; registries over it should be closed first.
-    pub async fn finish(mut self) {
-        if let Self::Postgres { url, schema } = &mut self {
-            if let Err(error) = drop_schema(url, schema).await {
-                panic!("could not drop test schema {schema}: {error}");
-            }
-            schema.clear();
-        }
-    }
-}
-
-async fn drop_schema(url: &str, schema: &str) -> Result<(), sqlx::Error> {
-    let mut conn = PgConnection::connect(url).await?;
-    sqlx::raw_sql("SET lock_timeout = '10s'")
-        .execute(&mut conn)
-        .await?;
-    sqlx::raw_sql(&format!("DROP SCHEMA IF EXISTS \"{schema}\" CASCADE"))
-        .execute(&mut conn)
-        .await?;
-    conn.close().await
-}
-
-/// The fallback for a test that did not get to [`Backend::finish`] (it panicked).
-impl Drop for Backend {
-    fn drop(&mut self) {
-        let Self::Postgres { url, schema } = self else {
-            return;
-        };
-        if schema.is_empty() {
-            return;
-        }
-        let (url, schema) = (url.clone(), schema.clone());
-        // Drop cannot await, and the test's runtime may be single-threaded.
-        let dropped = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()?;
-            runtime
-                .block_on(drop_schema(&url, &schema))
-                .map_err(std::io::Error::other)
-        })
-        .join();
-        if let Ok(Err(error)) = dropped {
-            eprintln!("could not drop a test schema: {error}");
+    pub async fn finish(self) {
+        if let Self::Postgres(schema) = self {
+            schema.finish().await;
         }
     }
 }

@@ -21,6 +21,7 @@ use crate::location::{Location, redact};
 use crate::options::SqlStoreOptions;
 use crate::postgres::Postgres;
 use crate::rows::{ScopeKey, TaskRow, encode_events};
+use crate::shared::Shared;
 use crate::signal;
 use crate::sqlite::Sqlite;
 
@@ -80,6 +81,18 @@ impl Drop for Inner {
 enum Backend {
     Sqlite(Sqlite),
     Postgres(Postgres),
+}
+
+/// Evaluates `$call` with `$db` bound to `$backend`'s database, whichever it is: both
+/// backends answer the same calls with the same signatures, and reads on either are the
+/// [`Shared`] ones on its [`reads`](Sqlite::reads) pool.
+macro_rules! on_backend {
+    ($backend:expr, $db:ident => $call:expr) => {
+        match $backend {
+            Backend::Sqlite($db) => $call,
+            Backend::Postgres($db) => $call,
+        }
+    };
 }
 
 impl SqlStore {
@@ -167,10 +180,7 @@ impl SqlStore {
     /// Every clone is closed; later calls fail.
     pub async fn close(&self) {
         self.inner.shutdown.cancel();
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => sqlite.close().await,
-            Backend::Postgres(postgres) => postgres.close().await,
-        }
+        on_backend!(&self.inner.backend, db => db.close().await);
     }
 }
 
@@ -234,20 +244,14 @@ async fn clean_up_periodically(backend: Backend, every: Duration, shutdown: Canc
 
 impl Backend {
     async fn delete_expired(&self) -> Result<u64, StoreError> {
-        match self {
-            Self::Sqlite(sqlite) => sqlite.delete_expired().await,
-            Self::Postgres(postgres) => postgres.delete_expired().await,
-        }
+        on_backend!(self, db => db.delete_expired().await)
     }
 }
 
 #[async_trait]
 impl TaskStore for SqlStore {
     async fn locate(&self, id: &TaskId) -> Result<Option<TaskScope>, StoreError> {
-        let found = match &self.inner.backend {
-            Backend::Sqlite(sqlite) => sqlite.locate(id).await?,
-            Backend::Postgres(postgres) => postgres.locate(id).await?,
-        };
+        let found = on_backend!(&self.inner.backend, db => Shared::locate(db.reads(), id).await?);
         Ok(found.map(ScopeKey::into_scope))
     }
 
@@ -257,19 +261,13 @@ impl TaskStore for SqlStore {
         let mut offer = Vec::with_capacity(32);
         offer.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
         offer.extend_from_slice(uuid::Uuid::new_v4().as_bytes());
-        let value = match &self.inner.backend {
-            Backend::Sqlite(sqlite) => sqlite.shared_secret(name, offer).await?,
-            Backend::Postgres(postgres) => postgres.shared_secret(name, offer).await?,
-        };
+        let value = on_backend!(&self.inner.backend, db => db.shared_secret(name, offer).await?);
         Ok(Some(value))
     }
 
     async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError> {
         let scope = ScopeKey::of(scope);
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => sqlite.load(&scope, id).await,
-            Backend::Postgres(postgres) => postgres.load(&scope, id).await,
-        }
+        on_backend!(&self.inner.backend, db => Shared::load(db.reads(), &scope, id).await)
     }
 
     async fn save(
@@ -282,18 +280,12 @@ impl TaskStore for SqlStore {
         let scope = ScopeKey::of(scope);
         let row = TaskRow::of(task)?;
         let events = encode_events(events)?;
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => sqlite.save(scope, row, expected, events).await,
-            Backend::Postgres(postgres) => postgres.save(scope, row, expected, events).await,
-        }
+        on_backend!(&self.inner.backend, db => db.save(scope, row, expected, events).await)
     }
 
     async fn list(&self, scope: &TaskScope, query: &TaskQuery) -> Result<TaskPage, StoreError> {
         let scope = ScopeKey::of(scope);
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => sqlite.list(&scope, query).await,
-            Backend::Postgres(postgres) => postgres.list(&scope, query).await,
-        }
+        on_backend!(&self.inner.backend, db => db.list(&scope, query).await)
     }
 
     async fn events(
@@ -304,10 +296,7 @@ impl TaskStore for SqlStore {
         limit: usize,
     ) -> Result<Option<Vec<TaskEvent>>, StoreError> {
         let scope = ScopeKey::of(scope);
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => sqlite.events(&scope, id, after, limit).await,
-            Backend::Postgres(postgres) => postgres.events(&scope, id, after, limit).await,
-        }
+        on_backend!(&self.inner.backend, db => db.events(&scope, id, after, limit).await)
     }
 }
 
@@ -322,18 +311,10 @@ impl PushConfigStore for SqlStore {
         deliver_after: u64,
     ) -> Result<(), StoreError> {
         let scope = ScopeKey::of(scope);
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => {
-                sqlite
-                    .save_push_config(scope, task_id, config, max_per_task, deliver_after)
-                    .await
-            }
-            Backend::Postgres(postgres) => {
-                postgres
-                    .save_push_config(&scope, task_id, config, max_per_task, deliver_after)
-                    .await
-            }
-        }
+        on_backend!(&self.inner.backend, db => {
+            db.save_push_config(scope, task_id, config, max_per_task, deliver_after)
+                .await
+        })
     }
 
     async fn get_push_config(
@@ -343,18 +324,9 @@ impl PushConfigStore for SqlStore {
         config_id: &PushConfigId,
     ) -> Result<Option<TaskPushNotificationConfig>, StoreError> {
         let scope = ScopeKey::of(scope);
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => {
-                sqlite
-                    .get_push_config(&scope, task_id, config_id.as_str())
-                    .await
-            }
-            Backend::Postgres(postgres) => {
-                postgres
-                    .get_push_config(&scope, task_id, config_id.as_str())
-                    .await
-            }
-        }
+        on_backend!(&self.inner.backend, db => {
+            Shared::get_push_config(db.reads(), &scope, task_id, config_id.as_str()).await
+        })
     }
 
     async fn list_push_configs(
@@ -363,10 +335,9 @@ impl PushConfigStore for SqlStore {
         task_id: &TaskId,
     ) -> Result<Vec<TaskPushNotificationConfig>, StoreError> {
         let scope = ScopeKey::of(scope);
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => sqlite.list_push_configs(&scope, task_id).await,
-            Backend::Postgres(postgres) => postgres.list_push_configs(&scope, task_id).await,
-        }
+        on_backend!(&self.inner.backend, db => {
+            Shared::list_push_configs(db.reads(), &scope, task_id).await
+        })
     }
 
     async fn delete_push_config(
@@ -376,18 +347,9 @@ impl PushConfigStore for SqlStore {
         config_id: &PushConfigId,
     ) -> Result<bool, StoreError> {
         let scope = ScopeKey::of(scope);
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => {
-                sqlite
-                    .delete_push_config(scope, task_id, config_id.as_str())
-                    .await
-            }
-            Backend::Postgres(postgres) => {
-                postgres
-                    .delete_push_config(&scope, task_id, config_id.as_str())
-                    .await
-            }
-        }
+        on_backend!(&self.inner.backend, db => {
+            db.delete_push_config(scope, task_id, config_id.as_str()).await
+        })
     }
 
     /// Nothing to do: the claim compares each webhook's progress with the end of its task's
@@ -408,18 +370,9 @@ impl PushConfigStore for SqlStore {
         claim_until_ms: u64,
         limit: usize,
     ) -> Result<Vec<ClaimedWebhook>, StoreError> {
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => {
-                sqlite
-                    .claim_deliveries(instance, now_ms, claim_until_ms, limit)
-                    .await
-            }
-            Backend::Postgres(postgres) => {
-                postgres
-                    .claim_deliveries(instance, now_ms, claim_until_ms, limit)
-                    .await
-            }
-        }
+        on_backend!(&self.inner.backend, db => {
+            db.claim_deliveries(instance, now_ms, claim_until_ms, limit).await
+        })
     }
 
     async fn record_delivery(
@@ -431,18 +384,10 @@ impl PushConfigStore for SqlStore {
         progress: DeliveryProgress,
     ) -> Result<bool, StoreError> {
         let scope = ScopeKey::of(scope);
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => {
-                sqlite
-                    .record_delivery(scope, task_id, config_id.as_str(), instance, progress)
-                    .await
-            }
-            Backend::Postgres(postgres) => {
-                postgres
-                    .record_delivery(&scope, task_id, config_id.as_str(), instance, progress)
-                    .await
-            }
-        }
+        on_backend!(&self.inner.backend, db => {
+            db.record_delivery(scope, task_id, config_id.as_str(), instance, progress)
+                .await
+        })
     }
 }
 
@@ -458,31 +403,19 @@ impl Cluster for SqlStore {
 
     async fn acquire_lease(&self, scope: &TaskScope, task_id: &TaskId) -> Result<bool, StoreError> {
         let scope = ScopeKey::of(scope);
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => sqlite.acquire_lease(scope, task_id).await,
-            Backend::Postgres(postgres) => postgres.acquire_lease(&scope, task_id).await,
-        }
+        on_backend!(&self.inner.backend, db => db.acquire_lease(scope, task_id).await)
     }
 
     async fn renew_leases(&self, task_ids: &[TaskId]) -> Result<(), StoreError> {
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => sqlite.renew_leases(task_ids).await,
-            Backend::Postgres(postgres) => postgres.renew_leases(task_ids).await,
-        }
+        on_backend!(&self.inner.backend, db => db.renew_leases(task_ids).await)
     }
 
     async fn release_lease(&self, task_id: &TaskId) -> Result<(), StoreError> {
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => sqlite.release_lease(task_id).await,
-            Backend::Postgres(postgres) => postgres.release_lease(task_id).await,
-        }
+        on_backend!(&self.inner.backend, db => db.release_lease(task_id).await)
     }
 
     async fn claim_expired_leases(&self, limit: usize) -> Result<Vec<ExpiredLease>, StoreError> {
-        match &self.inner.backend {
-            Backend::Sqlite(sqlite) => sqlite.claim_expired_leases(limit).await,
-            Backend::Postgres(postgres) => postgres.claim_expired_leases(limit).await,
-        }
+        on_backend!(&self.inner.backend, db => db.claim_expired_leases(limit).await)
     }
 
     async fn publish(&self, signal: &ClusterSignal) -> Result<(), StoreError> {

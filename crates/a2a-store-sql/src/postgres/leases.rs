@@ -12,13 +12,13 @@ use crate::rows::{ExpiredRow, ScopeKey, expired_lease, millis_after, now_millis,
 impl Postgres {
     pub(crate) async fn acquire_lease(
         &self,
-        scope: &ScopeKey,
+        scope: ScopeKey,
         task_id: &TaskId,
     ) -> Result<bool, StoreError> {
         let mut conn = self.pool.acquire().await.map_err(backend)?;
         Shared::acquire_lease(
             &mut conn,
-            scope,
+            &scope,
             task_id.as_str(),
             &self.instance_id,
             self.lease_ttl,

@@ -25,7 +25,7 @@ const CLAIM_DELIVERIES: &str = concat!(
 impl Postgres {
     pub(crate) async fn save_push_config(
         &self,
-        scope: &ScopeKey,
+        scope: ScopeKey,
         task_id: &TaskId,
         config: &TaskPushNotificationConfig,
         max_per_task: usize,
@@ -43,7 +43,7 @@ impl Postgres {
             .map_err(backend)?;
         Shared::save_push_config(
             &mut tx,
-            scope,
+            &scope,
             task_id.as_str(),
             &config_id,
             &body,
@@ -55,30 +55,13 @@ impl Postgres {
         tx.commit().await.map_err(backend)
     }
 
-    pub(crate) async fn get_push_config(
-        &self,
-        scope: &ScopeKey,
-        task_id: &TaskId,
-        config_id: &str,
-    ) -> Result<Option<TaskPushNotificationConfig>, StoreError> {
-        Shared::get_push_config(&self.pool, scope, task_id, config_id).await
-    }
-
-    pub(crate) async fn list_push_configs(
-        &self,
-        scope: &ScopeKey,
-        task_id: &TaskId,
-    ) -> Result<Vec<TaskPushNotificationConfig>, StoreError> {
-        Shared::list_push_configs(&self.pool, scope, task_id).await
-    }
-
     pub(crate) async fn delete_push_config(
         &self,
-        scope: &ScopeKey,
+        scope: ScopeKey,
         task_id: &TaskId,
         config_id: &str,
     ) -> Result<bool, StoreError> {
-        Shared::delete_push_config(&self.pool, scope, task_id.as_str(), config_id)
+        Shared::delete_push_config(&self.pool, &scope, task_id.as_str(), config_id)
             .await
             .map_err(backend)
     }
@@ -110,7 +93,7 @@ impl Postgres {
 
     pub(crate) async fn record_delivery(
         &self,
-        scope: &ScopeKey,
+        scope: ScopeKey,
         task_id: &TaskId,
         config_id: &str,
         instance: &str,
@@ -118,7 +101,7 @@ impl Postgres {
     ) -> Result<bool, StoreError> {
         Shared::record_delivery(
             &self.pool,
-            scope,
+            &scope,
             task_id.as_str(),
             config_id,
             instance,

@@ -1,9 +1,11 @@
-//! Reading tasks and their event logs, and the shared secret.
+//! Listing tasks and reading their event logs, and the shared secret. Locating and loading
+//! a task are the [`Shared`] reads, on [`Postgres::reads`].
 
 use a2a_server::TaskEvent;
-use a2a_server::store::{StoreError, StoredTask, TaskPage, TaskQuery};
+use a2a_server::store::{StoreError, TaskPage, TaskQuery};
 use a2a_types::TaskId;
 use sqlx::Connection;
+use sqlx::PgPool;
 
 use super::{Postgres, Shared};
 use crate::error::backend;
@@ -12,6 +14,11 @@ use crate::rows::{ScopeKey, now_millis};
 use crate::sql;
 
 impl Postgres {
+    /// The pool the [`Shared`] reads run on: the one pool, which writes use too.
+    pub(crate) fn reads(&self) -> &PgPool {
+        &self.pool
+    }
+
     /// The secret `name`, `offer` kept as it when none was stored yet.
     pub(crate) async fn shared_secret(
         &self,
@@ -22,18 +29,6 @@ impl Postgres {
         Shared::shared_secret(&mut conn, name, &offer)
             .await
             .map_err(backend)
-    }
-
-    pub(crate) async fn locate(&self, id: &TaskId) -> Result<Option<ScopeKey>, StoreError> {
-        Shared::locate(&self.pool, id).await
-    }
-
-    pub(crate) async fn load(
-        &self,
-        scope: &ScopeKey,
-        id: &TaskId,
-    ) -> Result<Option<StoredTask>, StoreError> {
-        Shared::load(&self.pool, scope, id).await
     }
 
     pub(crate) async fn list(

@@ -59,23 +59,6 @@ impl Sqlite {
             .await?
     }
 
-    pub(crate) async fn get_push_config(
-        &self,
-        scope: &ScopeKey,
-        task_id: &TaskId,
-        config_id: &str,
-    ) -> Result<Option<TaskPushNotificationConfig>, StoreError> {
-        Shared::get_push_config(&self.reads, scope, task_id, config_id).await
-    }
-
-    pub(crate) async fn list_push_configs(
-        &self,
-        scope: &ScopeKey,
-        task_id: &TaskId,
-    ) -> Result<Vec<TaskPushNotificationConfig>, StoreError> {
-        Shared::list_push_configs(&self.reads, scope, task_id).await
-    }
-
     pub(crate) async fn delete_push_config(
         &self,
         scope: ScopeKey,

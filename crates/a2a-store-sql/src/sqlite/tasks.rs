@@ -4,8 +4,9 @@
 use std::sync::Arc;
 
 use a2a_server::TaskEvent;
-use a2a_server::store::{StoreError, StoredTask, TaskPage, TaskQuery};
+use a2a_server::store::{StoreError, TaskPage, TaskQuery};
 use a2a_types::TaskId;
+use sqlx::SqlitePool;
 
 use super::{Shared, Sqlite};
 use crate::error::backend;
@@ -21,6 +22,11 @@ const LOAD_EVENTS: &str = "SELECT e.sequence, e.body FROM tasks t \
      ORDER BY e.sequence LIMIT $7";
 
 impl Sqlite {
+    /// The reader pool the [`Shared`] reads run on; writes go through the writer.
+    pub(crate) fn reads(&self) -> &SqlitePool {
+        &self.reads
+    }
+
     /// The secret `name`, `offer` kept as it when none was stored yet.
     pub(crate) async fn shared_secret(
         &self,
@@ -37,18 +43,6 @@ impl Sqlite {
                 })
             })
             .await
-    }
-
-    pub(crate) async fn locate(&self, id: &TaskId) -> Result<Option<ScopeKey>, StoreError> {
-        Shared::locate(&self.reads, id).await
-    }
-
-    pub(crate) async fn load(
-        &self,
-        scope: &ScopeKey,
-        id: &TaskId,
-    ) -> Result<Option<StoredTask>, StoreError> {
-        Shared::load(&self.reads, scope, id).await
     }
 
     pub(crate) async fn list(

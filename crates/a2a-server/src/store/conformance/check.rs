@@ -182,6 +182,33 @@ impl Check {
         )
     }
 
+    /// Creates `task` with `events` and expects success.
+    pub(super) async fn create_with(
+        &self,
+        store: &dyn TaskStore,
+        scope: &TaskScope,
+        task: &Task,
+        events: &[StreamResponse],
+        what: impl Display,
+    ) -> Saved {
+        self.save(store, scope, task, Expected::Absent, events, what)
+            .await
+    }
+
+    /// Saves `task` over `version` with `events` and expects success.
+    pub(super) async fn update(
+        &self,
+        store: &dyn TaskStore,
+        scope: &TaskScope,
+        task: &Task,
+        version: Version,
+        events: &[StreamResponse],
+        what: impl Display,
+    ) -> Saved {
+        self.save(store, scope, task, Expected::Version(version), events, what)
+            .await
+    }
+
     /// Loads and expects the task to be there.
     pub(super) async fn load(
         &self,
@@ -228,6 +255,52 @@ impl Check {
                 }
             })
             .collect()
+    }
+
+    /// Loads task `id` and checks its last sequence number; returns what was loaded.
+    pub(super) async fn expect_last_sequence(
+        &self,
+        store: &dyn TaskStore,
+        scope: &TaskScope,
+        id: &TaskId,
+        expected: u64,
+        what: impl Display,
+    ) -> StoredTask {
+        let stored = self.load(store, scope, id, &what).await;
+        self.ensure_eq(
+            &stored.last_sequence,
+            &expected,
+            format_args!("last sequence loaded {what}"),
+        );
+        stored
+    }
+
+    /// Checks that `events` finds no task `id` under `scope`.
+    pub(super) async fn expect_no_events(
+        &self,
+        store: &dyn TaskStore,
+        scope: &TaskScope,
+        id: &TaskId,
+        what: impl Display,
+    ) {
+        let found = self.ok(
+            store.events(scope, id, 0, 10).await,
+            format_args!("reading the events {what}"),
+        );
+        self.ensure_eq(&found, &None, format_args!("the events {what}"));
+    }
+
+    /// Checks the whole event log of task `id`.
+    pub(super) async fn expect_log(
+        &self,
+        store: &dyn TaskStore,
+        scope: &TaskScope,
+        id: &TaskId,
+        expected: &[TaskEvent],
+        what: impl Display,
+    ) {
+        self.expect_events(store, scope, id, (0, usize::MAX), expected, what)
+            .await;
     }
 
     /// Checks `events(after, limit)` for `window` = `(after, limit)`.
@@ -437,7 +510,12 @@ impl Check {
 
     /// A working task `name` with the suite's usual status timestamp.
     pub(super) fn working(&self, name: &str) -> Task {
-        self.task(name, TaskState::Working, Some("2025-01-01T10:00:00.000Z"))
+        self.task_in(name, TaskState::Working)
+    }
+
+    /// A task `name` in `state` with the suite's usual status timestamp.
+    pub(super) fn task_in(&self, name: &str, state: TaskState) -> Task {
+        self.task(name, state, Some("2025-01-01T10:00:00.000Z"))
     }
 
     /// A task of context `context` with no artifacts, history or metadata.

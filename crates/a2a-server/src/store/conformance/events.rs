@@ -15,39 +15,29 @@ use crate::store::{Expected, TaskEvent, TaskStore};
 pub async fn saves_append_events_numbered_on_from_one(store: &dyn TaskStore) {
     let check = Check::new("saves_append_events_numbered_on_from_one");
     let scope = check.scope("acme", Some("alice"));
-    let task = check.task("t", TaskState::Submitted, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.task_in("t", TaskState::Submitted);
     let mut logged = Check::events(&task, 0..2);
 
     let saved = check
-        .save(
-            store,
-            &scope,
-            &task,
-            Expected::Absent,
-            &logged,
-            "creating with 2 events",
-        )
+        .create_with(store, &scope, &task, &logged, "creating with 2 events")
         .await;
     check.ensure_eq(
         &saved.last_sequence,
         &2,
         "last sequence after creating with 2 events",
     );
-    let stored = check.load(store, &scope, &task.id, "after creating").await;
-    check.ensure_eq(
-        &stored.last_sequence,
-        &2,
-        "last sequence loaded after creating",
-    );
+    check
+        .expect_last_sequence(store, &scope, &task.id, 2, "after creating")
+        .await;
 
     let working = with_state(&task, TaskState::Working);
     let more = Check::events(&working, 2..5);
     let saved = check
-        .save(
+        .update(
             store,
             &scope,
             &working,
-            Expected::Version(saved.version),
+            saved.version,
             &more,
             "saving 3 more",
         )
@@ -60,39 +50,18 @@ pub async fn saves_append_events_numbered_on_from_one(store: &dyn TaskStore) {
     logged.extend(more);
 
     let saved = check
-        .save(
-            store,
-            &scope,
-            &working,
-            Expected::Version(saved.version),
-            &[],
-            "saving none",
-        )
+        .update(store, &scope, &working, saved.version, &[], "saving none")
         .await;
     check.ensure_eq(
         &saved.last_sequence,
         &5,
         "last sequence after a save without events",
     );
-    let stored = check
-        .load(store, &scope, &task.id, "after three saves")
-        .await;
-    check.ensure_eq(
-        &stored.last_sequence,
-        &5,
-        "last sequence loaded after three saves",
-    );
-
-    let expected = numbered(logged);
     check
-        .expect_events(
-            store,
-            &scope,
-            &task.id,
-            (0, usize::MAX),
-            &expected,
-            "the whole log",
-        )
+        .expect_last_sequence(store, &scope, &task.id, 5, "after three saves")
+        .await;
+    check
+        .expect_log(store, &scope, &task.id, &numbered(logged), "the whole log")
         .await;
 }
 
@@ -107,14 +76,7 @@ pub async fn events_after_a_sequence_returns_the_tail_in_order(store: &dyn TaskS
     let task = check.working("t");
     let logged = Check::events(&task, 0..6);
     check
-        .save(
-            store,
-            &scope,
-            &task,
-            Expected::Absent,
-            &logged,
-            "creating with 6 events",
-        )
+        .create_with(store, &scope, &task, &logged, "creating with 6 events")
         .await;
     let numbered = numbered(logged);
 
@@ -144,24 +106,10 @@ pub async fn a_refused_save_appends_no_event(store: &dyn TaskStore) {
     let task = check.working("t");
     let logged = Check::events(&task, 0..2);
     let first = check
-        .save(
-            store,
-            &scope,
-            &task,
-            Expected::Absent,
-            &logged[..1],
-            "creating",
-        )
+        .create_with(store, &scope, &task, &logged[..1], "creating")
         .await;
     let second = check
-        .save(
-            store,
-            &scope,
-            &task,
-            Expected::Version(first.version),
-            &logged[1..],
-            "saving",
-        )
+        .update(store, &scope, &task, first.version, &logged[1..], "saving")
         .await;
 
     let refused = Check::events(&task, 10..13);
@@ -194,25 +142,18 @@ pub async fn a_refused_save_appends_no_event(store: &dyn TaskStore) {
     .await;
     check.expect_not_found(result, &task.id, "saving under another owner");
 
-    let expected = numbered(logged);
     check
-        .expect_events(
+        .expect_log(
             store,
             &scope,
             &task.id,
-            (0, usize::MAX),
-            &expected,
+            &numbered(logged),
             "after the refusals",
         )
         .await;
     let stored = check
-        .load(store, &scope, &task.id, "after the refusals")
+        .expect_last_sequence(store, &scope, &task.id, 2, "after the refusals")
         .await;
-    check.ensure_eq(
-        &stored.last_sequence,
-        &2,
-        "last sequence after the refusals",
-    );
     check.ensure_eq(
         &stored.version,
         &second.version,
@@ -231,7 +172,7 @@ pub async fn events_of_a_task_of_another_scope_or_none_is_none(store: &dyn TaskS
     let task = check.working("t");
     let logged = Check::events(&task, 0..2);
     check
-        .save(store, &scope, &task, Expected::Absent, &logged, "creating")
+        .create_with(store, &scope, &task, &logged, "creating")
         .await;
 
     for other in [
@@ -239,16 +180,12 @@ pub async fn events_of_a_task_of_another_scope_or_none_is_none(store: &dyn TaskS
         check.scope("acme", None),
         check.scope("globex", Some("alice")),
     ] {
-        let found = check.ok(
-            store.events(&other, &task.id, 0, 10).await,
-            format!("reading the events under {other:?}"),
-        );
-        check.ensure_eq(&found, &None, format!("the events under {other:?}"));
+        check
+            .expect_no_events(store, &other, &task.id, format!("under {other:?}"))
+            .await;
     }
     let missing = check.id("missing");
-    let found = check.ok(
-        store.events(&scope, &missing, 0, 10).await,
-        "reading the events of a task that was never saved",
-    );
-    check.ensure_eq(&found, &None, "the events of a task that was never saved");
+    check
+        .expect_no_events(store, &scope, &missing, "of a task that was never saved")
+        .await;
 }

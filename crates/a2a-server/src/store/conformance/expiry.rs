@@ -68,21 +68,10 @@ pub async fn terminal_tasks_vanish_after_the_ttl_and_others_stay(store: &dyn Tas
     let started = Instant::now();
     let mut saved = Vec::new();
     for state in terminal.into_iter().chain(running) {
-        let task = check.task(
-            &format!("{state:?}"),
-            state,
-            Some("2025-01-01T10:00:00.000Z"),
-        );
+        let task = check.task_in(&format!("{state:?}"), state);
         let events = Check::events(&task, 0..1);
         let version = check
-            .save(
-                store,
-                &scope,
-                &task,
-                Expected::Absent,
-                &events,
-                format!("creating {state:?}"),
-            )
+            .create_with(store, &scope, &task, &events, format!("creating {state:?}"))
             .await;
         saved.push((task, version));
     }
@@ -96,15 +85,14 @@ pub async fn terminal_tasks_vanish_after_the_ttl_and_others_stay(store: &dyn Tas
             check
                 .expect_absent(store, &scope, &task.id, format!("{state:?} after the TTL"))
                 .await;
-            let events = check.ok(
-                store.events(&scope, &task.id, 0, 10).await,
-                format!("reading the events of {state:?} after the TTL"),
-            );
-            check.ensure_eq(
-                &events,
-                &None,
-                format!("the events of {state:?} after the TTL"),
-            );
+            check
+                .expect_no_events(
+                    store,
+                    &scope,
+                    &task.id,
+                    format!("of {state:?} after the TTL"),
+                )
+                .await;
             let result =
                 save_version(store, &scope, task, Expected::Version(saved.version), &[]).await;
             check.expect_not_found(result, &task.id, format!("saving {state:?} after the TTL"));
@@ -129,11 +117,10 @@ pub async fn terminal_tasks_vanish_after_the_ttl_and_others_stay(store: &dyn Tas
     let again = with_state(old, TaskState::Working);
     let events = Check::events(&again, 5..6);
     let created = check
-        .save(
+        .create_with(
             store,
             &scope,
             &again,
-            Expected::Absent,
             &events,
             "creating an expired id again",
         )
@@ -170,25 +157,18 @@ pub async fn saving_a_terminal_task_again_does_not_extend_its_life(store: &dyn T
     let check = Check::new("saving_a_terminal_task_again_does_not_extend_its_life");
     let scope = check.scope("acme", None);
     let started = Instant::now();
-    let task = check.task("t", TaskState::Completed, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.task_in("t", TaskState::Completed);
     let saved = check
-        .save(
-            store,
-            &scope,
-            &task,
-            Expected::Absent,
-            &[],
-            "creating it completed",
-        )
+        .create_with(store, &scope, &task, &[], "creating it completed")
         .await;
     sleep_until(started + EXPIRY_TTL / 2).await;
     let canceled = with_state(&task, TaskState::Canceled);
     check
-        .save(
+        .update(
             store,
             &scope,
             &canceled,
-            Expected::Version(saved.version),
+            saved.version,
             &[],
             "saving it again",
         )
@@ -210,24 +190,17 @@ pub async fn the_ttl_runs_from_the_save_that_made_the_task_terminal(store: &dyn 
     let started = Instant::now();
     let task = check.working("t");
     let saved = check
-        .save(
-            store,
-            &scope,
-            &task,
-            Expected::Absent,
-            &[],
-            "creating it working",
-        )
+        .create_with(store, &scope, &task, &[], "creating it working")
         .await;
     sleep_until(started + EXPIRY_TTL / 2).await;
     let terminal_at = Instant::now();
     let completed = with_state(&task, TaskState::Completed);
     check
-        .save(
+        .update(
             store,
             &scope,
             &completed,
-            Expected::Version(saved.version),
+            saved.version,
             &[],
             "completing it",
         )
@@ -252,16 +225,9 @@ pub async fn a_zero_ttl_keeps_terminal_tasks(store: &dyn TaskStore) {
     let check = Check::new("a_zero_ttl_keeps_terminal_tasks");
     let scope = check.scope("acme", None);
     let started = Instant::now();
-    let task = check.task("t", TaskState::Completed, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.task_in("t", TaskState::Completed);
     check
-        .save(
-            store,
-            &scope,
-            &task,
-            Expected::Absent,
-            &[],
-            "creating it completed",
-        )
+        .create_with(store, &scope, &task, &[], "creating it completed")
         .await;
     sleep_until(started + EXPIRY_TTL + EXPIRY_MARGIN).await;
     check

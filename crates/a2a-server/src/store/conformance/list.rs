@@ -21,11 +21,7 @@ pub async fn list_never_returns_tasks_of_other_scopes(store: &dyn TaskStore) {
     let mut expected: Vec<Vec<TaskId>> = vec![Vec::new(); scopes.len()];
     for n in 0..12 {
         let index = n % scopes.len();
-        let task = check.task(
-            &format!("t{n:02}"),
-            TaskState::Working,
-            Some("2025-01-01T10:00:00.000Z"),
-        );
+        let task = check.working(&format!("t{n:02}"));
         check.create(store, &scopes[index], &task).await;
         expected[index].push(task.id);
     }
@@ -121,7 +117,7 @@ pub async fn list_filters_by_one_or_several_states(store: &dyn TaskStore) {
         ("f", TaskState::Completed),
         ("g", TaskState::Canceled),
     ] {
-        let task = check.task(name, state, Some("2025-01-01T10:00:00.000Z"));
+        let task = check.task_in(name, state);
         check.create(store, &scope, &task).await;
     }
 

@@ -70,7 +70,7 @@ where
 pub async fn create_then_load_returns_the_task_and_its_version(store: &dyn TaskStore) {
     let check = Check::new("create_then_load_returns_the_task_and_its_version");
     let scope = check.scope("acme", Some("alice"));
-    let task = check.task("t", TaskState::Submitted, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.task_in("t", TaskState::Submitted);
 
     check
         .expect_absent(store, &scope, &task.id, "before it was saved")
@@ -112,24 +112,13 @@ pub async fn creating_a_task_id_used_in_another_scope_conflicts(store: &dyn Task
     let task = check.working("t");
     let version = check.create(store, &home, &task).await;
 
-    for other in [
+    let others = [
         check.scope("acme", Some("bob")),
         check.scope("acme", None),
         check.scope("globex", Some("alice")),
-    ] {
-        let result = save_version(store, &other, &revised(&task, 1), Expected::Absent, &[]).await;
-        check.expect_conflict(
-            result,
-            &task.id,
-            format!("creating the task under {other:?}"),
-        );
-        check
-            .expect_absent(store, &other, &task.id, format!("under {other:?}"))
-            .await;
-    }
-    check
-        .expect_stored(store, &home, &task, version, "in its own scope")
-        .await;
+    ];
+    let stored = (&home, &task, version);
+    refused_elsewhere(&check, store, stored, &others, Expected::Absent, "Conflict").await;
 }
 
 /// `save` with the current version succeeds and returns a greater version, every time; the
@@ -140,7 +129,7 @@ pub async fn creating_a_task_id_used_in_another_scope_conflicts(store: &dyn Task
 pub async fn saving_with_the_current_version_returns_a_greater_version(store: &dyn TaskStore) {
     let check = Check::new("saving_with_the_current_version_returns_a_greater_version");
     let scope = check.scope("acme", Some("alice"));
-    let task = check.task("t", TaskState::Submitted, Some("2025-01-01T10:00:00.000Z"));
+    let task = check.task_in("t", TaskState::Submitted);
     let mut version = check.create(store, &scope, &task).await;
 
     for revision in 1..=3 {
@@ -229,25 +218,39 @@ pub async fn saving_a_task_of_another_scope_is_not_found(store: &dyn TaskStore) 
     let task = check.working("t");
     let version = check.create(store, &home, &task).await;
 
-    for other in [
+    let others = [
         check.scope("acme", Some("bob")),
         check.scope("globex", None),
-    ] {
-        let result = save_version(
-            store,
-            &other,
-            &revised(&task, 1),
-            Expected::Version(version),
-            &[],
-        )
-        .await;
-        check.expect_not_found(result, &task.id, format!("saving the task under {other:?}"));
+    ];
+    let (stored, expected) = ((&home, &task, version), Expected::Version(version));
+    refused_elsewhere(&check, store, stored, &others, expected, "NotFound").await;
+}
+
+/// Saves revision 1 of the task `stored` names with `expected` under each of `others` and
+/// expects the `refusal` (`Conflict` or `NotFound`) and the task still invisible there; then
+/// expects the task unchanged where it was stored.
+async fn refused_elsewhere(
+    check: &Check,
+    store: &dyn TaskStore,
+    (home, task, version): (&TaskScope, &Task, Version),
+    others: &[TaskScope],
+    expected: Expected,
+    refusal: &str,
+) {
+    let doing = match expected {
+        Expected::Absent => "creating",
+        Expected::Version(_) => "saving",
+    };
+    for other in others {
+        let result = save_version(store, other, &revised(task, 1), expected, &[]).await;
+        let what = format!("{doing} the task under {other:?}");
+        check.expect_refusal(result, &task.id, what, refusal);
         check
-            .expect_absent(store, &other, &task.id, format!("under {other:?}"))
+            .expect_absent(store, other, &task.id, format!("under {other:?}"))
             .await;
     }
     check
-        .expect_stored(store, &home, &task, version, "in its own scope")
+        .expect_stored(store, home, task, version, "in its own scope")
         .await;
 }
 
@@ -391,11 +394,7 @@ pub async fn concurrent_creates_of_one_task_have_exactly_one_winner(store: Arc<d
 
     for round in 1..=ROUNDS {
         let name = format!("t{round:02}");
-        let task = check.task(
-            &name,
-            TaskState::Submitted,
-            Some("2025-01-01T10:00:00.000Z"),
-        );
+        let task = check.task_in(&name, TaskState::Submitted);
         let results = race(&check, &store, &scope, &task, Expected::Absent).await;
         let what = format!("creating in round {round}");
         let (revision, version) = check.single_winner(results, &task.id, &what);

@@ -209,6 +209,7 @@ impl Dispatcher {
         let Some(config_id) = config.id.clone() else {
             return;
         };
+        let record = |step| self.progress(&scope, &task_id, &config_id, step);
         loop {
             let events = match self
                 .tasks
@@ -227,34 +228,18 @@ impl Dispatcher {
                 Err(error) => {
                     tracing::warn!(%error, task_id = %task_id, "cannot read events to push");
                     let retry_at = now_ms() + millis(self.options.retry_backoff);
-                    self.progress(
-                        &scope,
-                        &task_id,
-                        &config_id,
-                        DeliveryProgress::new(delivered, attempts, retry_at, None),
-                    )
-                    .await;
+                    record(DeliveryProgress::new(delivered, attempts, retry_at, None)).await;
                     return;
                 }
             };
             if events.is_empty() {
-                self.progress(
-                    &scope,
-                    &task_id,
-                    &config_id,
-                    DeliveryProgress::new(delivered, 0, 0, None),
-                )
-                .await;
+                record(DeliveryProgress::new(delivered, 0, 0, None)).await;
                 return;
             }
             for event in events {
-                let outcome = self.post(&config, &event.response).await;
-                let step = match outcome {
+                match self.post(&config, &event.response).await {
                     Outcome::Delivered => {
                         tracing::debug!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, "push delivered");
-                        delivered = event.sequence;
-                        attempts = 0;
-                        DeliveryProgress::new(delivered, 0, 0, Some(self.claim_until()))
                     }
                     Outcome::Gone => {
                         tracing::info!(task_id = %task_id, config_id = %config_id, "webhook answered 410 Gone; its config is removed");
@@ -269,33 +254,27 @@ impl Dispatcher {
                     }
                     Outcome::Refused(reason) => {
                         tracing::warn!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, reason, "push refused; not retried");
-                        delivered = event.sequence;
-                        attempts = 0;
-                        DeliveryProgress::new(delivered, 0, 0, Some(self.claim_until()))
                     }
                     Outcome::Retry(reason) => {
                         attempts += 1;
                         if attempts > self.options.retry_attempts {
                             tracing::warn!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, reason, attempts, "push failed; giving up on this event");
-                            delivered = event.sequence;
-                            attempts = 0;
-                            DeliveryProgress::new(delivered, 0, 0, Some(self.claim_until()))
                         } else {
                             tracing::debug!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, reason, attempts, "push failed; will retry");
                             let retry_at = now_ms() + self.backoff(attempts, &task_id);
                             // Released until the retry is due; whoever claims it then goes on.
-                            self.progress(
-                                &scope,
-                                &task_id,
-                                &config_id,
-                                DeliveryProgress::new(delivered, attempts, retry_at, None),
-                            )
-                            .await;
+                            record(DeliveryProgress::new(delivered, attempts, retry_at, None))
+                                .await;
                             return;
                         }
                     }
-                };
-                if !self.progress(&scope, &task_id, &config_id, step).await {
+                }
+                // Delivered, refused or given up on: the event is done with, and the next
+                // one starts with no failed attempts.
+                delivered = event.sequence;
+                attempts = 0;
+                let step = DeliveryProgress::new(delivered, 0, 0, Some(self.claim_until()));
+                if !record(step).await {
                     return;
                 }
             }

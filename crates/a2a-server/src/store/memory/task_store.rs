@@ -28,22 +28,13 @@ impl TaskStore for InMemoryTaskStore {
     }
 
     async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError> {
-        let now = Instant::now();
-        let found = {
-            let mut tasks = self.lock();
-            tasks.drop_if_expired(id, now, self.config.completed_task_ttl);
-            tasks
-                .by_id
-                .get(id)
-                .filter(|entry| entry.scope == *scope)
-                .map(|entry| {
-                    (
-                        Arc::clone(&entry.body),
-                        entry.version,
-                        entry.log.last_sequence(),
-                    )
-                })
-        };
+        let found = self.read_live(scope, id, |entry| {
+            (
+                Arc::clone(&entry.body),
+                entry.version,
+                entry.log.last_sequence(),
+            )
+        });
         found
             .map(|(body, version, last_sequence)| {
                 Ok(StoredTask {
@@ -171,33 +162,24 @@ impl TaskStore for InMemoryTaskStore {
         after: u64,
         limit: usize,
     ) -> Result<Option<Vec<TaskEvent>>, StoreError> {
-        let now = Instant::now();
         // The compacted final event is rebuilt from the task: its body, and its sequence.
         type Found = (Option<(Arc<[u8]>, u64)>, Vec<(u64, Box<[u8]>)>);
-        let found: Option<Found> = {
-            let mut tasks = self.lock();
-            tasks.drop_if_expired(id, now, self.config.completed_task_ttl);
-            tasks
-                .by_id
-                .get(id)
-                .filter(|entry| entry.scope == *scope)
-                .map(|entry| {
-                    let start = entry.log.compacted_to;
-                    let compacted = (after < start && start > 0 && limit > 0)
-                        .then(|| (Arc::clone(&entry.body), start));
-                    let skip = usize::try_from(after.saturating_sub(start)).unwrap_or(usize::MAX);
-                    let kept = entry
-                        .log
-                        .events
-                        .iter()
-                        .zip(start + 1..)
-                        .skip(skip)
-                        .take(limit.saturating_sub(usize::from(compacted.is_some())))
-                        .map(|(body, sequence)| (sequence, body.clone()))
-                        .collect();
-                    (compacted, kept)
-                })
-        };
+        let found: Option<Found> = self.read_live(scope, id, |entry| {
+            let start = entry.log.compacted_to;
+            let compacted =
+                (after < start && start > 0 && limit > 0).then(|| (Arc::clone(&entry.body), start));
+            let skip = usize::try_from(after.saturating_sub(start)).unwrap_or(usize::MAX);
+            let kept = entry
+                .log
+                .events
+                .iter()
+                .zip(start + 1..)
+                .skip(skip)
+                .take(limit.saturating_sub(usize::from(compacted.is_some())))
+                .map(|(body, sequence)| (sequence, body.clone()))
+                .collect();
+            (compacted, kept)
+        });
         let Some((compacted, kept)) = found else {
             return Ok(None);
         };
@@ -296,4 +278,23 @@ fn list_order(a: &Candidate, b: &Candidate) -> Ordering {
 /// failure means memory corruption or a serde bug: reported, never papered over.
 fn decode(body: &[u8]) -> Result<Task, StoreError> {
     serde_json::from_slice(body).map_err(|error| StoreError::Backend(Box::new(error)))
+}
+
+impl InMemoryTaskStore {
+    /// `read` applied to the live task `id` of `scope`, under the lock; `None` when there
+    /// is none there (or it just expired).
+    fn read_live<T>(
+        &self,
+        scope: &TaskScope,
+        id: &TaskId,
+        read: impl FnOnce(&Entry) -> T,
+    ) -> Option<T> {
+        let mut tasks = self.lock();
+        tasks.drop_if_expired(id, Instant::now(), self.config.completed_task_ttl);
+        tasks
+            .by_id
+            .get(id)
+            .filter(|entry| entry.scope == *scope)
+            .map(read)
+    }
 }

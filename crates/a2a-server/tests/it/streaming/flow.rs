@@ -10,6 +10,7 @@ use futures::StreamExt;
 use serde_json::json;
 use tower::ServiceExt;
 
+use super::gated::{Step, artifact, gated};
 use super::{
     BOTH, Binding, Gate, Sse, kind, serve_streaming, state, stream_params, streaming_card,
     wait_for_state,
@@ -26,17 +27,16 @@ fn paused_worker(
 + Send
 + Sync
 + 'static {
-    let gate = gate.clone();
-    move |_context, updater| {
-        let gate = gate.clone();
-        Box::pin(async move {
-            updater.working(()).await?;
-            gate.pass().await;
-            updater.add_artifact(Artifact::from_text("late")).await?;
-            updater.complete(()).await?;
-            Ok(())
-        })
-    }
+    gated(gate, [Step::Pass, artifact("late")])
+}
+
+/// `count` chunks of one artifact `big`, each its number and `size` bytes of `fill`.
+fn big_chunks(count: usize, fill: &str, size: usize) -> impl Iterator<Item = Step> {
+    (0..count).map(move |chunk| {
+        let mut artifact = Artifact::from_text(format!("{chunk:05}{}", fill.repeat(size)));
+        artifact.artifact_id = "big".into();
+        Step::Artifact(artifact)
+    })
 }
 
 #[tokio::test(start_paused = true)]
@@ -122,25 +122,8 @@ async fn a_reader_that_falls_behind_its_queue_gets_an_error_frame_while_the_task
     let gate = Gate::new();
     let mut config = ServerConfig::default();
     config.sse_queue_capacity = 4;
-    let server = serve_streaming(config, {
-        let gate = gate.clone();
-        move |_context, updater| {
-            let gate = gate.clone();
-            async move {
-                updater.working(()).await?;
-                gate.pass().await;
-                for chunk in 0..CHUNKS {
-                    let mut artifact =
-                        Artifact::from_text(format!("{chunk:05}{}", "x".repeat(65_536)));
-                    artifact.artifact_id = "big".into();
-                    updater.add_artifact(artifact).await?;
-                }
-                updater.complete(()).await?;
-                Ok(())
-            }
-        }
-    })
-    .await;
+    let steps = std::iter::once(Step::Pass).chain(big_chunks(CHUNKS, "x", 65_536));
+    let server = serve_streaming(config, gated(&gate, steps)).await;
     for binding in BOTH {
         let mut sse = Sse::open(binding.send_stream(&server, stream_params("flood")).await);
         let first = binding.payload(&sse.next_event().await.unwrap());
@@ -171,25 +154,8 @@ async fn a_reader_stalled_on_its_socket_holds_back_neither_the_task_nor_another_
     // than the default queue.
     const CHUNKS: usize = 200;
     let gate = Gate::new();
-    let server = serve_streaming(ServerConfig::default(), {
-        let gate = gate.clone();
-        move |_context, updater| {
-            let gate = gate.clone();
-            async move {
-                updater.working(()).await?;
-                gate.pass().await;
-                for chunk in 0..CHUNKS {
-                    let text = format!("{chunk:05}{}", "y".repeat(32_768));
-                    let mut artifact = Artifact::from_text(text);
-                    artifact.artifact_id = "big".into();
-                    updater.add_artifact(artifact).await?;
-                }
-                updater.complete(()).await?;
-                Ok(())
-            }
-        }
-    })
-    .await;
+    let steps = std::iter::once(Step::Pass).chain(big_chunks(CHUNKS, "y", 32_768));
+    let server = serve_streaming(ServerConfig::default(), gated(&gate, steps)).await;
     let mut stalled = Sse::open(
         Binding::JsonRpc
             .send_stream(&server, stream_params("go"))

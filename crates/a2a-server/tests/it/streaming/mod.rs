@@ -2,6 +2,7 @@
 //! read from real sockets by a small SSE parser.
 
 mod flow;
+mod gated;
 mod order;
 mod subscribe;
 

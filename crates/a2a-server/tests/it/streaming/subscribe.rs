@@ -2,9 +2,9 @@
 //! per task; tasks waiting, finished or unknown (spec §2.6, §8.4).
 
 use a2a_server::ServerConfig;
-use a2a_types::Artifact;
 use serde_json::{Value, json};
 
+use super::gated::{Step, artifact, gated};
 use super::{
     BOTH, Binding, Block, Gate, Sse, client, kind, scripted, serve_streaming, state, stream_params,
 };
@@ -41,22 +41,13 @@ async fn rest_subscribe_by_get(server: &crate::support::TestServer, task_id: &st
 #[tokio::test]
 async fn several_subscribers_see_the_same_events_in_the_same_order() {
     let gate = Gate::new();
-    let server = serve_streaming(ServerConfig::default(), {
-        let gate = gate.clone();
-        move |_context, updater| {
-            let gate = gate.clone();
-            async move {
-                updater.working(()).await?;
-                gate.pass().await;
-                for part in ["one", "two", "three"] {
-                    updater.add_artifact(Artifact::from_text(part)).await?;
-                }
-                updater.complete(()).await?;
-                Ok(())
-            }
-        }
-    })
-    .await;
+    let steps = [
+        Step::Pass,
+        artifact("one"),
+        artifact("two"),
+        artifact("three"),
+    ];
+    let server = serve_streaming(ServerConfig::default(), gated(&gate, steps)).await;
     let mut origin = Sse::open(
         Binding::JsonRpc
             .send_stream(&server, stream_params("go"))
@@ -115,21 +106,8 @@ async fn several_subscribers_see_the_same_events_in_the_same_order() {
 #[tokio::test]
 async fn resubscribing_mid_turn_gives_the_snapshot_then_the_remaining_events() {
     let gate = Gate::new();
-    let server = serve_streaming(ServerConfig::default(), {
-        let gate = gate.clone();
-        move |_context, updater| {
-            let gate = gate.clone();
-            async move {
-                updater.working(()).await?;
-                updater.add_artifact(Artifact::from_text("first")).await?;
-                gate.pass().await;
-                updater.add_artifact(Artifact::from_text("second")).await?;
-                updater.complete(()).await?;
-                Ok(())
-            }
-        }
-    })
-    .await;
+    let steps = [artifact("first"), Step::Pass, artifact("second")];
+    let server = serve_streaming(ServerConfig::default(), gated(&gate, steps)).await;
     for binding in BOTH {
         let mut dropped = Sse::open(binding.send_stream(&server, stream_params("go")).await);
         let mut seen = Vec::new();
@@ -376,23 +354,14 @@ async fn resume(
 #[tokio::test]
 async fn a_stream_resumed_with_last_event_id_misses_nothing_and_repeats_nothing() {
     let gate = Gate::new();
-    let server = serve_streaming(ServerConfig::default(), {
-        let gate = gate.clone();
-        move |_context, updater| {
-            let gate = gate.clone();
-            async move {
-                updater.working(()).await?;
-                updater.add_artifact(Artifact::from_text("first")).await?;
-                gate.pass().await;
-                updater.add_artifact(Artifact::from_text("second")).await?;
-                gate.pass().await;
-                updater.add_artifact(Artifact::from_text("third")).await?;
-                updater.complete(()).await?;
-                Ok(())
-            }
-        }
-    })
-    .await;
+    let steps = [
+        artifact("first"),
+        Step::Pass,
+        artifact("second"),
+        Step::Pass,
+        artifact("third"),
+    ];
+    let server = serve_streaming(ServerConfig::default(), gated(&gate, steps)).await;
     for binding in BOTH {
         // A reference subscriber that stays connected throughout.
         let mut first = Sse::open(binding.send_stream(&server, stream_params("go")).await);

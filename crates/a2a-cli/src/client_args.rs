@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::duration::{DurationError, parse_millis};
 use crate::error::UsageError;
 use crate::render::Style;
 
@@ -199,24 +200,11 @@ pub(crate) fn parse_header(
 
 /// A duration: milliseconds, or a number with `ms`, `s`, `m` or `h`.
 pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let number: u64 = number
-        .parse()
-        .map_err(|_| "not a duration (e.g. 30s, 5m, 1500)".to_owned())?;
-    let millis_per_unit = match unit.trim() {
-        "" | "ms" => 1,
-        "s" => 1_000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        _ => return Err("unknown unit (ms, s, m, h)".to_owned()),
-    };
-    let millis = number
-        .checked_mul(millis_per_unit)
-        .ok_or_else(|| "too long".to_owned())?;
+    let millis = parse_millis(text).map_err(|error| match error {
+        DurationError::NotANumber => "not a duration (e.g. 30s, 5m, 1500)",
+        DurationError::UnknownUnit(_) => "unknown unit (ms, s, m, h)",
+        DurationError::TooLong => "too long",
+    })?;
     if millis == 0 {
         return Err("must be more than 0".to_owned());
     }

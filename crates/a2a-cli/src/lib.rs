@@ -40,6 +40,8 @@
 //! - `register`: `a2a serve --register`, keeping the served agent registered with a
 //!   gateway.
 //! - `output`: the only module that prints to stdout.
+//! - `duration`: the one reading of a duration (`1500`, `30s`, `5m`) that flags and the
+//!   config file share.
 
 mod agents;
 mod authentication;
@@ -49,6 +51,7 @@ mod client_args;
 mod commands;
 mod config;
 mod connection;
+mod duration;
 mod error;
 mod follow;
 mod logging;

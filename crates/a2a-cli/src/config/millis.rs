@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Deserializer};
 
+use crate::duration::{DurationError, parse_millis};
+
 /// A duration given in milliseconds, or with a unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Millis(pub(crate) Duration);
@@ -17,24 +19,16 @@ impl FromStr for Millis {
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let text = text.trim();
-        let split = text
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(text.len());
-        let (number, unit) = text.split_at(split);
-        let number: u64 = number
-            .parse()
-            .map_err(|_| format!("`{text}` is not a duration (e.g. 30000, 30s, 5m)"))?;
-        let millis_per_unit = match unit.trim() {
-            "" | "ms" => 1,
-            "s" => 1_000,
-            "m" => 60_000,
-            "h" => 3_600_000,
-            other => return Err(format!("unknown unit `{other}` in `{text}` (ms, s, m, h)")),
-        };
-        number
-            .checked_mul(millis_per_unit)
-            .map(|millis| Self(Duration::from_millis(millis)))
-            .ok_or_else(|| format!("`{text}` is too long"))
+        match parse_millis(text) {
+            Ok(millis) => Ok(Self(Duration::from_millis(millis))),
+            Err(DurationError::NotANumber) => {
+                Err(format!("`{text}` is not a duration (e.g. 30000, 30s, 5m)"))
+            }
+            Err(DurationError::UnknownUnit(unit)) => {
+                Err(format!("unknown unit `{unit}` in `{text}` (ms, s, m, h)"))
+            }
+            Err(DurationError::TooLong) => Err(format!("`{text}` is too long")),
+        }
     }
 }
 

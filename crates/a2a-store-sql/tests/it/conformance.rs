@@ -44,11 +44,7 @@ async fn every_backend_passes_the_expiry_checks() {
     on_both(async |database: &Database| {
         conformance::run_expiry(|ttl| {
             // No background pass: the checks see what reads see.
-            database.store_with(
-                SqlStoreOptions::new()
-                    .completed_task_ttl(ttl)
-                    .cleanup_interval(Duration::ZERO),
-            )
+            database.store_expiring(ttl, Duration::ZERO)
         })
         .await;
     })
@@ -66,14 +62,8 @@ async fn every_backend_passes_the_push_config_checks() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn expiry_checks_pass_with_the_cleanup_running_too() {
     on_both(async |database: &Database| {
-        conformance::run_expiry(|ttl| {
-            database.store_with(
-                SqlStoreOptions::new()
-                    .completed_task_ttl(ttl)
-                    .cleanup_interval(Duration::from_millis(100)),
-            )
-        })
-        .await;
+        conformance::run_expiry(|ttl| database.store_expiring(ttl, Duration::from_millis(100)))
+            .await;
     })
     .await;
 }

@@ -10,13 +10,11 @@ use a2a_server::store::{
     ClaimedWebhook, DeliveryProgress, Expected, PushConfigStore, TaskScope, TaskStore, conformance,
 };
 use a2a_store_sql::{SqlStore, SqlStoreOptions};
-use a2a_types::{
-    PushConfigId, StreamResponse, Task, TaskId, TaskPushNotificationConfig, TaskState,
-};
+use a2a_types::{PushConfigId, StreamResponse, Task, TaskId, TaskState};
 use tokio::sync::Barrier;
 use tokio::task::JoinSet;
 
-use crate::support::{Database, on_both, task, unique};
+use crate::support::{Database, hook, on_both, task, unique};
 
 fn now_ms() -> u64 {
     u64::try_from(
@@ -28,15 +26,16 @@ fn now_ms() -> u64 {
     .unwrap()
 }
 
-fn hook(task_id: &TaskId, id: &str) -> TaskPushNotificationConfig {
-    let mut config = TaskPushNotificationConfig::new(format!("https://example.com/{id}"));
-    config.id = Some(PushConfigId::new(id));
-    config.task_id = Some(task_id.clone());
-    config
-}
-
 fn snapshot(task: &Task) -> Vec<StreamResponse> {
     vec![StreamResponse::Task(task.clone())]
+}
+
+/// What instance `a` claims at `now`, for a second, ten at most.
+async fn claim(store: &SqlStore, now: u64) -> Vec<ClaimedWebhook> {
+    store
+        .claim_deliveries("a", now, now + 1000, 10)
+        .await
+        .unwrap()
 }
 
 fn key(webhook: &ClaimedWebhook) -> (String, Option<PushConfigId>) {
@@ -136,13 +135,7 @@ async fn stores_over_one_database_never_claim_one_webhook_twice() {
 async fn webhooks_of_expired_tasks_are_not_claimed() {
     on_both(async |database: &Database| {
         let ttl = Duration::from_secs(60);
-        let store = database
-            .store_with(
-                SqlStoreOptions::new()
-                    .completed_task_ttl(ttl)
-                    .cleanup_interval(Duration::ZERO),
-            )
-            .await;
+        let store = database.store_expiring(ttl, Duration::ZERO).await;
         let scope = TaskScope::tenant("acme").with_owner("alice");
         let working = task(&unique("t"), TaskState::Working);
         let config = hook(&working.id, "hook");
@@ -167,12 +160,8 @@ async fn webhooks_of_expired_tasks_are_not_claimed() {
             .unwrap();
 
         let now = now_ms();
-        let claimed = store
-            .claim_deliveries("a", now, now + 1000, 10)
-            .await
-            .unwrap();
         assert_eq!(
-            claimed,
+            claim(&store, now).await,
             vec![ClaimedWebhook::new(
                 scope.clone(),
                 working.id.clone(),
@@ -191,11 +180,11 @@ async fn webhooks_of_expired_tasks_are_not_claimed() {
                 .unwrap()
         );
         let later = now + 2 * u64::try_from(ttl.as_millis()).unwrap();
-        let claimed = store
-            .claim_deliveries("a", later, later + 1000, 10)
-            .await
-            .unwrap();
-        assert_eq!(claimed, Vec::new(), "a task past its TTL");
+        assert_eq!(
+            claim(&store, later).await,
+            Vec::new(),
+            "a task past its TTL"
+        );
     })
     .await;
 }
@@ -243,11 +232,11 @@ async fn upgrading_from_schema_version_1_starts_configs_at_their_task_log_end() 
             1
         );
         let now = now_ms();
-        let claimed = store
-            .claim_deliveries("a", now, now + 1000, 10)
-            .await
-            .unwrap();
-        assert_eq!(claimed, Vec::new(), "events logged before the upgrade");
+        assert_eq!(
+            claim(&store, now).await,
+            Vec::new(),
+            "events logged before the upgrade"
+        );
         store
             .save(
                 &scope,
@@ -257,12 +246,8 @@ async fn upgrading_from_schema_version_1_starts_configs_at_their_task_log_end() 
             )
             .await
             .unwrap();
-        let claimed = store
-            .claim_deliveries("a", now, now + 1000, 10)
-            .await
-            .unwrap();
         assert_eq!(
-            claimed,
+            claim(&store, now).await,
             vec![ClaimedWebhook::new(
                 scope.clone(),
                 task.id.clone(),

@@ -4,11 +4,10 @@
 use std::time::Duration;
 
 use a2a_server::store::{Expected, PushConfigStore, StoreError, TaskScope, TaskStore};
-use a2a_store_sql::SqlStoreOptions;
-use a2a_types::{PushConfigId, StreamResponse, TaskPushNotificationConfig, TaskState};
+use a2a_types::{StreamResponse, TaskState};
 use tokio::time::sleep;
 
-use crate::support::{Database, on_both, task, unique};
+use crate::support::{Database, hook, on_both, task, unique};
 
 const TTL: Duration = Duration::from_millis(400);
 
@@ -19,23 +18,10 @@ fn snapshot(task: &a2a_types::Task) -> Vec<StreamResponse> {
     ]
 }
 
-fn config(task_id: &a2a_types::TaskId) -> TaskPushNotificationConfig {
-    let mut config = TaskPushNotificationConfig::new("https://example.com/hook");
-    config.id = Some(PushConfigId::new("hook"));
-    config.task_id = Some(task_id.clone());
-    config
-}
-
 #[tokio::test]
 async fn cleanup_deletes_expired_tasks_with_their_events_and_push_configs() {
     on_both(async |database: &Database| {
-        let store = database
-            .store_with(
-                SqlStoreOptions::new()
-                    .completed_task_ttl(TTL)
-                    .cleanup_interval(Duration::ZERO),
-            )
-            .await;
+        let store = database.store_expiring(TTL, Duration::ZERO).await;
         let scope = TaskScope::tenant("acme");
         let (done, running) = (
             task(&unique("done"), TaskState::Completed),
@@ -47,7 +33,7 @@ async fn cleanup_deletes_expired_tasks_with_their_events_and_push_configs() {
                 .await
                 .unwrap();
             store
-                .save_push_config(&scope, &task.id, &config(&task.id), 10, 0)
+                .save_push_config(&scope, &task.id, &hook(&task.id, "hook"), 10, 0)
                 .await
                 .unwrap();
         }
@@ -81,11 +67,7 @@ async fn cleanup_deletes_expired_tasks_with_their_events_and_push_configs() {
 async fn the_cleanup_runs_on_its_own_every_interval() {
     on_both(async |database: &Database| {
         let store = database
-            .store_with(
-                SqlStoreOptions::new()
-                    .completed_task_ttl(TTL)
-                    .cleanup_interval(Duration::from_millis(100)),
-            )
+            .store_expiring(TTL, Duration::from_millis(100))
             .await;
         let scope = TaskScope::tenant("acme");
         let done = task(&unique("done"), TaskState::Failed);
@@ -103,13 +85,7 @@ async fn the_cleanup_runs_on_its_own_every_interval() {
 #[tokio::test]
 async fn an_expired_task_id_can_be_created_again_with_a_greater_version_and_a_new_log() {
     on_both(async |database: &Database| {
-        let store = database
-            .store_with(
-                SqlStoreOptions::new()
-                    .completed_task_ttl(TTL)
-                    .cleanup_interval(Duration::ZERO),
-            )
-            .await;
+        let store = database.store_expiring(TTL, Duration::ZERO).await;
         let scope = TaskScope::tenant("acme");
         let old = task(&unique("t"), TaskState::Completed);
         let first = store
@@ -117,7 +93,7 @@ async fn an_expired_task_id_can_be_created_again_with_a_greater_version_and_a_ne
             .await
             .unwrap();
         store
-            .save_push_config(&scope, &old.id, &config(&old.id), 10, 0)
+            .save_push_config(&scope, &old.id, &hook(&old.id, "hook"), 10, 0)
             .await
             .unwrap();
         sleep(TTL + Duration::from_millis(100)).await;

@@ -6,10 +6,14 @@
 //! tests print a notice and pass, unless `CI=true`: then they fail.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use a2a_store_sql::{SqlStore, SqlStoreOptions};
 use a2a_test_support::postgres::Schema;
-use a2a_types::{ContextId, Task, TaskId, TaskState, TaskStatus, Timestamp};
+use a2a_types::{
+    ContextId, PushConfigId, Task, TaskId, TaskPushNotificationConfig, TaskState, TaskStatus,
+    Timestamp,
+};
 use sqlx::{Connection, SqliteConnection};
 use tempfile::TempDir;
 
@@ -59,6 +63,19 @@ impl Database {
     /// A store over this database with default options (but quick cleanup).
     pub(crate) async fn store(&self) -> SqlStore {
         self.store_with(SqlStoreOptions::new()).await
+    }
+
+    /// A store whose terminal tasks expire after `ttl`, cleaned up every `cleanup_interval`
+    /// (never, for zero).
+    pub(crate) async fn store_expiring(
+        &self,
+        ttl: Duration,
+        cleanup_interval: Duration,
+    ) -> SqlStore {
+        let options = SqlStoreOptions::new()
+            .completed_task_ttl(ttl)
+            .cleanup_interval(cleanup_interval);
+        self.store_with(options).await
     }
 
     pub(crate) async fn store_with(&self, options: SqlStoreOptions) -> SqlStore {
@@ -153,4 +170,12 @@ pub(crate) fn task(id: &str, state: TaskState) -> Task {
 /// A unique task id for one test.
 pub(crate) fn unique(name: &str) -> String {
     format!("{name}-{}", uuid::Uuid::new_v4().simple())
+}
+
+/// Push config `id` of `task_id`, posting to `https://example.com/{id}`.
+pub(crate) fn hook(task_id: &TaskId, id: &str) -> TaskPushNotificationConfig {
+    let mut config = TaskPushNotificationConfig::new(format!("https://example.com/{id}"));
+    config.id = Some(PushConfigId::new(id));
+    config.task_id = Some(task_id.clone());
+    config
 }

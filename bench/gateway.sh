@@ -20,40 +20,22 @@ AGENT_ID=echo-bench
 ADDED_P50_GOAL=0.2   # ms added at p50, concurrency 1
 THROUGHPUT_GOAL=0.7  # gateway req/s / direct req/s, at CONCURRENCY
 
-die() {
-    echo "gateway: $*" >&2
-    exit 2
-}
-warn() { echo "gateway: warning: $*" >&2; }
-step() { echo "gateway: $*" >&2; }
+NAME=gateway
 # shellcheck source=bench/lib.sh
 source bench/lib.sh # the working directory is the workspace root (above)
 
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer"
 command -v curl >/dev/null || die "curl not found (needed to see the agent registered)"
 
-step "building a2a and the bench binaries (release)"
-cargo build --release --quiet -p a2a-cli -p a2a-bench || die "the build failed"
-BIN=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
-for binary in a2a sendload gwproxy; do
-    [[ -x $BIN/$binary ]] || die "$BIN/$binary was not built"
-done
+build a2a sendload gwproxy
 "$BIN/a2a" serve --help | grep -q -- '--register' || die "this a2a serve has no --register flag"
 
-rm -rf "$RESULTS"
-mkdir -p "$RESULTS"
-RESULTS=$(cd "$RESULTS" && pwd)
+fresh_results
 TMP=$(mktemp -d)
 TICKS_PER_S=$(getconf CLK_TCK)
 
-# Stopped in reverse order: the agent deregisters from the gateway before the gateway stops.
-PIDS=()
 cleanup() {
-    local i
-    for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
-        kill -TERM "${PIDS[i]}" 2>/dev/null || true
-        wait "${PIDS[i]}" 2>/dev/null || true
-    done
+    stop_all
     rm -rf "$TMP"
 }
 trap cleanup EXIT

@@ -1,6 +1,36 @@
-# Shared by the bench scripts (sourced): starting a server and reading sendload's summaries.
-# The sourcing script defines `die MESSAGE` and RESULTS (a directory), and stops the PIDS
-# (an array) in its cleanup.
+# Shared by the bench scripts (sourced): messages, the release build, the results folder,
+# starting and stopping servers, and reading sendload's summaries. The sourcing script sets
+# NAME (its name in messages) and RESULTS (a folder), and calls stop_all in its cleanup.
+
+# die MESSAGE: the setup failed; exit status 2.
+die() {
+    echo "$NAME: $*" >&2
+    exit 2
+}
+warn() { echo "$NAME: warning: $*" >&2; }
+step() { echo "$NAME: $*" >&2; }
+
+# build BINARY...: builds a2a and the bench binaries in release, sets BIN to their folder,
+# and dies unless every BINARY is there.
+build() {
+    step "building a2a and the bench binaries (release)"
+    cargo build --release --quiet -p a2a-cli -p a2a-bench || die "the build failed"
+    BIN=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
+    local binary
+    for binary in "$@"; do
+        [[ -x $BIN/$binary ]] || die "$BIN/$binary was not built"
+    done
+}
+
+# fresh_results: RESULTS emptied, and made absolute.
+fresh_results() {
+    rm -rf "$RESULTS"
+    mkdir -p "$RESULTS"
+    RESULTS=$(cd "$RESULTS" && pwd)
+}
+
+# The servers started and not stopped yet, in the order they started.
+PIDS=()
 
 # start NAME COMMAND...: starts a server in the background and waits for its
 # `listening on http://ADDR` line; sets PID and URL and adds PID to PIDS. Its stdout and
@@ -22,6 +52,28 @@ start() {
         sleep 0.1
     done
     die "$name did not print its address within 10 s"
+}
+
+# stop PID: SIGTERM, then wait for it; it leaves PIDS.
+stop() {
+    kill -TERM "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+    local kept=() pid
+    for pid in "${PIDS[@]}"; do
+        [[ $pid == "$1" ]] || kept+=("$pid")
+    done
+    PIDS=("${kept[@]}")
+}
+
+# stop_all: stops every server in PIDS, the last started first (an agent deregisters from
+# its gateway before the gateway stops).
+stop_all() {
+    local i
+    for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
+        kill -TERM "${PIDS[i]}" 2>/dev/null || true
+        wait "${PIDS[i]}" 2>/dev/null || true
+    done
+    PIDS=()
 }
 
 # field FILE KEY: a number from sendload's summary (one `"key": value` per line).

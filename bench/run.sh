@@ -20,12 +20,7 @@ FANOUT_DELAY_MS=${BENCH_FANOUT_DELAY_MS:-3000} # ... after 3 s, for every subscr
 MEMORY_TASKS=${BENCH_MEMORY_TASKS:-20000} # memory: tasks created between the two readings
 RESULTS=${BENCH_RESULTS:-target/bench}    # raw results and server logs, kept after the run
 
-die() {
-    echo "bench: $*" >&2
-    exit 2
-}
-warn() { echo "bench: warning: $*" >&2; }
-step() { echo "bench: $*" >&2; }
+NAME=bench
 # shellcheck source=bench/lib.sh
 source bench/lib.sh # the working directory is the workspace root (above)
 
@@ -39,39 +34,9 @@ if [[ $(ulimit -n) != unlimited && $(ulimit -n) -lt $((SUBSCRIBERS + 256)) ]]; t
     warn "only $(ulimit -n) file descriptors; $SUBSCRIBERS subscribers may fail"
 fi
 
-step "building a2a and the bench binaries (release)"
-cargo build --release --quiet -p a2a-cli -p a2a-bench || die "the build failed"
-BIN=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
-for binary in a2a bare lines streams fanout report; do
-    [[ -x $BIN/$binary ]] || die "$BIN/$binary was not built"
-done
-
-rm -rf "$RESULTS"
-mkdir -p "$RESULTS"
-RESULTS=$(cd "$RESULTS" && pwd)
-
-PIDS=()
-cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do
-        kill -TERM "$pid" 2>/dev/null || true
-    done
-    for pid in "${PIDS[@]}"; do
-        wait "$pid" 2>/dev/null || true
-    done
-}
-trap cleanup EXIT
-
-# stop PID: SIGTERM, then wait for it.
-stop() {
-    kill -TERM "$1" 2>/dev/null || true
-    wait "$1" 2>/dev/null || true
-    local kept=() pid
-    for pid in "${PIDS[@]}"; do
-        [[ $pid == "$1" ]] || kept+=("$pid")
-    done
-    PIDS=("${kept[@]}")
-}
+build a2a bare lines streams fanout report
+fresh_results
+trap stop_all EXIT
 
 # load OUT URL BODY OHA_ARGS...: one oha run, POSTing the file BODY, JSON result in OUT.
 load() {

@@ -18,12 +18,7 @@ PG_ADMIN_URL=${BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}
 RESULTS=${BENCH_RESULTS:-target/bench-stores} # summaries and server logs, kept after the run
 SQLITE_GOAL=5000                              # completed tasks/s
 
-die() {
-    echo "stores: $*" >&2
-    exit 2
-}
-warn() { echo "stores: warning: $*" >&2; }
-step() { echo "stores: $*" >&2; }
+NAME=stores
 # shellcheck source=bench/lib.sh
 source bench/lib.sh # the working directory is the workspace root (above)
 
@@ -34,27 +29,16 @@ for store in $STORES; do
     esac
 done
 
-step "building a2a and the bench binaries (release)"
-cargo build --release --quiet -p a2a-cli -p a2a-bench || die "the build failed"
-BIN=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
-for binary in a2a sendload; do
-    [[ -x $BIN/$binary ]] || die "$BIN/$binary was not built"
-done
+build a2a sendload
 "$BIN/a2a" serve --help | grep -q -- '--store' || die "this a2a serve has no --store flag"
 
-rm -rf "$RESULTS"
-mkdir -p "$RESULTS"
-RESULTS=$(cd "$RESULTS" && pwd)
+fresh_results
 TMP=$(mktemp -d)
 PG_DATABASE=""
 PG_URL=""
-SERVER_PID=""
 
 cleanup() {
-    if [[ -n $SERVER_PID ]]; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
+    stop_all
     if [[ -n $PG_DATABASE ]]; then
         psql "$PG_ADMIN_URL" -qAt -c "drop database if exists $PG_DATABASE with (force)" \
             >/dev/null 2>&1 || warn "could not drop the database $PG_DATABASE"
@@ -87,18 +71,11 @@ store_url() {
     esac
 }
 
-stop() {
-    kill -TERM "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-    SERVER_PID=""
-}
-
 step "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 status=0
 for store in $STORES; do
     start "server-$store" "$BIN/a2a" serve --bind 127.0.0.1:0 --no-auth --agent echo \
         --store "$(store_url "$store")" --log-level warn --shutdown-grace 1000
-    SERVER_PID=$PID
     step "$store: $WARMUP warm-up requests, then ${SECONDS_PER_STORE}s at $CONCURRENCY in flight"
     if ! "$BIN/sendload" --url "$URL/" --concurrency "$CONCURRENCY" \
         --seconds "$SECONDS_PER_STORE" --warmup "$WARMUP" \
@@ -107,7 +84,7 @@ for store in $STORES; do
         rm -f "$RESULTS/$store.json"
         status=1
     fi
-    stop
+    stop "$PID"
 done
 
 echo

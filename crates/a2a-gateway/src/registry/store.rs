@@ -11,9 +11,10 @@ use std::str::FromStr as _;
 use std::time::Duration;
 
 use a2a_store_sql::{MigrationError, Migrations};
+use sqlx::pool::{PoolConnection, PoolOptions};
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
-use sqlx::{Connection as _, PgPool, SqlitePool};
+use sqlx::{Connection, Database, PgPool, Pool, SqlitePool};
 
 use super::error::RegistryError;
 use super::options::RegistryOptions;
@@ -146,10 +147,6 @@ impl Store {
             url: shown_url.to_owned(),
             reason: reason.to_owned(),
         };
-        let connect_failed = |source| RegistryError::Connect {
-            url: shown_url.to_owned(),
-            source,
-        };
         match url.split_once(':').map(|(scheme, _)| scheme) {
             Some("sqlite") => {
                 let connect = SqliteConnectOptions::from_str(url)
@@ -158,7 +155,7 @@ impl Store {
                     .busy_timeout(SQLITE_BUSY_TIMEOUT);
                 // One connection, never closed: an in-memory database lives as long as its
                 // connection, and SQLite has one writer anyway.
-                let pool = SqlitePoolOptions::new()
+                let pool_options = SqlitePoolOptions::new()
                     .max_connections(1)
                     .min_connections(1)
                     .idle_timeout(None)
@@ -166,14 +163,8 @@ impl Store {
                     // A file or memory connection does not drop like a socket: a ping
                     // before every query would only add a round trip to its thread.
                     .test_before_acquire(false)
-                    .acquire_timeout(options.acquire_timeout)
-                    .connect_with(connect)
-                    .await
-                    .map_err(connect_failed)?;
-                let mut conn = pool
-                    .acquire()
-                    .await
-                    .map_err(migration_failed(shown_url, 0))?;
+                    .acquire_timeout(options.acquire_timeout);
+                let (pool, mut conn) = open_pool(pool_options, connect, shown_url).await?;
                 MIGRATIONS
                     .migrate_sqlite(&mut conn)
                     .await
@@ -186,16 +177,10 @@ impl Store {
                 if let Some(schema) = &options.postgres_schema {
                     connect = connect.options([("search_path", format!("\"{schema}\""))]);
                 }
-                let pool = PgPoolOptions::new()
+                let pool_options = PgPoolOptions::new()
                     .max_connections(options.max_connections.max(1))
-                    .acquire_timeout(options.acquire_timeout)
-                    .connect_with(connect)
-                    .await
-                    .map_err(connect_failed)?;
-                let mut conn = pool
-                    .acquire()
-                    .await
-                    .map_err(migration_failed(shown_url, 0))?;
+                    .acquire_timeout(options.acquire_timeout);
+                let (pool, mut conn) = open_pool(pool_options, connect, shown_url).await?;
                 // The schema name was checked to be a plain identifier (RegistryOptions
                 // validation).
                 MIGRATIONS
@@ -339,6 +324,26 @@ where
 
 /// A migration failure as the registry reports it, naming the database by `url` (password
 /// hidden).
+/// Opens a pool of `connect` connections and takes the one the migration runs on.
+async fn open_pool<DB: Database>(
+    pool: PoolOptions<DB>,
+    connect: <DB::Connection as Connection>::Options,
+    shown_url: &str,
+) -> Result<(Pool<DB>, PoolConnection<DB>), RegistryError> {
+    let pool = pool
+        .connect_with(connect)
+        .await
+        .map_err(|source| RegistryError::Connect {
+            url: shown_url.to_owned(),
+            source,
+        })?;
+    let conn = pool
+        .acquire()
+        .await
+        .map_err(migration_failed(shown_url, 0))?;
+    Ok((pool, conn))
+}
+
 fn migration_error(error: MigrationError, url: &str) -> RegistryError {
     match error {
         MigrationError::TooNew { found, supported } => RegistryError::SchemaTooNew {

@@ -50,5 +50,5 @@ mod store;
 
 pub use self::error::SqlStoreError;
 pub use self::migrations::{Migration, MigrationError, Migrations};
-pub use self::options::SqlStoreOptions;
+pub use self::options::{SqlStoreOptions, is_plain_schema_name};
 pub use self::store::SqlStore;

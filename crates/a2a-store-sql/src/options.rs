@@ -134,3 +134,18 @@ impl SqlStoreOptions {
         self
     }
 }
+
+/// Whether `schema` is a PostgreSQL schema name that needs no quoting: 1 to 63 ASCII
+/// letters, digits or `_`, not starting with a digit. [`SqlStore::connect`] refuses other
+/// names for [`SqlStoreOptions::postgres_schema`].
+///
+/// [`SqlStore::connect`]: crate::SqlStore::connect
+#[must_use]
+pub fn is_plain_schema_name(schema: &str) -> bool {
+    let mut chars = schema.chars();
+    chars
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && schema.len() <= 63
+}

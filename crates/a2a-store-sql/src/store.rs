@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::SqlStoreError;
 use crate::location::{Location, redact};
-use crate::options::SqlStoreOptions;
+use crate::options::{SqlStoreOptions, is_plain_schema_name};
 use crate::postgres::Postgres;
 use crate::rows::{ScopeKey, TaskRow, encode_events};
 use crate::shared::Shared;
@@ -195,21 +195,15 @@ impl fmt::Debug for SqlStore {
 }
 
 fn validate(options: &SqlStoreOptions) -> Result<(), SqlStoreError> {
-    if let Some(schema) = &options.postgres_schema {
-        let mut chars = schema.chars();
-        let plain = chars
-            .next()
-            .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && schema.len() <= 63;
-        if !plain {
-            return Err(SqlStoreError::InvalidOption {
-                what: format!(
-                    "postgres schema {schema:?} must be 1 to 63 ASCII letters, digits or `_`, \
-                     not starting with a digit"
-                ),
-            });
-        }
+    if let Some(schema) = &options.postgres_schema
+        && !is_plain_schema_name(schema)
+    {
+        return Err(SqlStoreError::InvalidOption {
+            what: format!(
+                "postgres schema {schema:?} must be 1 to 63 ASCII letters, digits or `_`, \
+                 not starting with a digit"
+            ),
+        });
     }
     if options.instance_id.as_deref() == Some("") {
         return Err(SqlStoreError::InvalidOption {

@@ -148,19 +148,13 @@ impl RegistryOptions {
 
     /// The settings that cannot work, as a sentence.
     pub(crate) fn problem(&self) -> Option<String> {
-        if let Some(schema) = &self.postgres_schema {
-            let mut chars = schema.chars();
-            let plain = chars
-                .next()
-                .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
-                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && schema.len() <= 63;
-            if !plain {
-                return Some(format!(
-                    "postgres schema {schema:?} must be 1 to 63 ASCII letters, digits or `_`, \
-                     not starting with a digit"
-                ));
-            }
+        if let Some(schema) = &self.postgres_schema
+            && !a2a_store_sql::is_plain_schema_name(schema)
+        {
+            return Some(format!(
+                "postgres schema {schema:?} must be 1 to 63 ASCII letters, digits or `_`, \
+                 not starting with a digit"
+            ));
         }
         if i64::try_from(self.agent_ttl.as_millis()).is_err() {
             return Some("agent_ttl is too long".to_owned());

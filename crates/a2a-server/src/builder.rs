@@ -1,6 +1,7 @@
 //! [`A2aServer`] and its builder: from a card and an executor to a router, with every
 //! configuration problem found at build time. The card is the routing
-//! table: each of its JSON-RPC and HTTP+JSON 1.x interfaces is served at its URL's path.
+//! table: each of its JSON-RPC and HTTP+JSON 1.x interfaces is served at its URL's path, and
+//! a gRPC 1.x interface by [`A2aServer::grpc_router`] on a listener of its own.
 
 use std::sync::Arc;
 
@@ -29,6 +30,8 @@ pub struct A2aServer {
     engine: Arc<Engine>,
     /// `None` unless `ServerConfig::cors` switched CORS on (off by default).
     cors: Option<Arc<CorsPolicy>>,
+    /// The card's gRPC 1.x interface: its tenant, or `None` when the card declares none.
+    grpc_tenant: Option<String>,
 }
 
 impl A2aServer {
@@ -89,6 +92,28 @@ impl A2aServer {
             Some(cors) => Arc::clone(cors).apply(router),
             None => router,
         }
+    }
+}
+
+impl A2aServer {
+    /// An axum router serving the gRPC binding (`lf.a2a.v1.A2AService`), authenticated like
+    /// the other endpoints, with the payload limit as its message size limit. Serve it over
+    /// HTTP/2 on its own listener: `axum::serve` speaks HTTP/2 without TLS (prior
+    /// knowledge), and [`serve_tls_h2`](crate::tls::serve_tls_h2) over TLS. Requests that
+    /// name no tenant get the one the card gives its gRPC interface.
+    pub fn grpc_router(&self) -> axum::Router {
+        self.engine.start_background();
+        binding::grpc::router(
+            self.handler.clone(),
+            self.grpc_tenant.clone().unwrap_or_default(),
+            self.options.max_body_bytes,
+        )
+    }
+
+    /// Whether the card declares a gRPC 1.x interface.
+    #[must_use]
+    pub fn declares_grpc(&self) -> bool {
+        self.grpc_tenant.is_some()
     }
 }
 
@@ -211,16 +236,24 @@ impl A2aServerBuilder {
         }
         let base_path = binding::normalize_path(&self.base_path);
         let mut endpoints = Vec::new();
+        let mut grpc_tenant = None;
         for interface in &self.card.supported_interfaces {
+            if !interface.is_v1() {
+                // Other versions are someone else's to serve.
+                continue;
+            }
             let binding = match &interface.protocol_binding {
                 ProtocolBinding::JsonRpc => binding::BindingKind::JsonRpc,
                 ProtocolBinding::HttpJson => binding::BindingKind::HttpJson,
-                // Other bindings (gRPC) and versions are someone else's to serve.
-                ProtocolBinding::Grpc | ProtocolBinding::Other(_) => continue,
+                // gRPC has no path: the first gRPC interface names the tenant, and
+                // `grpc_router` serves it on a listener of its own.
+                ProtocolBinding::Grpc => {
+                    grpc_tenant.get_or_insert_with(|| interface.tenant.clone());
+                    continue;
+                }
+                // Custom bindings are someone else's to serve.
+                ProtocolBinding::Other(_) => continue,
             };
-            if !interface.is_v1() {
-                continue;
-            }
             let path = binding::url_path(&interface.url).ok_or_else(|| {
                 ConfigError::InvalidInterfaceUrl {
                     url: interface.url.clone(),
@@ -238,7 +271,7 @@ impl A2aServerBuilder {
             }
             endpoints.push(endpoint);
         }
-        if endpoints.is_empty() {
+        if endpoints.is_empty() && grpc_tenant.is_none() {
             return Err(ConfigError::NoServableInterface);
         }
         let store = self
@@ -286,6 +319,7 @@ impl A2aServerBuilder {
             endpoints,
             engine,
             cors,
+            grpc_tenant,
             options: binding::RouterOptions {
                 card_path: binding::join_paths(
                     &base_path,
@@ -304,8 +338,8 @@ impl A2aServerBuilder {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
-    /// No interface of the card is JSONRPC or HTTP+JSON with protocol version 1.x.
-    #[error("the agent card has no JSONRPC or HTTP+JSON interface with protocol version 1.x")]
+    /// No interface of the card is JSONRPC, HTTP+JSON or GRPC with protocol version 1.x.
+    #[error("the agent card has no JSONRPC, HTTP+JSON or GRPC interface with protocol version 1.x")]
     NoServableInterface,
     /// An interface URL has no parseable path.
     #[error("interface url {url:?} is not an absolute http(s) url or path")]

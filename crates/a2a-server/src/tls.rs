@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use rustls::RootCertStore;
 use rustls::crypto::CryptoProvider;
 use rustls::server::WebPkiClientVerifier;
@@ -340,9 +340,45 @@ pub async fn serve_tls(
     config: TlsConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
-    let server_config = config
+    serve_tls_with(listener, router, config, shutdown, Protocol::Http1).await
+}
+
+/// As [`serve_tls`], over HTTP/2 (ALPN `h2`), as gRPC needs: for
+/// [`A2aServer::grpc_router`](crate::A2aServer::grpc_router).
+///
+/// # Errors
+/// As [`serve_tls`].
+pub async fn serve_tls_h2(
+    listener: TcpListener,
+    router: axum::Router,
+    config: TlsConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    serve_tls_with(listener, router, config, shutdown, Protocol::Http2).await
+}
+
+/// The HTTP version a TLS listener offers in ALPN.
+#[derive(Debug, Clone, Copy)]
+enum Protocol {
+    Http1,
+    Http2,
+}
+
+async fn serve_tls_with(
+    listener: TcpListener,
+    router: axum::Router,
+    config: TlsConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    protocol: Protocol,
+) -> io::Result<()> {
+    let mut server_config = config
         .server_config()
         .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
+    if let Protocol::Http2 = protocol {
+        let mut h2 = (*server_config).clone();
+        h2.alpn_protocols = vec![b"h2".to_vec()];
+        server_config = Arc::new(h2);
+    }
     let acceptor = TlsAcceptor::from(server_config);
     let handshake_timeout = config.handshake_timeout;
     let closing = CancellationToken::new();
@@ -440,12 +476,12 @@ async fn serve_connection(
         }
         router.clone().oneshot(request.map(axum::body::Body::new))
     });
-    let mut http = hyper::server::conn::http1::Builder::new();
+    // HTTP/1.1 or HTTP/2, whichever the client speaks (ALPN offered the one wanted).
+    let mut http = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
     // With a timer hyper also drops a connection whose request head is not read in 30 s.
-    http.timer(TokioTimer::new());
-    let connection = http
-        .serve_connection(TokioIo::new(tls), service)
-        .with_upgrades();
+    http.http1().timer(TokioTimer::new());
+    http.http2().timer(TokioTimer::new());
+    let connection = http.serve_connection_with_upgrades(TokioIo::new(tls), service);
     tokio::pin!(connection);
     let result = tokio::select! {
         result = connection.as_mut() => result,

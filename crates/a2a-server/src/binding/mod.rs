@@ -1,11 +1,12 @@
-//! The HTTP bindings: JSON-RPC 2.0 and HTTP+JSON (REST) on axum, plus the agent card route.
-//! Every route ends in the same [`RequestHandler`].
+//! The bindings: JSON-RPC 2.0 and HTTP+JSON (REST) on axum with the agent card route, and
+//! gRPC on its own routes. Every route ends in the same [`RequestHandler`].
 
 mod body;
 mod call;
 mod card;
 mod decode;
 mod dispatch;
+pub(crate) mod grpc;
 mod jsonrpc;
 mod jwks;
 mod media;

@@ -14,6 +14,7 @@ mod bindings_jsonrpc;
 mod bindings_rest;
 mod concurrency;
 mod cors;
+mod grpc;
 mod limits;
 mod list_tasks;
 mod push;

@@ -117,6 +117,23 @@ def check(condition: bool, message: str) -> None:
         raise CheckFailed(message)
 
 
+def check_state(task: Task, expected: int, what: str) -> None:
+    check(
+        task.status.state == expected,
+        f'{what}: expected {state_name(expected)}, got {state_name(task.status.state)}',
+    )
+
+
+def check_greeting(task: Task, what: str) -> str:
+    """The task's status message, checked to be the agent's greeting."""
+    greeting = text_of(task.status.message.parts)
+    check(
+        greeting == GREETING,
+        f'{what}: status message should be {GREETING!r}, got {greeting!r}',
+    )
+    return greeting
+
+
 def describe(event: StreamResponse) -> str:
     kind = event.WhichOneof('payload')
     if kind == 'task':
@@ -254,17 +271,8 @@ class Driver:
     async def send_complete_task(self) -> Task:
         message = user_message('tck-complete-task', 'hello')
         task = await self.send_for_task(message)
-        check(
-            task.status.state == TaskState.TASK_STATE_COMPLETED,
-            f'tck-complete-task: expected TASK_STATE_COMPLETED, got '
-            f'{state_name(task.status.state)}',
-        )
-        greeting = text_of(task.status.message.parts)
-        check(
-            greeting == GREETING,
-            f'tck-complete-task: status message should be {GREETING!r}, got '
-            f'{greeting!r}',
-        )
+        check_state(task, TaskState.TASK_STATE_COMPLETED, 'tck-complete-task')
+        greeting = check_greeting(task, 'tck-complete-task')
         check(bool(task.id), 'tck-complete-task: task has no id')
         check(bool(task.context_id), 'tck-complete-task: task has no contextId')
         self.ok(f'send tck-complete-task -> COMPLETED {greeting!r} (task {task.id})')
@@ -372,23 +380,13 @@ class Driver:
             task.id == completed.id,
             f'get task {completed.id}: got task {task.id!r}',
         )
-        check(
-            task.status.state == TaskState.TASK_STATE_COMPLETED,
-            f'get task {completed.id}: expected TASK_STATE_COMPLETED, got '
-            f'{state_name(task.status.state)}',
-        )
-        check(
-            text_of(task.status.message.parts) == GREETING,
-            f'get task {completed.id}: status message should be {GREETING!r}, '
-            f'got {text_of(task.status.message.parts)!r}',
-        )
+        check_state(task, TaskState.TASK_STATE_COMPLETED, f'get task {completed.id}')
+        check_greeting(task, f'get task {completed.id}')
         self.ok(f'get task {task.id} -> COMPLETED {GREETING!r}')
 
         streamed = await self.client.get_task(GetTaskRequest(id=streamed_id))
-        check(
-            streamed.status.state == TaskState.TASK_STATE_COMPLETED,
-            f'get streamed task {streamed_id}: expected TASK_STATE_COMPLETED, got '
-            f'{state_name(streamed.status.state)}',
+        check_state(
+            streamed, TaskState.TASK_STATE_COMPLETED, f'get streamed task {streamed_id}'
         )
         texts = [text_of(a.parts) for a in streamed.artifacts]
         check(
@@ -428,11 +426,7 @@ class Driver:
 
     async def input_required(self) -> Task:
         task = await self.send_for_task(user_message('tck-input-required', 'ask me'))
-        check(
-            task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED,
-            f'tck-input-required: expected TASK_STATE_INPUT_REQUIRED, got '
-            f'{state_name(task.status.state)}',
-        )
+        check_state(task, TaskState.TASK_STATE_INPUT_REQUIRED, 'tck-input-required')
         self.ok(f'send tck-input-required -> INPUT_REQUIRED (task {task.id})')
         return task
 
@@ -502,10 +496,8 @@ class Driver:
             await stream.aclose()
 
         fetched = await self.client.get_task(GetTaskRequest(id=task.id))
-        check(
-            fetched.status.state == TaskState.TASK_STATE_CANCELED,
-            f'get task {task.id} after cancel: expected TASK_STATE_CANCELED, got '
-            f'{state_name(fetched.status.state)}',
+        check_state(
+            fetched, TaskState.TASK_STATE_CANCELED, f'get task {task.id} after cancel'
         )
         self.ok(f'get task {task.id} -> CANCELED')
 
@@ -517,17 +509,8 @@ class Driver:
             done.id == task.id,
             f'follow-up to {task.id}: answered for task {done.id!r}',
         )
-        check(
-            done.status.state == TaskState.TASK_STATE_COMPLETED,
-            f'follow-up to {task.id}: expected TASK_STATE_COMPLETED, got '
-            f'{state_name(done.status.state)}',
-        )
-        greeting = text_of(done.status.message.parts)
-        check(
-            greeting == GREETING,
-            f'follow-up to {task.id}: status message should be {GREETING!r}, got '
-            f'{greeting!r}',
-        )
+        check_state(done, TaskState.TASK_STATE_COMPLETED, f'follow-up to {task.id}')
+        greeting = check_greeting(done, f'follow-up to {task.id}')
         self.ok(f'follow-up tck-complete-task to {task.id} -> COMPLETED {greeting!r}')
 
     async def run(self) -> None:

@@ -1,10 +1,11 @@
 //! Pieces shared by the load benchmark's binaries (see `bench/README.md`): canned A2A
 //! payloads shaped like the ones `a2a serve` sends, an SSE event counter for the stream
-//! clients, and small helpers.
+//! clients, the batch runner of the closed-loop clients, and small helpers.
 
 use std::io::Write as _;
 use std::net::SocketAddr;
 
+pub mod batch;
 pub mod canned;
 pub mod sse;
 
@@ -49,6 +50,19 @@ pub fn http_client(idle: usize) -> reqwest::Result<reqwest::Client> {
         .tcp_nodelay(true)
         .pool_max_idle_per_host(idle)
         .build()
+}
+
+/// `response` when its status is a success.
+///
+/// # Errors
+/// Naming the status and the body, when it is not.
+pub async fn successful(response: reqwest::Response) -> anyhow::Result<reqwest::Response> {
+    let status = response.status();
+    if status.is_success() {
+        return Ok(response);
+    }
+    let text = response.text().await.unwrap_or_default();
+    anyhow::bail!("HTTP {status}: {text}")
 }
 
 /// Whether `needle` occurs in `haystack`.

@@ -163,17 +163,13 @@ async fn read_subscription(
     start: Instant,
     seen: &mut Subscriber,
 ) -> anyhow::Result<()> {
-    let mut response = client
+    let response = client
         .post(target)
         .header(a2a_bench::VERSION_HEADER.0, a2a_bench::VERSION_HEADER.1)
         .header(ACCEPT, "text/event-stream")
         .send()
         .await?;
-    let status = response.status();
-    if !status.is_success() {
-        let text = response.text().await.unwrap_or_default();
-        bail!("HTTP {status}: {text}");
-    }
+    let mut response = a2a_bench::successful(response).await?;
     let mut counter = EventCounter::new();
     while let Some(chunk) = response.chunk().await? {
         if counter.feed(&chunk) == 0 {

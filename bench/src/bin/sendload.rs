@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use a2a_bench::batch::{self, Limit};
 use anyhow::{Context as _, bail};
 use clap::Parser;
 use reqwest::header::CONTENT_TYPE;
@@ -137,15 +138,6 @@ async fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// When a batch stops sending.
-#[derive(Debug, Clone, Copy)]
-enum Limit {
-    /// After this many requests.
-    Count(usize),
-    /// At this time.
-    Until(Instant),
-}
-
 /// Sends requests, `concurrency` at a time, until `limit`. `next` numbers the requests.
 async fn run_batch(
     target: &Arc<Target>,
@@ -153,41 +145,23 @@ async fn run_batch(
     concurrency: usize,
     limit: Limit,
 ) -> Vec<Outcome> {
-    let mut workers = tokio::task::JoinSet::new();
-    for _ in 0..concurrency.max(1) {
-        let target = Arc::clone(target);
-        let next = Arc::clone(next);
-        workers.spawn(async move {
-            let mut outcomes = Vec::new();
-            loop {
-                let number = next.fetch_add(1, Ordering::Relaxed);
-                let over = match limit {
-                    Limit::Count(total) => number >= total,
-                    Limit::Until(deadline) => Instant::now() >= deadline,
-                };
-                if over {
-                    return outcomes;
-                }
-                let start = Instant::now();
-                let error = send(&target, number).await.err();
-                outcomes.push(Outcome {
-                    elapsed: start.elapsed(),
-                    error: error.map(|error| format!("{error:#}")),
-                });
+    let target = Arc::clone(target);
+    let request = move |number| {
+        let target = Arc::clone(&target);
+        async move {
+            let start = Instant::now();
+            let error = send(&target, number).await.err();
+            Outcome {
+                elapsed: start.elapsed(),
+                error: error.map(|error| format!("{error:#}")),
             }
-        });
-    }
-    let mut outcomes = Vec::new();
-    while let Some(joined) = workers.join_next().await {
-        match joined {
-            Ok(mut some) => outcomes.append(&mut some),
-            Err(error) => outcomes.push(Outcome {
-                elapsed: Duration::ZERO,
-                error: Some(format!("a worker panicked: {error}")),
-            }),
         }
-    }
-    outcomes
+    };
+    let panicked = |error| Outcome {
+        elapsed: Duration::ZERO,
+        error: Some(error),
+    };
+    batch::run_batch(concurrency, next, limit, request, panicked).await
 }
 
 /// One SendMessage; `Ok` when the answer is a completed task with an artifact.

@@ -7,9 +7,10 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 
+use a2a_bench::batch::{self, Limit};
 use a2a_bench::sse::EventCounter;
 use anyhow::{Context as _, bail};
 use clap::Parser;
@@ -106,15 +107,6 @@ async fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// When a batch stops starting streams.
-#[derive(Debug, Clone, Copy)]
-enum Limit {
-    /// After this many.
-    Count(usize),
-    /// At this time.
-    Until(Instant),
-}
-
 /// Runs streams, `concurrency` at a time, until `limit`.
 async fn run_batch(
     client: &reqwest::Client,
@@ -122,39 +114,18 @@ async fn run_batch(
     concurrency: usize,
     limit: Limit,
 ) -> Vec<Outcome> {
+    let (client, url) = (client.clone(), Arc::<str>::from(url));
+    let stream = move |number| {
+        let (client, url) = (client.clone(), Arc::clone(&url));
+        async move { one_stream(&client, &url, number).await }
+    };
+    let panicked = |error| Outcome {
+        elapsed: Duration::ZERO,
+        events: 0,
+        error: Some(error),
+    };
     let next = Arc::new(AtomicUsize::new(0));
-    let mut workers = tokio::task::JoinSet::new();
-    for _ in 0..concurrency.max(1) {
-        let client = client.clone();
-        let url = url.to_owned();
-        let next = Arc::clone(&next);
-        workers.spawn(async move {
-            let mut outcomes = Vec::new();
-            loop {
-                let number = next.fetch_add(1, Ordering::Relaxed);
-                let over = match limit {
-                    Limit::Count(total) => number >= total,
-                    Limit::Until(deadline) => Instant::now() >= deadline,
-                };
-                if over {
-                    return outcomes;
-                }
-                outcomes.push(one_stream(&client, &url, number).await);
-            }
-        });
-    }
-    let mut outcomes = Vec::new();
-    while let Some(joined) = workers.join_next().await {
-        match joined {
-            Ok(mut some) => outcomes.append(&mut some),
-            Err(error) => outcomes.push(Outcome {
-                elapsed: Duration::ZERO,
-                events: 0,
-                error: Some(format!("a worker panicked: {error}")),
-            }),
-        }
-    }
-    outcomes
+    batch::run_batch(concurrency, &next, limit, stream, panicked).await
 }
 
 async fn one_stream(client: &reqwest::Client, url: &str, number: usize) -> Outcome {
@@ -188,7 +159,7 @@ async fn read_stream(
     body: String,
     counter: &mut EventCounter,
 ) -> anyhow::Result<()> {
-    let mut response = client
+    let response = client
         .post(url)
         .header(a2a_bench::VERSION_HEADER.0, a2a_bench::VERSION_HEADER.1)
         .header(CONTENT_TYPE, "application/json")
@@ -196,11 +167,7 @@ async fn read_stream(
         .body(body)
         .send()
         .await?;
-    let status = response.status();
-    if !status.is_success() {
-        let text = response.text().await.unwrap_or_default();
-        bail!("HTTP {status}: {text}");
-    }
+    let mut response = a2a_bench::successful(response).await?;
     while let Some(chunk) = response.chunk().await? {
         counter.feed(&chunk);
     }

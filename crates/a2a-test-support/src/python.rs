@@ -81,6 +81,18 @@ pub fn echo_agent(python: &Path, startup_limit: Duration) -> Listening {
     Listening::start(agent, "ready ", "echo_agent.py", startup_limit)
 }
 
+/// The SDK's echo agent with its gRPC binding too, both on ephemeral ports, once it serves;
+/// its card names the GRPC interface last.
+///
+/// # Panics
+/// As [`Listening::start`].
+#[must_use]
+pub fn echo_agent_grpc(python: &Path, startup_limit: Duration) -> Listening {
+    let mut agent = command(python, &workspace_root().join(ECHO_AGENT));
+    agent.args(["0", "0"]);
+    Listening::start(agent, "ready ", "echo_agent.py", startup_limit)
+}
+
 /// `exit code N`, or how the process ended without one.
 #[must_use]
 pub fn describe(status: ExitStatus) -> String {

@@ -1,13 +1,16 @@
 """An echo agent on the official Python SDK (`a2a-sdk` 1.3.0), for the a2a-client interop tests.
 
-Usage: python echo_agent.py PORT
+Usage: python echo_agent.py PORT [GRPC_PORT]
 
 Serves, on 127.0.0.1:PORT (0 picks a free port):
 
 * the agent card at /.well-known/agent-card.json, naming a JSONRPC interface at /a2a/jsonrpc
   and an HTTP+JSON interface at /a2a/rest, streaming on;
 * both interfaces, through the SDK's own routes (`create_jsonrpc_routes`,
-  `create_rest_routes`) and its `DefaultRequestHandler` with an in-memory task store.
+  `create_rest_routes`) and its `DefaultRequestHandler` with an in-memory task store;
+* with GRPC_PORT (0 picks a free port), the gRPC binding too, through the SDK's
+  `GrpcHandler` on a `grpc.aio` server at 127.0.0.1:GRPC_PORT, named last in the card as a
+  GRPC interface `127.0.0.1:GRPC_PORT`.
 
 Then prints `ready http://127.0.0.1:PORT` on one line.
 
@@ -77,16 +80,21 @@ class EchoExecutor(AgentExecutor):
         await updater.cancel()
 
 
-def build_app(port: int) -> Starlette:
+def build_app(port: int, grpc_port: int | None) -> tuple[Starlette, DefaultRequestHandler]:
     base = f'http://127.0.0.1:{port}'
+    interfaces = [
+        AgentInterface(url=f'{base}/a2a/jsonrpc', protocol_binding='JSONRPC', protocol_version='1.0'),
+        AgentInterface(url=f'{base}/a2a/rest', protocol_binding='HTTP+JSON', protocol_version='1.0'),
+    ]
+    if grpc_port is not None:
+        interfaces.append(
+            AgentInterface(url=f'127.0.0.1:{grpc_port}', protocol_binding='GRPC', protocol_version='1.0')
+        )
     card = AgentCard(
         name='Python echo agent',
         description='Echoes messages; streams slowly; waits to be canceled.',
         version='1.0.0',
-        supported_interfaces=[
-            AgentInterface(url=f'{base}/a2a/jsonrpc', protocol_binding='JSONRPC', protocol_version='1.0'),
-            AgentInterface(url=f'{base}/a2a/rest', protocol_binding='HTTP+JSON', protocol_version='1.0'),
-        ],
+        supported_interfaces=interfaces,
         capabilities=AgentCapabilities(streaming=True),
         default_input_modes=['text/plain'],
         default_output_modes=['text/plain'],
@@ -102,7 +110,7 @@ def build_app(port: int) -> Starlette:
         *create_jsonrpc_routes(handler, '/a2a/jsonrpc'),
         *create_rest_routes(handler, path_prefix='/a2a/rest'),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes), handler
 
 
 # ---- A minimal HTTP/1.1 server for one ASGI app ----
@@ -243,8 +251,8 @@ class Connection:
 
 
 async def main() -> None:
-    if len(sys.argv) != 2:
-        print('usage: echo_agent.py PORT', file=sys.stderr)
+    if len(sys.argv) not in (2, 3):
+        print('usage: echo_agent.py PORT [GRPC_PORT]', file=sys.stderr)
         sys.exit(2)
     requested = int(sys.argv[1])
     app_holder = {}
@@ -254,7 +262,20 @@ async def main() -> None:
 
     server = await asyncio.start_server(on_connect, '127.0.0.1', requested)
     port = server.sockets[0].getsockname()[1]
-    app_holder['app'] = build_app(port)
+    grpc_server = None
+    grpc_port = None
+    if len(sys.argv) == 3:
+        import grpc
+
+        from a2a.server.request_handlers.grpc_handler import GrpcHandler
+        from a2a.types import a2a_pb2_grpc
+
+        grpc_server = grpc.aio.server()
+        grpc_port = grpc_server.add_insecure_port(f'127.0.0.1:{int(sys.argv[2])}')
+    app_holder['app'], handler = build_app(port, grpc_port)
+    if grpc_server is not None:
+        a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler), grpc_server)
+        await grpc_server.start()
     print(f'ready http://127.0.0.1:{port}', flush=True)
     async with server:
         await server.serve_forever()

@@ -69,10 +69,15 @@ pub(crate) fn load(settings: &Settings) -> Result<AgentCard, CardError> {
     Ok(card)
 }
 
-/// Completes `card` for serving: both interfaces at `public_url` (the server's root URL as
-/// clients see it) plus the base path when it names none, then only the interfaces of
-/// `--protocol-binding`, when given.
-pub(crate) fn serve(mut card: AgentCard, settings: &Settings, public_url: &str) -> ServedCard {
+/// Completes `card` for serving: both HTTP interfaces at `public_url` (the server's root URL
+/// as clients see it) plus the base path when it names none, a GRPC interface at `grpc_url`
+/// when gRPC is served, then only the interfaces of `--protocol-binding`, when given.
+pub(crate) fn serve(
+    mut card: AgentCard,
+    settings: &Settings,
+    public_url: &str,
+    grpc_url: Option<&str>,
+) -> ServedCard {
     let interfaces_added = card.supported_interfaces.is_empty();
     if interfaces_added {
         let url = format!("{public_url}{}", settings.base_path);
@@ -80,6 +85,17 @@ pub(crate) fn serve(mut card: AgentCard, settings: &Settings, public_url: &str) 
             AgentInterface::new(url.clone(), ProtocolBinding::JsonRpc),
             AgentInterface::new(url, ProtocolBinding::HttpJson),
         ];
+    }
+    // The gRPC listener is this command's, so its interface is added to any card that does
+    // not name one already.
+    if let Some(url) = grpc_url
+        && !card
+            .supported_interfaces
+            .iter()
+            .any(|interface| interface.protocol_binding == ProtocolBinding::Grpc)
+    {
+        card.supported_interfaces
+            .push(AgentInterface::new(url, ProtocolBinding::Grpc));
     }
     if let Some(only) = &settings.protocol_binding {
         card.supported_interfaces
@@ -186,7 +202,7 @@ mod tests {
     use crate::config::{ServeOptions, Settings};
 
     fn build(settings: &Settings, public_url: &str) -> ServedCard {
-        serve(load(settings).unwrap(), settings, public_url)
+        serve(load(settings).unwrap(), settings, public_url, None)
     }
 
     fn settings(options: ServeOptions) -> Settings {

@@ -15,6 +15,11 @@ pub(crate) fn listening(scheme: &str, address: SocketAddr) {
     println!("listening on {scheme}://{address}");
 }
 
+/// The gRPC listener's line, after [`listening`]: its real bound address.
+pub(crate) fn listening_grpc(address: SocketAddr) {
+    println!("listening for gRPC on {address}");
+}
+
 /// One error line on stderr.
 pub(crate) fn error_line(line: &str) {
     eprintln!("{line}");

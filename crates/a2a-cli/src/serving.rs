@@ -8,11 +8,11 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use a2a_server::A2aServer;
-use a2a_server::tls::{TlsConfig, TlsError, serve_tls};
+use a2a_server::tls::{TlsConfig, TlsError, serve_tls, serve_tls_h2};
 use anyhow::Context as _;
 use axum::serve::ListenerExt as _;
 use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 
 use crate::config::{ConfigError, Settings};
 
@@ -63,10 +63,44 @@ fn invalid(option: &'static str, error: &TlsError) -> ConfigError {
     ConfigError::Invalid { option, message }
 }
 
-/// Serves `server`'s router on `listener`, over TLS when `tls` is given, until `termination`
-/// completes (it returns the signal's name). Then it stops accepting; running turns get
-/// `grace` to finish, and connections get it too plus a margin to write their last responses,
-/// after which those still open are dropped.
+/// The listeners of `a2a serve`: HTTP (the card, JSON-RPC, HTTP+JSON), and gRPC when
+/// `--grpc-bind` names one.
+#[derive(Debug)]
+pub(crate) struct Listeners {
+    pub(crate) http: TcpListener,
+    pub(crate) grpc: Option<TcpListener>,
+}
+
+/// A router served on a listener until `shutdown`: over TLS when `tls` is given (HTTP/2
+/// only when `h2`), else in the clear (HTTP/1.1 and HTTP/2 with prior knowledge).
+fn serving(
+    listener: TcpListener,
+    router: axum::Router,
+    tls: Option<TlsConfig>,
+    shutdown: WaitForCancellationFutureOwned,
+    h2: bool,
+) -> Pin<Box<dyn Future<Output = io::Result<()>> + Send>> {
+    match tls {
+        None => {
+            let listener = listener.tap_io(|tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
+            Box::pin(
+                axum::serve(listener, router)
+                    .with_graceful_shutdown(shutdown)
+                    .into_future(),
+            )
+        }
+        // Sets TCP_NODELAY itself.
+        Some(config) if h2 => Box::pin(serve_tls_h2(listener, router, config, shutdown)),
+        Some(config) => Box::pin(serve_tls(listener, router, config, shutdown)),
+    }
+}
+
+/// Serves `server`'s routers on `listeners`, over TLS when `tls` is given, until
+/// `termination` completes (it returns the signal's name). Then it stops accepting; running
+/// turns get `grace` to finish, and connections get it too plus a margin to write their last
+/// responses, after which those still open are dropped.
 ///
 /// Every connection gets TCP_NODELAY: without it the last frames of a response wait ~40 ms
 /// for a delayed ACK.
@@ -74,28 +108,31 @@ fn invalid(option: &'static str, error: &TlsError) -> ConfigError {
 /// # Errors
 /// When serving fails for good before or during the shutdown.
 pub(crate) async fn serve(
-    listener: TcpListener,
+    listeners: Listeners,
     server: &A2aServer,
     tls: Option<TlsConfig>,
     termination: impl Future<Output = &'static str>,
     grace: Duration,
 ) -> anyhow::Result<()> {
     let stop = CancellationToken::new();
-    let shutdown = stop.clone().cancelled_owned();
-    let mut serving: Pin<Box<dyn Future<Output = io::Result<()>> + Send>> = match tls {
-        None => {
-            let listener = listener.tap_io(|tcp| {
-                let _ = tcp.set_nodelay(true);
-            });
-            Box::pin(
-                axum::serve(listener, server.router())
-                    .with_graceful_shutdown(shutdown)
-                    .into_future(),
-            )
-        }
-        // Sets TCP_NODELAY itself.
-        Some(config) => Box::pin(serve_tls(listener, server.router(), config, shutdown)),
+    let http = serving(
+        listeners.http,
+        server.router(),
+        tls.clone(),
+        stop.clone().cancelled_owned(),
+        false,
+    );
+    let grpc = match listeners.grpc {
+        Some(listener) => serving(
+            listener,
+            server.grpc_router(),
+            tls,
+            stop.clone().cancelled_owned(),
+            true,
+        ),
+        None => Box::pin(std::future::ready(Ok(()))),
     };
+    let mut serving = Box::pin(async move { tokio::try_join!(http, grpc).map(|_| ()) });
     tokio::select! {
         result = &mut serving => {
             // Serving ends by itself only when accepting fails for good.

@@ -57,6 +57,20 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let address = listener
         .local_addr()
         .context("cannot read the bound address")?;
+    let grpc_listener = match &settings.grpc_bind {
+        Some(bind) => Some(TcpListener::bind(bind).await.map_err(|source| {
+            UnreachableError::from(BindError {
+                address: bind.clone(),
+                source,
+            })
+        })?),
+        None => None,
+    };
+    let grpc_address = grpc_listener
+        .as_ref()
+        .map(TcpListener::local_addr)
+        .transpose()
+        .context("cannot read the bound gRPC address")?;
     for warning in settings
         .insecure_settings(address)
         .into_iter()
@@ -69,13 +83,20 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
         public: card,
         extended: extended_card,
     };
-    let server = build_server(&settings, address, cards, agent, store)?;
+    let addresses = Addresses {
+        http: address,
+        grpc: grpc_address,
+    };
+    let server = build_server(&settings, addresses, cards, agent, store)?;
 
     // Watch the signals before announcing the address, so a caller that stops us as soon as
     // it sees the line gets a graceful shutdown.
     let mut termination = Termination::watch()?;
     log_summary(&settings, &server, address);
     output::listening(settings.scheme(), address);
+    if let Some(grpc) = grpc_address {
+        output::listening_grpc(grpc);
+    }
     let registration = crate::register::start(&settings, server.handler().card(), address)?;
     let termination = async {
         let signal = termination.received().await;
@@ -85,7 +106,18 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
         }
         signal
     };
-    crate::serving::serve(listener, &server, tls, termination, settings.shutdown_grace).await
+    let listeners = crate::serving::Listeners {
+        http: listener,
+        grpc: grpc_listener,
+    };
+    crate::serving::serve(
+        listeners,
+        &server,
+        tls,
+        termination,
+        settings.shutdown_grace,
+    )
+    .await
 }
 
 /// The task store `a2a serve` was asked for, opened (and migrated) before the server starts.
@@ -121,6 +153,13 @@ impl From<StoreOpenError> for UnreachableError {
     }
 }
 
+/// The bound addresses: HTTP, and gRPC when it is served.
+#[derive(Debug, Clone, Copy)]
+struct Addresses {
+    http: SocketAddr,
+    grpc: Option<SocketAddr>,
+}
+
 /// The cards as loaded: the public one, and the extended card's file when one was given.
 struct Cards {
     public: AgentCard,
@@ -129,11 +168,23 @@ struct Cards {
 
 fn build_server(
     settings: &Settings,
-    address: SocketAddr,
+    addresses: Addresses,
     cards: Cards,
     agent: Agent,
     store: OpenStore,
 ) -> anyhow::Result<A2aServer> {
+    let address = addresses.http;
+    let grpc_url = addresses.grpc.map(|grpc| {
+        settings.grpc_public_url.clone().unwrap_or_else(|| {
+            if grpc.ip().is_unspecified() {
+                tracing::warn!(
+                    "the card advertises gRPC at {grpc}, which clients elsewhere cannot use; \
+                     set --grpc-public-url to the address they reach"
+                );
+            }
+            grpc.to_string()
+        })
+    });
     let public_url = settings.public_url.clone().unwrap_or_else(|| {
         let url = format!("{}://{address}", settings.scheme());
         if address.ip().is_unspecified() {
@@ -144,7 +195,7 @@ fn build_server(
         }
         url
     });
-    let mut served = card::serve(cards.public, settings, &public_url);
+    let mut served = card::serve(cards.public, settings, &public_url, grpc_url.as_deref());
     authentication::declare(&mut served.card, &settings.auth);
     if settings.push.is_some() {
         served.card.capabilities.push_notifications = Some(true);

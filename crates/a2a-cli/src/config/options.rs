@@ -62,9 +62,15 @@ pub(crate) struct ServeOptions {
     /// Where the card is served [default: /.well-known/agent-card.json]
     #[arg(long, value_name = "PATH", help_heading = "Serving")]
     pub(crate) card_path: Option<String>,
-    /// Serve only this binding: JSONRPC or HTTP+JSON (aliases jsonrpc, rest) [default: every interface of the card]
+    /// Serve only this binding: JSONRPC, HTTP+JSON or GRPC (aliases jsonrpc, rest, grpc) [default: every interface of the card]
     #[arg(long, value_name = "BINDING", help_heading = "Serving")]
     pub(crate) protocol_binding: Option<String>,
+    /// Also serve the gRPC binding, on this address; the card gets a GRPC interface [default: off]
+    #[arg(long, value_name = "ADDR", help_heading = "Serving")]
+    pub(crate) grpc_bind: Option<String>,
+    /// host:port clients use to reach the gRPC listener, for the card's GRPC interface [default: the bound gRPC address]
+    #[arg(long, value_name = "HOST:PORT", help_heading = "Serving")]
+    pub(crate) grpc_public_url: Option<String>,
     /// Enable CORS for browser clients [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Serving", num_args = 0..=1,
           require_equals = true, default_missing_value = "true",
@@ -281,6 +287,8 @@ impl ServeOptions {
             base_path: self.base_path.or(lower.base_path),
             card_path: self.card_path.or(lower.card_path),
             protocol_binding: self.protocol_binding.or(lower.protocol_binding),
+            grpc_bind: self.grpc_bind.or(lower.grpc_bind),
+            grpc_public_url: self.grpc_public_url.or(lower.grpc_public_url),
             cors: self.cors.or(lower.cors),
             push_notifications: self.push_notifications.or(lower.push_notifications),
             allow_local_webhooks: self.allow_local_webhooks.or(lower.allow_local_webhooks),

@@ -36,6 +36,10 @@ pub(crate) struct Settings {
     pub(crate) card_path: String,
     /// Serve only this binding.
     pub(crate) protocol_binding: Option<ProtocolBinding>,
+    /// Where the gRPC binding listens, when it is served.
+    pub(crate) grpc_bind: Option<String>,
+    /// The card's GRPC interface URL; `None` means the bound gRPC address.
+    pub(crate) grpc_public_url: Option<String>,
     /// The card's sources.
     pub(crate) card: CardSource,
     /// The agent.
@@ -148,7 +152,13 @@ impl Settings {
             protocol_binding: options
                 .protocol_binding
                 .as_deref()
-                .map(binding)
+                .map(|name| binding(name, options.grpc_bind.is_some()))
+                .transpose()?,
+            grpc_bind: options.grpc_bind,
+            grpc_public_url: options
+                .grpc_public_url
+                .as_deref()
+                .map(grpc_public_url)
                 .transpose()?,
             card: CardSource {
                 file: options.card,
@@ -410,15 +420,42 @@ fn route_path(path: &str) -> String {
         })
 }
 
-/// Only the two HTTP bindings can be served; any other configured binding is refused at
-/// start-up.
-fn binding(name: &str) -> Result<ProtocolBinding, ConfigError> {
+/// The bindings `a2a serve` serves: the two HTTP ones, and gRPC when it has a listener.
+fn binding(name: &str, grpc_bound: bool) -> Result<ProtocolBinding, ConfigError> {
     match ProtocolBinding::parse(name) {
         binding @ (ProtocolBinding::JsonRpc | ProtocolBinding::HttpJson) => Ok(binding),
-        ProtocolBinding::Grpc | ProtocolBinding::Other(_) => Err(invalid(
+        ProtocolBinding::Grpc if grpc_bound => Ok(ProtocolBinding::Grpc),
+        ProtocolBinding::Grpc => Err(invalid(
             "protocol-binding",
-            format!("cannot serve `{name}`; expected JSONRPC or HTTP+JSON (aliases jsonrpc, rest)"),
+            format!("cannot serve `{name}` without --grpc-bind, the address gRPC listens on"),
         )),
+        ProtocolBinding::Other(_) => Err(invalid(
+            "protocol-binding",
+            format!(
+                "cannot serve `{name}`; expected JSONRPC, HTTP+JSON or GRPC (aliases jsonrpc, rest, grpc)"
+            ),
+        )),
+    }
+}
+
+/// `host:port` (an `http://` or `https://` prefix is accepted and kept), without a path.
+fn grpc_public_url(url: &str) -> Result<String, ConfigError> {
+    let trimmed = url.trim().trim_end_matches('/');
+    let authority = trimmed
+        .strip_prefix("http://")
+        .or_else(|| trimmed.strip_prefix("https://"))
+        .unwrap_or(trimmed);
+    let valid = authority
+        .rsplit_once(':')
+        .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok())
+        && !authority.contains('/');
+    if valid {
+        Ok(trimmed.to_owned())
+    } else {
+        Err(invalid(
+            "grpc-public-url",
+            format!("`{url}` is not host:port"),
+        ))
     }
 }
 

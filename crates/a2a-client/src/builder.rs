@@ -1,77 +1,24 @@
 //! [`A2aClientBuilder`]: the card or URL, binding preference, address overrides, transport,
 //! TLS, headers, extensions, credentials, timeouts, size limit, retries and stream resumption.
 
+mod build;
+
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
 use a2a_types::{AgentCard, ProtocolBinding};
 use http::HeaderMap;
 use http::header::{HeaderName, HeaderValue};
 
-use crate::auth::{Authenticator, Credentials};
-use crate::binding::{Binding, Endpoint};
-use crate::client::{A2aClient, HeaderFn, Inner};
-use crate::discover::{
-    CardFetchOptions, HostOverride, fetch_card_with_source, parse_http_url, pick_interface,
-    resolve_address, validate_card,
-};
+use crate::auth::Credentials;
+use crate::client::HeaderFn;
+use crate::discover::CardFetchOptions;
 use crate::error::ClientError;
-use crate::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts, append_header};
-use crate::transport::{HttpTransport, InProcessTransport, TlsOptions, Transport};
+use crate::options::{ResumePolicy, RetryPolicy, Timeouts, append_header};
+use crate::transport::{TlsOptions, Transport};
 
 /// The default limit on one SSE event or one response body: 10 MiB.
 pub const DEFAULT_MAX_PAYLOAD_SIZE: usize = 10 * 1024 * 1024;
-
-// The ways to make a client all go through the builder, so they are defined beside it.
-impl A2aClient {
-    /// Starts configuring a client.
-    pub fn builder() -> A2aClientBuilder {
-        A2aClientBuilder::new()
-    }
-
-    /// Fetches the agent card at `url` (see [`fetch_agent_card`](crate::fetch_agent_card)) and
-    /// builds a client for its first usable interface, with default settings.
-    ///
-    /// # Errors
-    /// As [`fetch_agent_card`](crate::fetch_agent_card) and [`A2aClientBuilder::build`].
-    pub async fn discover(url: &str) -> Result<Self, ClientError> {
-        Self::builder().discover(url).await
-    }
-
-    /// A client for the first usable interface of `card`, with default settings.
-    ///
-    /// # Errors
-    /// [`ClientError::NoUsableInterface`] when the card has no JSONRPC or HTTP+JSON
-    /// interface for protocol 1.x.
-    pub fn from_card(card: AgentCard) -> Result<Self, ClientError> {
-        Self::builder().card(card).build()
-    }
-
-    /// A client for `url` spoken in `binding`, without a card.
-    ///
-    /// # Errors
-    /// [`ClientError::NoUsableInterface`] for a binding other than JSONRPC and HTTP+JSON;
-    /// [`ClientError::Config`] for a URL that is not absolute http(s).
-    pub fn from_url(url: &str, binding: ProtocolBinding) -> Result<Self, ClientError> {
-        Self::builder().url(url, binding).build()
-    }
-
-    /// A client that calls `service` (an axum `Router`, e.g. `A2aServer::router()`) in this
-    /// process, with no socket; the interface is chosen from `card` as usual.
-    ///
-    /// # Errors
-    /// As [`from_card`](Self::from_card).
-    pub fn in_process<S>(service: S, card: &AgentCard) -> Result<Self, ClientError>
-    where
-        InProcessTransport<S>: Transport,
-    {
-        Self::builder()
-            .transport(InProcessTransport::new(service))
-            .card(card.clone())
-            .build()
-    }
-}
 
 /// Configures an [`A2aClient`].
 ///
@@ -99,11 +46,15 @@ pub struct A2aClientBuilder {
     card_source: Option<String>,
     url: Option<(String, ProtocolBinding)>,
     tenant: Option<String>,
-    preferred: Option<ProtocolBinding>,
+    preferred: Vec<ProtocolBinding>,
+    grpc_plaintext: bool,
     host: Option<String>,
     port: Option<u16>,
     base_path: Option<String>,
     transport: Option<Arc<dyn Transport>>,
+    /// The transport was made by [`discover`](Self::discover) from `tls`, which then still
+    /// applies to gRPC.
+    made_transport: bool,
     tls: TlsOptions,
     headers: HeaderMap,
     header_fn: Option<HeaderFn>,
@@ -123,6 +74,7 @@ impl std::fmt::Debug for A2aClientBuilder {
             .field("card", &self.card.as_ref().map(|card| &card.name))
             .field("url", &self.url)
             .field("preferred", &self.preferred)
+            .field("grpc_plaintext", &self.grpc_plaintext)
             .field("host", &self.host)
             .field("credentials", &self.credentials)
             .field("timeouts", &self.timeouts)
@@ -144,11 +96,13 @@ impl A2aClientBuilder {
             card_source: None,
             url: None,
             tenant: None,
-            preferred: None,
+            preferred: Vec::new(),
+            grpc_plaintext: false,
             host: None,
             port: None,
             base_path: None,
             transport: None,
+            made_transport: false,
             tls: TlsOptions::default(),
             headers: HeaderMap::new(),
             header_fn: None,
@@ -163,7 +117,8 @@ impl A2aClientBuilder {
         }
     }
 
-    /// Talks to the first JSONRPC or HTTP+JSON interface of `card` for protocol 1.x.
+    /// Talks to the first JSONRPC or HTTP+JSON interface of `card` for protocol 1.x, else its
+    /// first GRPC one (see [`prefer_bindings`](Self::prefer_bindings)).
     pub fn card(mut self, card: AgentCard) -> Self {
         self.card = Some(card);
         self
@@ -189,10 +144,37 @@ impl A2aClientBuilder {
     }
 
     /// Picks the card's first interface of `binding`; without one, the first usable
-    /// interface (spec §5.4: clients should fall back). gRPC and custom bindings are refused
-    /// at build time.
-    pub fn prefer_binding(mut self, binding: ProtocolBinding) -> Self {
-        self.preferred = Some(binding);
+    /// interface (spec §5.4: clients should fall back). Custom bindings are refused at build
+    /// time. Replaces an order given before.
+    pub fn prefer_binding(self, binding: ProtocolBinding) -> Self {
+        self.prefer_bindings([binding])
+    }
+
+    /// Picks the card's first interface of the first binding in `order` that the card offers;
+    /// without any, the default: the first JSONRPC or HTTP+JSON interface in card order, else
+    /// the first GRPC one. Custom bindings are refused at build time.
+    ///
+    /// ```no_run
+    /// use a2a_client::A2aClient;
+    /// use a2a_types::ProtocolBinding;
+    ///
+    /// # async fn run() -> Result<(), a2a_client::ClientError> {
+    /// let client = A2aClient::builder()
+    ///     .prefer_bindings([ProtocolBinding::Grpc, ProtocolBinding::JsonRpc])
+    ///     .discover("https://agent.example.com")
+    ///     .await?;
+    /// # let _ = client; Ok(()) }
+    /// ```
+    pub fn prefer_bindings(mut self, order: impl IntoIterator<Item = ProtocolBinding>) -> Self {
+        self.preferred = order.into_iter().collect();
+        self
+    }
+
+    /// Speaks plaintext HTTP/2 (h2c) to a gRPC interface given as a bare `host:port`, which
+    /// otherwise means TLS. An `http://` address is always plaintext and an `https://` one
+    /// always TLS. Also applies to a [`host`](Self::host) override without a scheme.
+    pub fn grpc_plaintext(mut self, plaintext: bool) -> Self {
+        self.grpc_plaintext = plaintext;
         self
     }
 
@@ -229,8 +211,8 @@ impl A2aClientBuilder {
         self
     }
 
-    /// Trusts the certificate authorities in `pem` (one or more PEM certificates) for HTTPS,
-    /// besides the built-in roots: for agents whose certificate a private CA issued. PEM
+    /// Trusts the certificate authorities in `pem` (one or more PEM certificates) for HTTPS
+    /// and gRPC over TLS, besides the built-in roots: for agents whose certificate a private CA issued. PEM
     /// without a certificate fails [`build`](Self::build) with [`ClientError::Config`].
     /// Applies to the transport the builder makes.
     pub fn root_certificate_pem(self, pem: &[u8]) -> Self {
@@ -241,7 +223,7 @@ impl A2aClientBuilder {
     /// the certificate chain (leaf first) and its unencrypted private key (PKCS#8, PKCS#1 or
     /// SEC1). PEM without both fails [`build`](Self::build) with [`ClientError::Config`],
     /// whose message never quotes it. Applies to the transport the builder makes, and so
-    /// also to card discovery and the OAuth token endpoint.
+    /// also to card discovery and the OAuth token endpoint, and to gRPC.
     pub fn client_identity_pem(self, pem: &[u8]) -> Self {
         self.change_tls(|tls| tls.client_identity_pem(pem))
     }
@@ -313,7 +295,7 @@ impl A2aClientBuilder {
     }
 
     /// Gives up connecting after `timeout` (default 30 s). Applies to the transport the
-    /// builder makes, not to one given with [`transport`](Self::transport).
+    /// builder makes, not to one given with [`transport`](Self::transport), and to gRPC.
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.timeouts.connect = timeout;
         self
@@ -339,7 +321,8 @@ impl A2aClientBuilder {
         self
     }
 
-    /// Refuses SSE events and response bodies larger than `bytes` (default 10 MiB).
+    /// Refuses SSE events, response bodies and gRPC messages larger than `bytes` (default
+    /// 10 MiB).
     pub fn max_payload_size(mut self, bytes: usize) -> Self {
         self.max_payload_size = bytes;
         self
@@ -362,140 +345,5 @@ impl A2aClientBuilder {
     pub fn card_fetch(mut self, options: CardFetchOptions) -> Self {
         self.card_fetch = options;
         self
-    }
-
-    /// Fetches the card at `url` with [`card_fetch`](Self::card_fetch)'s options
-    /// and this builder's transport, then builds a client for it, bound to where the card
-    /// was found.
-    ///
-    /// # Errors
-    /// As [`fetch_agent_card`](crate::fetch_agent_card) and [`build`](Self::build).
-    pub async fn discover(mut self, url: &str) -> Result<A2aClient, ClientError> {
-        self.check_valid()?;
-        let transport = self.make_transport()?;
-        // The TLS settings are in the transport now; `build` must not see them as set on a
-        // transport given by the caller.
-        self.tls = TlsOptions::default();
-        let mut options = self.card_fetch.clone();
-        if options.transport.is_none() {
-            options = options.shared_transport(Arc::clone(&transport));
-        }
-        let (card, source) = fetch_card_with_source(url, &options).await?;
-        self.transport = Some(transport);
-        self.card = Some(card);
-        self.card_source = Some(source.to_string());
-        self.build()
-    }
-
-    fn make_transport(&self) -> Result<Arc<dyn Transport>, ClientError> {
-        match &self.transport {
-            // Silently dropping a client certificate or a CA would be a surprise: say so.
-            Some(_) if !self.tls.is_empty() => Err(ClientError::config(
-                "TLS settings apply to the transport the builder makes, not to one given \
-                 with `transport`; configure that transport instead",
-            )),
-            Some(transport) => Ok(Arc::clone(transport)),
-            None => Ok(Arc::new(HttpTransport::with_tls(
-                self.timeouts.connect,
-                &self.tls,
-            )?)),
-        }
-    }
-
-    fn check_valid(&self) -> Result<(), ClientError> {
-        match &self.invalid {
-            Some(invalid) => Err(ClientError::config(invalid.clone())),
-            None => Ok(()),
-        }
-    }
-
-    /// Builds the client.
-    ///
-    /// # Errors
-    /// [`ClientError::NoUsableInterface`] when the card has no JSONRPC or HTTP+JSON
-    /// interface for protocol 1.x or the binding asked for is another one;
-    /// [`ClientError::InvalidCard`] for a card without interfaces; [`ClientError::Config`]
-    /// for neither card nor URL, an invalid URL or header, or credentials that cannot be
-    /// resolved (an OAuth grant with no token URL), a CA or client certificate PEM that
-    /// cannot be used, or TLS settings together with a [`transport`](Self::transport).
-    pub fn build(self) -> Result<A2aClient, ClientError> {
-        self.check_valid()?;
-        let transport = self.make_transport()?;
-        let card_source = self
-            .card_source
-            .as_deref()
-            .map(parse_http_url)
-            .transpose()?;
-        let (interface_url, binding, tenant) = match (&self.card, &self.url) {
-            (Some(card), _) => {
-                validate_card(card)?;
-                let (interface, binding) = pick_interface(card, self.preferred.as_ref())?;
-                (interface.url.clone(), binding, interface.tenant.clone())
-            }
-            (None, Some((url, binding))) => {
-                let binding = Binding::from_protocol(binding).ok_or_else(|| {
-                    ClientError::NoUsableInterface {
-                        reason: format!("this client does not speak the {binding} binding"),
-                    }
-                })?;
-                parse_http_url(url)?;
-                (
-                    url.clone(),
-                    binding,
-                    self.tenant.clone().unwrap_or_default(),
-                )
-            }
-            (None, None) => {
-                return Err(ClientError::config(
-                    "a client needs an agent card or a url and binding",
-                ));
-            }
-        };
-        let host = self.host.as_ref().map(|host| HostOverride {
-            host: host.clone(),
-            port: self.port,
-            base_path: self.base_path.clone(),
-        });
-        let address = resolve_address(
-            &interface_url,
-            card_source.as_ref(),
-            host.as_ref(),
-            self.credentials.is_some(),
-        )?;
-        let auth = self
-            .credentials
-            .map(|credentials| {
-                Authenticator::resolve(
-                    credentials,
-                    self.card.as_ref(),
-                    card_source.as_ref(),
-                    Arc::clone(&transport),
-                    self.timeouts.request,
-                )
-            })
-            .transpose()?;
-        let inner = Inner {
-            transport,
-            auth_origin: address.origin(),
-            endpoint: Endpoint {
-                binding,
-                url: address,
-                tenant,
-            },
-            card: self.card,
-            headers: self.headers,
-            header_fn: self.header_fn,
-            extensions: self.extensions,
-            auth,
-            timeouts: self.timeouts,
-            retry: self.retry,
-            resume: self.resume,
-            max_payload_size: self.max_payload_size,
-            next_request_id: AtomicU64::new(1),
-        };
-        Ok(A2aClient {
-            inner: Arc::new(inner),
-            call: Arc::new(CallOptions::default()),
-        })
     }
 }

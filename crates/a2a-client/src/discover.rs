@@ -1,15 +1,15 @@
-//! Discovery: where the card is, fetching and validating it, picking
-//! the interface to talk to, and the address requests go to.
+//! Discovery: where the card is, fetching and validating it, and the address requests go
+//! to.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::{AgentCard, AgentInterface, ProtocolBinding};
+use a2a_types::AgentCard;
 use bytes::Bytes;
 use http::HeaderMap;
 use http::header::{ACCEPT, HeaderName, HeaderValue, LOCATION};
 
-use crate::binding::{A2A_VERSION, APPLICATION_JSON, Binding, error_from_answer};
+use crate::binding::{A2A_VERSION, APPLICATION_JSON, error_from_answer};
 use crate::error::{ClientError, TimeoutKind};
 use crate::options::RetryPolicy;
 use crate::transport::{HttpTransport, Transport, read_body};
@@ -306,47 +306,6 @@ pub(crate) fn validate_card(card: &AgentCard) -> Result<(), ClientError> {
     Ok(())
 }
 
-/// The interface to use: the first JSONRPC or HTTP+JSON interface for protocol 1.x
-/// in card order, or the first of `preferred` when the card has one.
-///
-/// # Errors
-/// [`ClientError::NoUsableInterface`] when there is none, or `preferred` is not a binding
-/// this client speaks.
-pub(crate) fn pick_interface<'a>(
-    card: &'a AgentCard,
-    preferred: Option<&ProtocolBinding>,
-) -> Result<(&'a AgentInterface, Binding), ClientError> {
-    if let Some(preferred) = preferred
-        && Binding::from_protocol(preferred).is_none()
-    {
-        return Err(ClientError::NoUsableInterface {
-            reason: format!("this client does not speak the {preferred} binding"),
-        });
-    }
-    let usable = |interface: &&AgentInterface| {
-        interface.is_v1() && Binding::from_protocol(&interface.protocol_binding).is_some()
-    };
-    let chosen = preferred
-        .and_then(|preferred| {
-            card.supported_interfaces
-                .iter()
-                .filter(usable)
-                .find(|interface| &interface.protocol_binding == preferred)
-        })
-        .or_else(|| card.supported_interfaces.iter().find(usable));
-    let Some(interface) = chosen else {
-        return Err(ClientError::NoUsableInterface {
-            reason: "the card has no JSONRPC or HTTP+JSON interface for protocol 1.x".into(),
-        });
-    };
-    let binding = Binding::from_protocol(&interface.protocol_binding).ok_or_else(|| {
-        ClientError::NoUsableInterface {
-            reason: "the interface's binding is not supported".into(),
-        }
-    })?;
-    Ok((interface, binding))
-}
-
 /// A host override: `host` (https unless it names a scheme), with `port` and
 /// `base_path` applying only together with it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -503,40 +462,6 @@ mod tests {
         }
         assert!(card_url("agent.example", None).is_err());
         assert!(card_url("ftp://agent.example", None).is_err());
-    }
-
-    fn card(interfaces: &[(&str, ProtocolBinding, &str)]) -> AgentCard {
-        let mut card = AgentCard::new("a", "b", "1");
-        for (url, binding, version) in interfaces {
-            let mut interface = AgentInterface::new(*url, binding.clone());
-            interface.protocol_version = (*version).to_owned();
-            card = card.with_interface(interface);
-        }
-        card
-    }
-
-    #[test]
-    fn the_first_usable_interface_wins_unless_one_is_preferred() {
-        let card = card(&[
-            ("grpc.example:443", ProtocolBinding::Grpc, "1.0"),
-            ("https://a/old", ProtocolBinding::JsonRpc, "0.3"),
-            ("https://a/rest", ProtocolBinding::HttpJson, "1.0"),
-            ("https://a/rpc", ProtocolBinding::JsonRpc, "1.1"),
-        ]);
-        let (interface, binding) = pick_interface(&card, None).unwrap();
-        assert_eq!(
-            (interface.url.as_str(), binding),
-            ("https://a/rest", Binding::HttpJson)
-        );
-        let (interface, _) = pick_interface(&card, Some(&ProtocolBinding::JsonRpc)).unwrap();
-        assert_eq!(interface.url, "https://a/rpc");
-        let error = pick_interface(&card, Some(&ProtocolBinding::Grpc)).unwrap_err();
-        assert!(matches!(error, ClientError::NoUsableInterface { .. }));
-        let only_grpc = self::card(&[("grpc.example:443", ProtocolBinding::Grpc, "1.0")]);
-        assert!(matches!(
-            pick_interface(&only_grpc, None),
-            Err(ClientError::NoUsableInterface { .. })
-        ));
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Client for any A2A v1.0 agent, over JSON-RPC or HTTP+JSON, with streaming over SSE.
+//! Client for any A2A v1.0 agent, over JSON-RPC or HTTP+JSON with streaming over SSE, or
+//! over gRPC.
 //!
 //! Discover an agent from its card (or name a URL and binding), then call one method per A2A
 //! operation. Streams survive broken connections; idempotent calls are retried; credentials
@@ -57,7 +58,9 @@
 //! * [`ClientError`]: the agent's A2A errors apart from transport failures, with
 //!   [`is_retryable`](ClientError::is_retryable).
 //! * [`transport`]: the network ([`HttpTransport`](transport::HttpTransport)) or an in-process
-//!   tower service ([`InProcessTransport`](transport::InProcessTransport)).
+//!   tower service ([`InProcessTransport`](transport::InProcessTransport)) for the HTTP
+//!   bindings; a gRPC interface is reached over a tonic channel the builder makes, with the
+//!   same TLS settings ([`A2aClientBuilder::grpc_plaintext`] for h2c to a bare `host:port`).
 //! * [`message`]: small constructors for user messages.
 //! * [`push`]: checking signed push deliveries at a webhook
 //!   ([`PushVerifier`](push::PushVerifier)).
@@ -68,6 +71,7 @@ mod builder;
 mod client;
 mod discover;
 mod error;
+mod exchange;
 pub mod message;
 mod options;
 pub mod push;

@@ -6,7 +6,8 @@
 //! (spec §8.4), sending `Last-Event-ID` when the server numbered its events. What the new
 //! connection repeats is dropped: by event id when the server sends ids; otherwise the
 //! re-subscription's task snapshot is dropped when it shows nothing that was not delivered
-//! already, and status updates identical to the last delivered status are dropped.
+//! already, and status updates identical to the last delivered status are dropped. gRPC
+//! streams carry no ids, so theirs are always compared by content.
 
 use std::collections::{HashSet, VecDeque};
 use std::pin::Pin;
@@ -21,6 +22,7 @@ use futures::{Stream, StreamExt as _};
 
 use crate::A2aClient;
 use crate::binding::Call;
+use crate::binding::grpc::GrpcEvents;
 use crate::error::{ClientError, TimeoutKind};
 use crate::sse::{SseDecoder, SseEvent};
 use crate::transport::ResponseBody;
@@ -114,13 +116,17 @@ pub(crate) struct Connection {
 }
 
 enum Source {
+    /// An SSE body.
     Events {
         body: ResponseBody,
         decoder: SseDecoder,
         pending: VecDeque<SseEvent>,
         ended: bool,
     },
+    /// A plain answer holding one event.
     Single(Option<Box<StreamResponse>>),
+    /// Events decoded by the binding already (gRPC messages), with no ids.
+    Decoded(GrpcEvents),
 }
 
 impl Connection {
@@ -143,6 +149,13 @@ impl Connection {
         }
     }
 
+    /// Events a binding decoded itself.
+    pub(crate) fn decoded(events: GrpcEvents) -> Self {
+        Self {
+            source: Source::Decoded(events),
+        }
+    }
+
     /// The next event; `None` when the connection ended.
     async fn next(
         &mut self,
@@ -156,6 +169,10 @@ impl Connection {
                     id: None,
                 })
             }),
+            Source::Decoded(events) => match tokio::time::timeout(idle, events.next()).await {
+                Err(_elapsed) => Some(Err(ClientError::Timeout(TimeoutKind::StreamIdle))),
+                Ok(next) => next.map(|decoded| decoded.map(|response| Item { response, id: None })),
+            },
             Source::Events {
                 body,
                 decoder,

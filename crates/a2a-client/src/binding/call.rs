@@ -8,12 +8,13 @@ use super::{Binding, Call};
 use crate::ClientError;
 
 impl Binding {
-    /// The binding for a card's binding name; `None` for gRPC and custom bindings.
+    /// The binding for a card's binding name; `None` for custom bindings.
     pub(crate) fn from_protocol(binding: &ProtocolBinding) -> Option<Self> {
         match binding {
             ProtocolBinding::JsonRpc => Some(Self::JsonRpc),
             ProtocolBinding::HttpJson => Some(Self::HttpJson),
-            ProtocolBinding::Grpc | ProtocolBinding::Other(_) => None,
+            ProtocolBinding::Grpc => Some(Self::Grpc),
+            ProtocolBinding::Other(_) => None,
         }
     }
 
@@ -21,6 +22,7 @@ impl Binding {
         match self {
             Self::JsonRpc => ProtocolBinding::JsonRpc,
             Self::HttpJson => ProtocolBinding::HttpJson,
+            Self::Grpc => ProtocolBinding::Grpc,
         }
     }
 }
@@ -57,6 +59,26 @@ impl Call {
             | Method::SubscribeToTask
             | Method::CreateTaskPushNotificationConfig => false,
         }
+    }
+
+    /// The call with `tenant` in its request when the request names none.
+    pub(crate) fn with_tenant(mut self, tenant: &str) -> Self {
+        let field = match &mut self {
+            Self::SendMessage(request) | Self::SendStreamingMessage(request) => &mut request.tenant,
+            Self::GetTask(request) => &mut request.tenant,
+            Self::ListTasks(request) => &mut request.tenant,
+            Self::CancelTask(request) => &mut request.tenant,
+            Self::SubscribeToTask(request) => &mut request.tenant,
+            Self::CreatePushConfig(request) => &mut request.tenant,
+            Self::GetPushConfig(request) => &mut request.tenant,
+            Self::ListPushConfigs(request) => &mut request.tenant,
+            Self::DeletePushConfig(request) => &mut request.tenant,
+            Self::GetExtendedAgentCard(request) => &mut request.tenant,
+        };
+        if field.is_empty() {
+            tenant.clone_into(field);
+        }
+        self
     }
 
     /// The request as ProtoJSON, with the endpoint's tenant when the request names none.

@@ -1,4 +1,5 @@
 //! An endpoint's binding turns a call into an HTTP request and an answer into a result.
+//! gRPC calls never come here: they go through the client's gRPC channel.
 
 use a2a_types::StreamResponse;
 use a2a_types::jsonrpc::Method;
@@ -18,6 +19,7 @@ impl Endpoint {
                 jsonrpc::prepare(&self.url, call.method(), params, request_id, streaming)
             }
             Binding::HttpJson => rest::prepare(&self.url, call, params, streaming),
+            Binding::Grpc => Err(not_http()),
         }
     }
 
@@ -30,6 +32,7 @@ impl Endpoint {
         match self.binding {
             Binding::JsonRpc => jsonrpc::decode(method, body),
             Binding::HttpJson => rest::decode(method, body),
+            Binding::Grpc => Err(not_http()),
         }
     }
 
@@ -38,6 +41,12 @@ impl Endpoint {
         match self.binding {
             Binding::JsonRpc => jsonrpc::decode_event(event),
             Binding::HttpJson => rest::decode_event(event),
+            Binding::Grpc => Err(not_http()),
         }
     }
+}
+
+/// What a gRPC endpoint answers when asked for HTTP: the client never asks.
+fn not_http() -> ClientError {
+    ClientError::config("a gRPC interface takes no HTTP requests")
 }

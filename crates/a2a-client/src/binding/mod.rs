@@ -1,9 +1,12 @@
-//! The two HTTP bindings: how each operation becomes a request (JSON-RPC envelope, or REST
-//! verb, path, query and body) and how answers and SSE events become results or errors.
+//! The three bindings: how each operation becomes a request (JSON-RPC envelope, REST verb,
+//! path, query and body, or a gRPC call) and how answers and events become results or
+//! errors; and which of a card's interfaces to use.
 
 mod answer;
 mod call;
+mod choice;
 mod endpoint;
+pub(crate) mod grpc;
 mod jsonrpc;
 mod rest;
 
@@ -16,6 +19,8 @@ use bytes::Bytes;
 use http::header::HeaderName;
 
 pub(crate) use self::answer::{decode_value, error_from_answer};
+pub(crate) use self::choice::pick_interface;
+pub(crate) use self::grpc::Reply;
 
 /// `A2A-Version`: `1.0`, sent on every request.
 pub(crate) const A2A_VERSION: HeaderName = HeaderName::from_static("a2a-version");
@@ -38,9 +43,11 @@ pub(crate) const EVENT_STREAM: &str = "text/event-stream";
 pub(crate) enum Binding {
     JsonRpc,
     HttpJson,
+    Grpc,
 }
 
-/// Where and how the client talks: the binding, the interface URL and its tenant.
+/// Where and how the client talks: the binding, the interface URL and its tenant. A gRPC
+/// interface's `host:port` is kept as an `http://` or `https://` URL of that address.
 #[derive(Debug, Clone)]
 pub(crate) struct Endpoint {
     pub(crate) binding: Binding,

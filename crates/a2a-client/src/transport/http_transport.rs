@@ -88,12 +88,25 @@ impl HttpTransport {
 /// assert!(error.to_string().contains("CA"));
 /// ```
 ///
-/// `Debug` shows neither certificates nor key.
-#[derive(Debug, Clone, Default)]
+/// `Debug` shows neither certificates nor key. The same settings apply to the gRPC binding's
+/// connections.
+#[derive(Clone, Default)]
 #[must_use]
 pub struct TlsOptions {
     roots: Vec<reqwest::Certificate>,
     identity: Option<reqwest::Identity>,
+    /// The PEM texts the settings came from, for the gRPC channel's TLS stack.
+    root_pems: Vec<Bytes>,
+    identity_pem: Option<Bytes>,
+}
+
+impl std::fmt::Debug for TlsOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TlsOptions")
+            .field("roots", &self.roots.len())
+            .field("identity", &self.identity.is_some())
+            .finish()
+    }
 }
 
 impl TlsOptions {
@@ -113,6 +126,7 @@ impl TlsOptions {
             .filter(|roots| !roots.is_empty())
             .ok_or_else(|| ClientError::config("the CA PEM holds no certificate"))?;
         self.roots.extend(roots);
+        self.root_pems.push(Bytes::copy_from_slice(pem));
         Ok(self)
     }
 
@@ -130,12 +144,23 @@ impl TlsOptions {
             )
         })?;
         self.identity = Some(identity);
+        self.identity_pem = Some(Bytes::copy_from_slice(pem));
         Ok(self)
     }
 
     /// True when nothing is set.
     pub(crate) fn is_empty(&self) -> bool {
         self.roots.is_empty() && self.identity.is_none()
+    }
+
+    /// The PEM texts of the extra CAs, as given.
+    pub(crate) fn root_pems(&self) -> &[Bytes] {
+        &self.root_pems
+    }
+
+    /// The PEM text of the client certificate and its key, as given.
+    pub(crate) fn identity_pem(&self) -> Option<&Bytes> {
+        self.identity_pem.as_ref()
     }
 }
 

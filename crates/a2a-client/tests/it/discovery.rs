@@ -139,10 +139,11 @@ async fn invalid_cards_are_refused() {
     let mock = Mock::start(|request, _| match request.uri.path() {
         "/empty.json" => json_response(200, &card_json(json!([]))),
         "/garbage.json" => json_response(200, &json!({"name": 7})),
-        "/grpc.json" => json_response(
+        "/unusable.json" => json_response(
             200,
             &card_json(json!([
-                {"url": "grpc.example:443", "protocolBinding": "GRPC", "protocolVersion": "1.0"},
+                {"url": "https://x/custom", "protocolBinding": "urn:example:custom", "protocolVersion": "1.0"},
+                {"url": "grpc.example:443", "protocolBinding": "GRPC", "protocolVersion": "0.3"},
                 {"url": "https://x/old", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
             ])),
         ),
@@ -159,7 +160,7 @@ async fn invalid_cards_are_refused() {
         );
     }
     // A card without a usable interface decodes, but no client can be built.
-    let card = fetch_agent_card(&mock.url("/grpc.json"), &CardFetchOptions::new())
+    let card = fetch_agent_card(&mock.url("/unusable.json"), &CardFetchOptions::new())
         .await
         .unwrap();
     let error = A2aClient::from_card(card).unwrap_err();
@@ -169,7 +170,8 @@ async fn invalid_cards_are_refused() {
     );
     assert_eq!(error.kind(), Some(ErrorKind::InvalidRequest));
 
-    let error = A2aClient::from_url(&mock.url("/a2a"), ProtocolBinding::Grpc).unwrap_err();
+    let custom = ProtocolBinding::Other("urn:example:custom".into());
+    let error = A2aClient::from_url(&mock.url("/a2a"), custom).unwrap_err();
     assert_eq!(error.kind(), Some(ErrorKind::InvalidRequest));
     let error = A2aClient::from_url("not a url", ProtocolBinding::JsonRpc).unwrap_err();
     assert!(matches!(error, ClientError::Config { .. }), "{error:?}");

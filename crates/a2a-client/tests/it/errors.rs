@@ -1,5 +1,5 @@
 //! Every error kind our server produces arrives as `ClientError::Agent` with its kind, on
-//! both bindings.
+//! every binding.
 
 use a2a_client::{A2aClient, CallOptions, ClientError, ResponseExt, message};
 use a2a_types::card::AgentExtension;
@@ -10,7 +10,7 @@ use a2a_types::{
     ListTasksRequest, TaskId, TaskPushNotificationConfig,
 };
 
-use crate::support::{Agent, bindings, cancel, get, subscribe};
+use crate::support::{Agent, cancel, every_binding, get, subscribe};
 
 #[track_caller]
 fn assert_kind<T: std::fmt::Debug>(result: Result<T, ClientError>, kind: ErrorKind, what: &str) {
@@ -31,7 +31,7 @@ async fn completed_task(client: &A2aClient) -> TaskId {
 #[tokio::test]
 async fn task_not_found() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         let what = format!("{binding}");
         assert_kind(
@@ -61,7 +61,7 @@ async fn task_not_found() {
 #[tokio::test]
 async fn task_not_cancelable() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         let id = completed_task(&client).await;
         assert_kind(
@@ -75,7 +75,7 @@ async fn task_not_cancelable() {
 #[tokio::test]
 async fn unsupported_operation() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         let what = format!("{binding}");
         let id = completed_task(&client).await;
@@ -103,7 +103,7 @@ async fn unsupported_operation() {
         |server| server,
     )
     .await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = no_streaming.client(&binding);
         assert_kind(
             client.send_streaming_message(message::request("hi")).await,
@@ -116,7 +116,7 @@ async fn unsupported_operation() {
 #[tokio::test]
 async fn invalid_params() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         let what = format!("{binding}");
         let id = completed_task(&client).await;
@@ -153,7 +153,7 @@ async fn invalid_params() {
 #[tokio::test]
 async fn push_notification_not_supported() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         let what = format!("{binding}");
         let id = completed_task(&client).await;
@@ -208,7 +208,7 @@ async fn extended_agent_card_not_configured() {
         |server| server,
     )
     .await;
-    for binding in bindings() {
+    for binding in every_binding() {
         assert_kind(
             agent
                 .client(&binding)
@@ -235,7 +235,7 @@ async fn extension_support_required_until_the_client_asks_for_it() {
         |server| server,
     )
     .await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         assert_kind(
             client.send_message(message::request("hi")).await,
@@ -267,7 +267,7 @@ async fn refusals_of_every_kind_keep_their_kind() {
         ErrorKind::Authorization,
         ErrorKind::ServerBusy,
     ];
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         for kind in kinds {
             let request = message::request(format!("refuse {}", kind.reason()));

@@ -9,6 +9,7 @@
 
 mod discovery;
 mod errors;
+mod grpc;
 mod mtls;
 mod oauth;
 mod operations;

@@ -1,4 +1,4 @@
-//! Every operation against our server, on both bindings.
+//! Every operation against our server, on every binding.
 
 use a2a_client::{A2aClient, ResponseExt, ResponseKind, message};
 use a2a_types::{
@@ -7,7 +7,9 @@ use a2a_types::{
 };
 use futures::TryStreamExt as _;
 
-use crate::support::{Agent, bindings, cancel, get, start_task, stream_text, subscribe_all};
+use crate::support::{
+    Agent, bindings, cancel, every_binding, get, start_task, stream_text, subscribe_all,
+};
 
 async fn send_task(client: &A2aClient, text: &str) -> Task {
     match client.send_message(message::request(text)).await.unwrap() {
@@ -19,7 +21,7 @@ async fn send_task(client: &A2aClient, text: &str) -> Task {
 #[tokio::test]
 async fn send_message_returns_the_completed_task_or_a_direct_reply() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         assert_eq!(client.binding(), binding);
         let task = send_task(&client, "hello").await;
@@ -41,7 +43,7 @@ async fn send_message_returns_the_completed_task_or_a_direct_reply() {
 #[tokio::test]
 async fn streaming_yields_the_task_then_its_updates_until_completed() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         let events = stream_text(&client, "slow 3 10").await.unwrap();
         assert!(
@@ -70,7 +72,7 @@ async fn streaming_yields_the_task_then_its_updates_until_completed() {
 #[tokio::test]
 async fn get_task_returns_the_task_with_limited_history() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         let task = send_task(&client, "hello").await;
         let fetched = client.get_task(get(&task.id)).await.unwrap();
@@ -90,7 +92,7 @@ async fn get_task_returns_the_task_with_limited_history() {
 #[tokio::test]
 async fn list_tasks_filters_by_context_and_state() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         let first = send_task(&client, "one").await;
         let follow = message::draft()
@@ -117,7 +119,7 @@ async fn list_tasks_filters_by_context_and_state() {
 #[tokio::test]
 async fn cancel_task_cancels_a_running_task() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         let id = start_task(&client, "wait").await;
         let canceled = client.cancel_task(cancel(&id)).await.unwrap();
@@ -130,7 +132,7 @@ async fn cancel_task_cancels_a_running_task() {
 #[tokio::test]
 async fn subscribe_to_task_starts_with_a_snapshot_and_ends_with_the_task() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         let id = start_task(&client, "slow 3 100").await;
         let events = subscribe_all(&client, &id).await.unwrap();
@@ -149,7 +151,7 @@ async fn subscribe_to_task_starts_with_a_snapshot_and_ends_with_the_task() {
 #[tokio::test]
 async fn a_follow_up_answers_a_task_waiting_for_input() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         let asked = send_task(&client, "ask").await;
         assert_eq!(asked.status.state, TaskState::InputRequired, "{binding}");
@@ -178,7 +180,7 @@ async fn the_extended_card_is_returned_when_configured() {
         },
     )
     .await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let card = agent
             .client(&binding)
             .get_extended_agent_card(GetExtendedAgentCardRequest::default())
@@ -189,13 +191,19 @@ async fn the_extended_card_is_returned_when_configured() {
 }
 
 #[tokio::test]
-async fn tenants_scope_tasks_on_both_bindings() {
+async fn tenants_scope_tasks_on_every_binding() {
     let agent = Agent::start().await;
-    for (binding, path) in [
-        (a2a_types::ProtocolBinding::JsonRpc, "/a2a"),
-        (a2a_types::ProtocolBinding::HttpJson, "/rest"),
+    for (binding, url) in [
+        (
+            a2a_types::ProtocolBinding::JsonRpc,
+            format!("{}/a2a", agent.base()),
+        ),
+        (
+            a2a_types::ProtocolBinding::HttpJson,
+            format!("{}/rest", agent.base()),
+        ),
+        (a2a_types::ProtocolBinding::Grpc, agent.grpc_url()),
     ] {
-        let url = format!("{}{path}", agent.base());
         let acme = A2aClient::builder()
             .url(&url, binding.clone())
             .tenant("acme")
@@ -239,7 +247,7 @@ async fn in_process_clients_need_no_socket() {
 #[tokio::test]
 async fn dropping_a_stream_leaves_the_task_running() {
     let agent = Agent::start().await;
-    for binding in bindings() {
+    for binding in every_binding() {
         let client = agent.client(&binding);
         let mut stream = client
             .send_streaming_message(message::request("slow 3 100"))

@@ -18,7 +18,16 @@ use axum::body::Body;
 use axum::response::Response;
 use bytes::Bytes;
 
-/// Both bindings, for tests that run on each.
+/// Every binding, for tests that run on each: [`Agent`] serves all three.
+pub fn every_binding() -> [ProtocolBinding; 3] {
+    [
+        ProtocolBinding::JsonRpc,
+        ProtocolBinding::HttpJson,
+        ProtocolBinding::Grpc,
+    ]
+}
+
+/// The two HTTP bindings, for tests of HTTP itself (SSE, proxies, transports).
 pub fn bindings() -> [ProtocolBinding; 2] {
     [ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson]
 }
@@ -108,9 +117,11 @@ pub fn card_at(base: &str) -> AgentCard {
     card
 }
 
-/// Our server, on 127.0.0.1, running [`ScriptAgent`].
+/// Our server, on 127.0.0.1, running [`ScriptAgent`]: the HTTP bindings on `addr`, gRPC
+/// (plaintext HTTP/2) on `grpc_addr`.
 pub struct Agent {
     pub addr: SocketAddr,
+    pub grpc_addr: SocketAddr,
     pub card: AgentCard,
     pub server: A2aServer,
 }
@@ -128,7 +139,11 @@ impl Agent {
     ) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let mut agent_card = card_at(&format!("http://{addr}"));
+        let grpc_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let grpc_addr = grpc_listener.local_addr().unwrap();
+        let mut agent_card = card_at(&format!("http://{addr}")).with_interface(
+            AgentInterface::new(format!("http://{grpc_addr}"), ProtocolBinding::Grpc),
+        );
         card(&mut agent_card);
         // Authentication off unless `server` configures it: these tests are about the
         // client, not about who may call.
@@ -139,8 +154,13 @@ impl Agent {
         tokio::spawn(async move {
             axum::serve(listener, router).await.unwrap();
         });
+        let grpc_router = built.grpc_router();
+        tokio::spawn(async move {
+            axum::serve(grpc_listener, grpc_router).await.unwrap();
+        });
         Self {
             addr,
+            grpc_addr,
             card: agent_card,
             server: built,
         }
@@ -149,6 +169,11 @@ impl Agent {
     /// `http://127.0.0.1:port`.
     pub fn base(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// `http://127.0.0.1:port` of the gRPC listener.
+    pub fn grpc_url(&self) -> String {
+        format!("http://{}", self.grpc_addr)
     }
 
     /// A client for `binding`, from the card.

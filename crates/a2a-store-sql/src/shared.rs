@@ -23,8 +23,8 @@ use sqlx::{ColumnIndex, Database, Decode, Encode, Executor, FromRow, IntoArgumen
 use crate::error::backend;
 use crate::list::{ListSql, Param};
 use crate::rows::{
-    ProgressColumns, SaveColumns, ScopeKey, decode_config, decode_stored, events_from_rows,
-    millis_after, now_millis, push_limit, to_i64,
+    ClaimRow, ProgressColumns, SaveColumns, ScopeKey, decode_config, decode_stored,
+    events_from_rows, millis_after, now_millis, push_limit, to_i64,
 };
 use crate::sql;
 
@@ -320,6 +320,28 @@ where
             .execute(executor)
             .await?;
         Ok(done.rows() > 0)
+    }
+
+    /// Claims due webhooks for `instance` by `statement`, the database's claim, which binds
+    /// `$1` now, `$2` instance, `$3` claimed until and `$4` the most to claim.
+    pub(crate) async fn claim_deliveries<'c, E>(
+        executor: E,
+        statement: &str,
+        now: i64,
+        instance: &str,
+        until: i64,
+        limit: i64,
+    ) -> Result<Vec<ClaimRow>, sqlx::Error>
+    where
+        E: Executor<'c, Database = DB>,
+    {
+        sqlx::query_as(statement)
+            .bind(now)
+            .bind(instance)
+            .bind(until)
+            .bind(limit)
+            .fetch_all(executor)
+            .await
     }
 
     /// Records a delivery's progress while `instance` holds the claim; false when it does

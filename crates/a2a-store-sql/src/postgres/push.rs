@@ -5,12 +5,13 @@ use a2a_types::{TaskId, TaskPushNotificationConfig};
 
 use super::{Postgres, Shared};
 use crate::error::{backend, json};
-use crate::rows::{ClaimRow, ScopeKey, claimed_webhooks, config_key, progress_columns, to_i64};
+use crate::rows::{ScopeKey, claimed_webhooks, config_key, progress_columns, to_i64};
 use crate::sql;
 
 /// `$1` now, `$2` instance, `$3` claimed until, `$4` limit → the claimed webhooks
-/// ([`ClaimRow`]). The candidates are locked in a CTE, which runs once, so that no more
-/// than `$4` are claimed (a sub-select under `IN` may be run again by the planner).
+/// ([`ClaimRow`](crate::rows::ClaimRow)). The candidates are locked in a CTE, which runs
+/// once, so that no more than `$4` are claimed (a sub-select under `IN` may be run again by
+/// the planner).
 const CLAIM_DELIVERIES: &str = concat!(
     "WITH due AS (SELECT c.task_id, c.tenant, c.has_owner, c.owner, c.config_id ",
     sql::claimable!(),
@@ -80,14 +81,16 @@ impl Postgres {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let rows: Vec<ClaimRow> = sqlx::query_as(CLAIM_DELIVERIES)
-            .bind(to_i64(now_ms))
-            .bind(instance)
-            .bind(to_i64(claim_until_ms))
-            .bind(to_i64(limit))
-            .fetch_all(&self.pool)
-            .await
-            .map_err(backend)?;
+        let rows = Shared::claim_deliveries(
+            &self.pool,
+            CLAIM_DELIVERIES,
+            to_i64(now_ms),
+            instance,
+            to_i64(claim_until_ms),
+            to_i64(limit),
+        )
+        .await
+        .map_err(backend)?;
         Ok(claimed_webhooks(rows))
     }
 

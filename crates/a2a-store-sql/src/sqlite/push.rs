@@ -9,11 +9,11 @@ use a2a_types::{TaskId, TaskPushNotificationConfig};
 
 use super::{Shared, Sqlite};
 use crate::error::{backend, json};
-use crate::rows::{ClaimRow, ScopeKey, claimed_webhooks, config_key, progress_columns, to_i64};
+use crate::rows::{ScopeKey, claimed_webhooks, config_key, progress_columns, to_i64};
 use crate::sql;
 
 /// `$1` now, `$2` instance, `$3` claimed until, `$4` limit → the claimed webhooks
-/// ([`ClaimRow`]), the soonest due first.
+/// ([`ClaimRow`](crate::rows::ClaimRow)), the soonest due first.
 const CLAIM_DELIVERIES: &str = concat!(
     "UPDATE push_configs SET claimed_by = $2, claimed_until = $3 \
      WHERE rowid IN (SELECT c.rowid ",
@@ -106,12 +106,7 @@ impl Sqlite {
             .write(move |conn| {
                 let instance = Arc::clone(&instance);
                 Box::pin(async move {
-                    sqlx::query_as::<_, ClaimRow>(CLAIM_DELIVERIES)
-                        .bind(now)
-                        .bind(&*instance)
-                        .bind(until)
-                        .bind(limit)
-                        .fetch_all(&mut *conn)
+                    Shared::claim_deliveries(conn, CLAIM_DELIVERIES, now, &instance, until, limit)
                         .await
                 })
             })

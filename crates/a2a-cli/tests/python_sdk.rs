@@ -1,6 +1,6 @@
 //! Interop with the official Python SDK: its client (`a2a-sdk` 1.3.0) drives the real
-//! `a2a serve --agent conformance` binary over JSON-RPC and over HTTP+JSON, directly and
-//! through `a2a gateway`.
+//! `a2a serve --agent conformance` binary over JSON-RPC, HTTP+JSON and gRPC, directly, and
+//! over the HTTP bindings through `a2a gateway`.
 //!
 //! Each test starts the server on an ephemeral port, reads the `listening on http://…` line it
 //! prints first, and runs `tests/interop/python/drive_agent.py` with the virtualenv's
@@ -52,6 +52,20 @@ fn python_sdk_client_over_jsonrpc() {
 #[test]
 fn python_sdk_client_over_http_json() {
     drive("rest");
+}
+
+#[test]
+fn python_sdk_client_over_grpc() {
+    let Some(python) = sdk::interpreter() else {
+        return;
+    };
+    let server = spawn(
+        &[CONFORMANCE_AGENT.as_slice(), &["--grpc-bind", "127.0.0.1:0"]].concat(),
+        "a2a serve --agent conformance --grpc-bind",
+    );
+    run_driver(&python, &server.url, "grpc", &|| {
+        format!("--- server log ---\n{}", server.log())
+    });
 }
 
 #[test]

@@ -1,6 +1,6 @@
 """Drive an A2A agent with the official Python SDK client (`a2a-sdk` 1.3.0).
 
-Usage: python drive_agent.py BASE_URL {jsonrpc|rest}
+Usage: python drive_agent.py BASE_URL {jsonrpc|rest|grpc}
 
 BASE_URL is where the agent card is served (`BASE_URL/.well-known/agent-card.json`),
 e.g. the URL `a2a serve --agent conformance` prints. The agent must behave like the
@@ -9,7 +9,10 @@ conformance agent (messageId prefixes `tck-complete-task`, `tck-message-response
 
 Only the SDK's public client API is used: `A2ACardResolver` resolves the card,
 `ClientFactory` + `ClientConfig` pick the transport from it, and the resulting
-`Client` sends, streams, gets, lists, subscribes and cancels.
+`Client` sends, streams, gets, lists, subscribes and cancels; then it checks the errors
+the SDK raises (task not found, not cancelable, push not supported) and fetches the
+extended card. Over gRPC the SDK's `GrpcTransport` runs on a `grpc.aio` channel to the
+card's GRPC interface, with the API key as call metadata.
 
 Prints one line per check and exits 0 when all pass, 1 on the first failure (after
 printing the recent HTTP exchanges), 2 on bad usage.
@@ -33,6 +36,7 @@ from a2a.client import A2ACardResolver, Client, ClientConfig, ClientFactory
 from a2a.types import (
     AgentCard,
     CancelTaskRequest,
+    GetExtendedAgentCardRequest,
     GetTaskRequest,
     ListTasksRequest,
     Message,
@@ -42,14 +46,21 @@ from a2a.types import (
     StreamResponse,
     SubscribeToTaskRequest,
     Task,
+    TaskPushNotificationConfig,
     TaskState,
 )
 from a2a.utils.constants import TransportProtocol
+from a2a.utils.errors import (
+    PushNotificationNotSupportedError,
+    TaskNotCancelableError,
+    TaskNotFoundError,
+)
 
 
 BINDINGS = {
     'jsonrpc': TransportProtocol.JSONRPC,
     'rest': TransportProtocol.HTTP_JSON,
+    'grpc': TransportProtocol.GRPC,
 }
 GREETING = 'Hello from TCK'
 STEP_TIMEOUT = 30.0  # seconds, for any single call or stream event
@@ -147,6 +158,31 @@ def describe(event: StreamResponse) -> str:
     return f'<empty StreamResponse: {MessageToDict(event)}>'
 
 
+class ApiKeyInterceptor:
+    """Adds `x-api-key` to the metadata of every gRPC call (unary and server-streaming)."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def _with_key(self, details):
+        metadata = list(details.metadata or []) + [('x-api-key', self.key)]
+        return details._replace(metadata=metadata)
+
+
+def _grpc_interceptors():
+    import grpc
+
+    class Unary(ApiKeyInterceptor, grpc.aio.UnaryUnaryClientInterceptor):
+        async def intercept_unary_unary(self, continuation, details, request):
+            return await continuation(self._with_key(details), request)
+
+    class Streaming(ApiKeyInterceptor, grpc.aio.UnaryStreamClientInterceptor):
+        async def intercept_unary_stream(self, continuation, details, request):
+            return await continuation(self._with_key(details), request)
+
+    return Unary, Streaming
+
+
 class Driver:
     def __init__(self, base_url: str, binding: str) -> None:
         self.base_url = base_url
@@ -156,6 +192,7 @@ class Driver:
         # The agent authenticates callers: the key from A2A_API_KEY rides on every request
         # the SDK makes, in the header the agent's card names.
         api_key = os.environ.get('A2A_API_KEY', '')
+        self.api_key = api_key
         self.http = httpx.AsyncClient(
             headers={'X-API-Key': api_key} if api_key else None,
             timeout=httpx.Timeout(STEP_TIMEOUT),
@@ -259,6 +296,7 @@ class Driver:
                     streaming=streaming,
                     supported_protocol_bindings=[self.protocol],
                     httpx_client=self.http,
+                    grpc_channel_factory=self.grpc_channel,
                 )
             )
             client = factory.create(self.card)
@@ -267,6 +305,17 @@ class Driver:
             else:
                 self.client = client
         self.ok(f'clients created for {self.protocol.value}')
+
+    def grpc_channel(self, url: str):
+        """A plain-text channel to the card's GRPC interface (`host:port`, or an
+        `http://` URL), presenting the API key as call metadata."""
+        import grpc
+
+        target = url.removeprefix('http://').rstrip('/')
+        key = self.api_key
+        unary, streaming = _grpc_interceptors()
+        interceptors = [unary(key), streaming(key)] if key else []
+        return grpc.aio.insecure_channel(target, interceptors=interceptors)
 
     async def send_complete_task(self) -> Task:
         message = user_message('tck-complete-task', 'hello')
@@ -513,6 +562,36 @@ class Driver:
         greeting = check_greeting(done, f'follow-up to {task.id}')
         self.ok(f'follow-up tck-complete-task to {task.id} -> COMPLETED {greeting!r}')
 
+    async def errors_and_extras(self, completed: Task) -> None:
+        """The errors the SDK raises from the agent's answers, and the extended card."""
+        assert self.client is not None
+        try:
+            await self.client.get_task(GetTaskRequest(id=f'no-such-task-{uuid.uuid4()}'))
+            raise CheckFailed('get of an unknown task should fail with TaskNotFoundError')
+        except TaskNotFoundError:
+            self.ok('get of an unknown task -> TaskNotFoundError')
+        try:
+            await self.client.cancel_task(CancelTaskRequest(id=completed.id))
+            raise CheckFailed('cancel of a completed task should fail')
+        except TaskNotCancelableError:
+            self.ok(f'cancel of completed task {completed.id} -> TaskNotCancelableError')
+        try:
+            await self.client.create_task_push_notification_config(
+                TaskPushNotificationConfig(
+                    task_id=completed.id, url='https://hooks.example.com/a2a'
+                )
+            )
+            raise CheckFailed('a push config on an agent without push should fail')
+        except PushNotificationNotSupportedError:
+            self.ok('create push config -> PushNotificationNotSupportedError')
+        extended = await self.client.get_extended_agent_card(GetExtendedAgentCardRequest())
+        skills = [skill.id for skill in extended.skills]
+        check(
+            'tck-extended' in skills,
+            f'extended card: expected the skill tck-extended, got {skills}',
+        )
+        self.ok(f'extended card -> skills {skills}')
+
     async def run(self) -> None:
         await self.resolve_card()
         self.create_clients()
@@ -524,6 +603,7 @@ class Driver:
         await self.list_tasks([completed, waiting])
         await self.subscribe_and_cancel(waiting)
         await self.follow_up()
+        await self.errors_and_extras(completed)
 
 
 async def main(base_url: str, binding: str) -> int:

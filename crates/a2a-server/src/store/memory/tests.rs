@@ -2,7 +2,7 @@ use a2a_types::{ContextId, StreamResponse, Task, TaskState};
 use tokio::time::advance;
 
 use super::*;
-use crate::store::{Expected, StoreError, TaskPage, TaskQuery, TaskStore};
+use crate::store::{Expected, StoreError, StoredTask, TaskPage, TaskQuery, TaskStore, Version};
 
 const HOUR: Duration = Duration::from_secs(60 * 60);
 const MILLISECOND: Duration = Duration::from_millis(1);
@@ -107,23 +107,30 @@ async fn finished_logs_are_kept_whole_when_configured() {
     assert_eq!(sequences, [1, 2, 3]);
 }
 
-async fn create(store: &InMemoryTaskStore, id: &str, state: TaskState) {
-    store
-        .save(&scope(), &task(id, state), Expected::Absent, &[])
-        .await
-        .unwrap();
+/// Saves task `id` in `state`, without events; the new version or the refusal.
+async fn save(
+    store: &InMemoryTaskStore,
+    id: &str,
+    state: TaskState,
+    expected: Expected,
+) -> Result<Version, StoreError> {
+    let saved = store.save(&scope(), &task(id, state), expected, &[]).await;
+    saved.map(|saved| saved.version)
+}
+
+async fn create(store: &InMemoryTaskStore, id: &str, state: TaskState) -> Version {
+    save(store, id, state, Expected::Absent).await.unwrap()
+}
+
+/// Task `id`, which must be there.
+async fn stored(store: &InMemoryTaskStore, id: &str) -> StoredTask {
+    let loaded = store.load(&scope(), &TaskId::new(id)).await.unwrap();
+    loaded.unwrap_or_else(|| panic!("task {id} is not stored"))
 }
 
 async fn move_to(store: &InMemoryTaskStore, id: &str, state: TaskState) {
-    let stored = store
-        .load(&scope(), &TaskId::new(id))
-        .await
-        .unwrap()
-        .unwrap();
-    let mut task = stored.task;
-    task.status.state = state;
-    store
-        .save(&scope(), &task, Expected::Version(stored.version), &[])
+    let version = stored(store, id).await.version;
+    save(store, id, state, Expected::Version(version))
         .await
         .unwrap();
 }
@@ -237,56 +244,26 @@ async fn saving_a_terminal_task_again_does_not_extend_its_life() {
 #[tokio::test(start_paused = true)]
 async fn an_expired_task_can_be_created_again_with_a_greater_version() {
     let store = InMemoryTaskStore::new();
-    let first = store
-        .save(
-            &scope(),
-            &task("t", TaskState::Completed),
-            Expected::Absent,
-            &[],
-        )
-        .await
-        .unwrap();
+    let first = create(&store, "t", TaskState::Completed).await;
     advance(HOUR).await;
-    let second = store
-        .save(
-            &scope(),
-            &task("t", TaskState::Working),
-            Expected::Absent,
-            &[],
-        )
-        .await
-        .unwrap();
-    assert!(second.version > first.version);
-    let stored = store
-        .load(&scope(), &TaskId::new("t"))
-        .await
-        .unwrap()
-        .unwrap();
+    let second = create(&store, "t", TaskState::Working).await;
+    assert!(second > first);
+    let stored = stored(&store, "t").await;
     assert_eq!(stored.task.status.state, TaskState::Working);
 }
 
 #[tokio::test(start_paused = true)]
 async fn saving_an_expired_task_by_version_is_not_found() {
     let store = InMemoryTaskStore::new();
-    let version = store
-        .save(
-            &scope(),
-            &task("t", TaskState::Completed),
-            Expected::Absent,
-            &[],
-        )
-        .await
-        .unwrap()
-        .version;
+    let version = create(&store, "t", TaskState::Completed).await;
     advance(HOUR).await;
-    let result = store
-        .save(
-            &scope(),
-            &task("t", TaskState::Completed),
-            Expected::Version(version),
-            &[],
-        )
-        .await;
+    let result = save(
+        &store,
+        "t",
+        TaskState::Completed,
+        Expected::Version(version),
+    )
+    .await;
     assert!(
         matches!(result, Err(StoreError::NotFound { .. })),
         "{result:?}"
@@ -402,14 +379,7 @@ async fn a_failed_save_does_not_count_toward_the_cap() {
     let store = store_with(HOUR, 2);
     create(&store, "a", TaskState::Completed).await;
     create(&store, "b", TaskState::Working).await;
-    let result = store
-        .save(
-            &scope(),
-            &task("b", TaskState::Working),
-            Expected::Absent,
-            &[],
-        )
-        .await;
+    let result = save(&store, "b", TaskState::Working, Expected::Absent).await;
     assert!(
         matches!(result, Err(StoreError::Conflict { .. })),
         "{result:?}"

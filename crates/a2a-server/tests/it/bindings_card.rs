@@ -2,10 +2,11 @@
 //! cacheable, conditional, at a configurable path.
 
 use a2a_server::A2aServer;
-use a2a_types::card::AgentExtension;
 use reqwest::Method;
 
-use crate::support::{BindingEcho, RawResponse, TestServer, standard_card};
+use crate::support::{
+    BindingEcho, RawResponse, TestServer, serve_requiring_an_extension, standard_card,
+};
 
 const CARD: &str = "/.well-known/agent-card.json";
 
@@ -41,13 +42,7 @@ async fn the_card_is_served_with_cache_validators() {
 
 #[tokio::test]
 async fn the_card_needs_no_version_and_no_extensions() {
-    let mut card = standard_card();
-    card.capabilities.extensions = vec![AgentExtension {
-        uri: "urn:ext:required".into(),
-        required: true,
-        ..AgentExtension::default()
-    }];
-    let server = TestServer::start_with(A2aServer::builder(card, BindingEcho)).await;
+    let server = serve_requiring_an_extension().await;
     for headers in [
         vec![],
         vec![("A2A-Version", "0.3")],

@@ -4,9 +4,7 @@
 
 use std::sync::Arc;
 
-use a2a_server::CallContext;
 use a2a_types::error::ErrorKind;
-use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::support::{
@@ -29,30 +27,16 @@ async fn with_every_slot_taken_blocking_and_streaming_requests_are_refused_as_bu
         .await;
     assert_busy(&error);
 
-    let body = json!({"message": crate::support::user_message("rest")});
-    let response = server
-        .send(
-            Method::POST,
-            "/rest/message:send",
-            &[("A2A-Version", "1.0"), ("Content-Type", "application/json")],
-            Some(body.to_string().into_bytes()),
-        )
-        .await;
+    let response = server.rest_send_message("rest").await;
     assert_eq!(response.status, 429, "{}", response.json());
     assert_eq!(
         response.json()["error"]["details"][0]["reason"],
         "SERVER_BUSY"
     );
 
-    let request = serde_json::from_value(json!({"message": crate::support::user_message("s")}));
-    let streaming = server
-        .server
-        .handler()
-        .send_streaming_message(&CallContext::v1(), request.unwrap())
+    let error = server
+        .streaming_refusal("s", "while every slot is taken")
         .await;
-    let Err(error) = streaming else {
-        panic!("a streaming request must be refused while every slot is taken");
-    };
     assert_eq!(error.kind(), ErrorKind::ServerBusy);
 
     probe.release();

@@ -8,7 +8,6 @@ use a2a_server::CallContext;
 use a2a_types::error::ErrorKind;
 use a2a_types::{StreamResponse, TaskState};
 use futures::StreamExt as _;
-use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::support::{
@@ -114,25 +113,9 @@ async fn requests_after_shutdown_are_refused_as_unavailable() {
         assert_eq!(error["code"], -32000, "{error}");
         assert_eq!(error["data"][0]["reason"], "UNAVAILABLE", "{error}");
     }
-    let body = json!({"message": crate::support::user_message("rest")});
-    let response = server
-        .send(
-            Method::POST,
-            "/rest/message:send",
-            &[("A2A-Version", "1.0"), ("Content-Type", "application/json")],
-            Some(body.to_string().into_bytes()),
-        )
-        .await;
+    let response = server.rest_send_message("rest").await;
     assert_eq!(response.status, 503, "{}", response.json());
-    let request = serde_json::from_value(json!({"message": crate::support::user_message("s")}));
-    let streaming = server
-        .server
-        .handler()
-        .send_streaming_message(&CallContext::v1(), request.unwrap())
-        .await;
-    let Err(error) = streaming else {
-        panic!("a streaming request must be refused after shutdown");
-    };
+    let error = server.streaming_refusal("s", "after shutdown").await;
     assert_eq!(error.kind(), ErrorKind::Unavailable);
 
     // Reads still work: only new work is refused.

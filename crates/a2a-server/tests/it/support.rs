@@ -172,6 +172,23 @@ impl AgentExecutor for BindingEcho {
     }
 }
 
+/// The extension `uri`, which every request must activate.
+pub fn required_extension(uri: &str) -> a2a_types::card::AgentExtension {
+    a2a_types::card::AgentExtension {
+        uri: uri.into(),
+        required: true,
+        ..a2a_types::card::AgentExtension::default()
+    }
+}
+
+/// [`BindingEcho`] served with the standard card, which requires the extension
+/// `urn:ext:required`.
+pub async fn serve_requiring_an_extension() -> TestServer {
+    let mut card = standard_card();
+    card.capabilities.extensions = vec![required_extension("urn:ext:required")];
+    TestServer::start_with(A2aServer::builder(card, BindingEcho)).await
+}
+
 /// A response as the binding tests inspect it.
 pub struct RawResponse {
     pub status: u16,
@@ -458,6 +475,34 @@ impl TestServer {
     pub async fn state_of(&self, task_id: &str) -> String {
         let task = self.call("GetTask", json!({"id": task_id})).await;
         task["status"]["state"].as_str().unwrap().to_owned()
+    }
+
+    /// SendMessage of `text` over HTTP+JSON.
+    pub async fn rest_send_message(&self, text: &str) -> RawResponse {
+        let body = json!({"message": user_message(text)});
+        let headers = [("A2A-Version", "1.0"), ("Content-Type", "application/json")];
+        let path = "/rest/message:send";
+        self.send(
+            reqwest::Method::POST,
+            path,
+            &headers,
+            Some(body.to_string().into_bytes()),
+        )
+        .await
+    }
+
+    /// SendStreamingMessage of `text`, called in process, which must be refused `when`;
+    /// the refusal.
+    pub async fn streaming_refusal(&self, text: &str, when: &str) -> a2a_types::A2aError {
+        let request = serde_json::from_value(json!({"message": user_message(text)})).unwrap();
+        let handler = self.server.handler();
+        let streaming = handler
+            .send_streaming_message(&a2a_server::CallContext::v1(), request)
+            .await;
+        let Err(error) = streaming else {
+            panic!("a streaming request must be refused {when}");
+        };
+        error
     }
 }
 

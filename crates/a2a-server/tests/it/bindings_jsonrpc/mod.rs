@@ -9,7 +9,9 @@ use a2a_types::{AgentCard, AgentInterface, ProtocolBinding};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::support::{BindingEcho, RawResponse, TestServer, standard_card, user_message};
+use crate::support::{
+    BindingEcho, RawResponse, TestServer, required_extension, standard_card, user_message,
+};
 
 const JSON: (&str, &str) = ("Content-Type", "application/json");
 const V1: (&str, &str) = ("A2A-Version", "1.0");
@@ -32,8 +34,8 @@ async fn rpc(server: &TestServer, method: &str, params: Value) -> RawResponse {
     post(server, "/a2a", &[JSON, V1], &body.to_string()).await
 }
 
-/// The `error` of a 200 JSON-RPC error response, checked for code and ErrorInfo reason.
-fn error_of(response: &RawResponse, code: i64, reason: &str) -> Value {
+/// The body of a JSON-RPC response, checked to be JSON with status 200.
+fn json_body(response: &RawResponse) -> Value {
     assert_eq!(
         response.status,
         200,
@@ -41,7 +43,12 @@ fn error_of(response: &RawResponse, code: i64, reason: &str) -> Value {
         String::from_utf8_lossy(&response.body)
     );
     assert_eq!(response.header("content-type"), Some("application/json"));
-    let body = response.json();
+    response.json()
+}
+
+/// The `error` of a 200 JSON-RPC error response, checked for code and ErrorInfo reason.
+fn error_of(response: &RawResponse, code: i64, reason: &str) -> Value {
+    let body = json_body(response);
     assert_eq!(body["jsonrpc"], "2.0");
     assert!(body.get("result").is_none(), "{body}");
     let error = body["error"].clone();
@@ -56,14 +63,7 @@ fn error_of(response: &RawResponse, code: i64, reason: &str) -> Value {
 }
 
 fn result_of(response: &RawResponse) -> Value {
-    assert_eq!(
-        response.status,
-        200,
-        "{}",
-        String::from_utf8_lossy(&response.body)
-    );
-    assert_eq!(response.header("content-type"), Some("application/json"));
-    let body = response.json();
+    let body = json_body(response);
     assert!(body.get("error").is_none(), "{body}");
     assert_eq!(body["id"], 1);
     body["result"].clone()
@@ -209,11 +209,7 @@ async fn the_version_comes_from_either_header_or_the_query_and_is_required() {
 fn card_with_extensions() -> AgentCard {
     let mut card = standard_card();
     card.capabilities.extensions = vec![
-        AgentExtension {
-            uri: "urn:ext:required".into(),
-            required: true,
-            ..AgentExtension::default()
-        },
+        required_extension("urn:ext:required"),
         AgentExtension {
             uri: "urn:ext:optional".into(),
             ..AgentExtension::default()

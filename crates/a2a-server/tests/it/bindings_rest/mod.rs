@@ -4,13 +4,14 @@
 mod errors;
 
 use a2a_server::{A2aServer, ServerConfig};
-use a2a_types::card::AgentExtension;
 use a2a_types::error::RestStatusProfile;
 use a2a_types::{AgentCard, AgentInterface, ProtocolBinding};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::support::{BindingEcho, RawResponse, TestServer, standard_card, user_message};
+use crate::support::{
+    BindingEcho, RawResponse, TestServer, serve_requiring_an_extension, standard_card, user_message,
+};
 
 const A2A_JSON: (&str, &str) = ("Content-Type", "application/a2a+json");
 const V1: (&str, &str) = ("A2A-Version", "1.0");
@@ -320,13 +321,7 @@ async fn the_version_is_required_from_a_header_or_the_query() {
 
 #[tokio::test]
 async fn a_required_extension_must_be_requested_and_activated_ones_are_echoed() {
-    let mut card = standard_card();
-    card.capabilities.extensions = vec![AgentExtension {
-        uri: "urn:ext:required".into(),
-        required: true,
-        ..AgentExtension::default()
-    }];
-    let server = TestServer::start_with(A2aServer::builder(card, BindingEcho)).await;
+    let server = serve_requiring_an_extension().await;
     let refused = get(&server, "/tasks").await;
     status_error(
         &refused,

@@ -416,23 +416,29 @@ async fn receiver() -> (SocketAddr, mpsc::Receiver<(String, String)>) {
     (addr, received)
 }
 
+/// `url` checked for development with `resolver`, and a client pinned to its address.
+async fn pinned(url: &str, resolver: &StaticResolver) -> (CheckedWebhook, reqwest::Client) {
+    let checked = check_webhook(url, &DEVELOPMENT, resolver).await.unwrap();
+    let client = checked
+        .pinned_client(reqwest::Client::builder().timeout(Duration::from_secs(10)))
+        .unwrap();
+    (checked, client)
+}
+
+/// POSTs `body` to `url` through a client pinned by `resolver`; the status.
+async fn post_pinned(url: &str, resolver: &StaticResolver, body: &'static str) -> u16 {
+    let (checked, client) = pinned(url, resolver).await;
+    let response = client.post(checked.url().clone()).body(body).send().await;
+    response.unwrap().status().as_u16()
+}
+
 #[tokio::test]
 async fn a_pinned_client_connects_to_the_checked_address_without_dns() {
     let (addr, mut received) = receiver().await;
     let resolver = StaticResolver::new().with_host("rebind.test", [ip("127.0.0.1")]);
     let url = format!("http://rebind.test:{}/hook", addr.port());
 
-    let checked = check_webhook(&url, &DEVELOPMENT, &resolver).await.unwrap();
-    let client = checked
-        .pinned_client(reqwest::Client::builder().timeout(Duration::from_secs(10)))
-        .unwrap();
-    let response = client
-        .post(checked.url().clone())
-        .body("task update")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    assert_eq!(post_pinned(&url, &resolver, "task update").await, 200);
 
     let (host, body) = received.recv().await.unwrap();
     assert_eq!(host, format!("rebind.test:{}", addr.port()));
@@ -440,19 +446,10 @@ async fn a_pinned_client_connects_to_the_checked_address_without_dns() {
 
     // `localhost` is pinned to loopback without asking any resolver.
     let url = format!("http://localhost:{}/hook", addr.port());
-    let checked = check_webhook(&url, &DEVELOPMENT, &StaticResolver::new())
-        .await
-        .unwrap();
-    let client = checked
-        .pinned_client(reqwest::Client::builder().timeout(Duration::from_secs(10)))
-        .unwrap();
-    let response = client
-        .post(checked.url().clone())
-        .body("again")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    assert_eq!(
+        post_pinned(&url, &StaticResolver::new(), "again").await,
+        200
+    );
     assert_eq!(received.recv().await.unwrap().1, "again");
 }
 
@@ -461,10 +458,7 @@ async fn a_pinned_client_reaches_no_other_host_and_follows_no_redirect() {
     let (addr, _received) = receiver().await;
     let resolver = StaticResolver::new().with_host("rebind.test", [ip("127.0.0.1")]);
     let url = format!("http://rebind.test:{}/hook", addr.port());
-    let checked = check_webhook(&url, &DEVELOPMENT, &resolver).await.unwrap();
-    let client = checked
-        .pinned_client(reqwest::Client::builder().timeout(Duration::from_secs(10)))
-        .unwrap();
+    let (_checked, client) = pinned(&url, &resolver).await;
 
     let moved = client
         .get(format!("http://rebind.test:{}/moved", addr.port()))

@@ -72,6 +72,23 @@ async fn server(config: ServerConfig) -> TestServer {
     TestServer::start_with(A2aServer::builder(push_card(), FnExecutor(steps)).config(config)).await
 }
 
+/// A task waiting for input; its id.
+async fn ask(server: &TestServer) -> String {
+    let result = server
+        .call("SendMessage", json!({"message": user_message("ask")}))
+        .await;
+    result["task"]["id"].as_str().unwrap().to_owned()
+}
+
+/// A follow-up to the waiting `task`, which completes it.
+async fn follow_up(server: &TestServer, task: &str) {
+    let follow_up = json!({"message": {
+        "messageId": crate::support::uuid(), "role": "ROLE_USER",
+        "parts": [{"text": "go"}], "taskId": task
+    }});
+    server.call("SendMessage", follow_up).await;
+}
+
 /// SendMessage with an inline webhook; the task's id.
 async fn send_with_webhook(server: &TestServer, url: &str, text: &str) -> String {
     let mut params = json!({"message": user_message(text)});
@@ -307,12 +324,7 @@ async fn hostile_webhooks_and_header_injection_are_refused_at_registration() {
     let mut config = push_config();
     config.push.allow_local_webhooks = false;
     let server = server(config).await;
-    let task = server
-        .call("SendMessage", json!({"message": user_message("ask")}))
-        .await["task"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let task = ask(&server).await;
     let hostile = [
         "http://127.0.0.1/hook",
         "https://127.0.0.1/hook",
@@ -352,12 +364,7 @@ async fn hostile_webhooks_and_header_injection_are_refused_at_registration() {
     let mut local = push_config();
     local.push.allow_local_webhooks = true;
     let server = self::server(local).await;
-    let task = server
-        .call("SendMessage", json!({"message": user_message("ask")}))
-        .await["task"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let task = ask(&server).await;
     let injected = server
         .call_err(
             "CreateTaskPushNotificationConfig",
@@ -424,6 +431,14 @@ impl a2a_server::push::address::Resolve for ChangingDns {
     }
 }
 
+/// The push server with webhook names resolved by `resolver`.
+async fn resolving_with(resolver: std::sync::Arc<ChangingDns>) -> TestServer {
+    let builder = A2aServer::builder(push_card(), FnExecutor(steps))
+        .config(push_config())
+        .webhook_resolver(resolver);
+    TestServer::start_with(builder).await
+}
+
 #[tokio::test]
 async fn a_name_rebound_after_registration_is_refused_at_delivery() {
     // The address is checked again before every delivery. The name resolves to
@@ -437,19 +452,9 @@ async fn a_name_rebound_after_registration_is_refused_at_delivery() {
             Some([127, 0, 0, 1]),
             Some([169, 254, 169, 254]),
         ));
-        let server = TestServer::start_with(
-            A2aServer::builder(push_card(), FnExecutor(steps))
-                .config(push_config())
-                .webhook_resolver(resolver),
-        )
-        .await;
+        let server = resolving_with(resolver).await;
         let port = receiver.url("").rsplit(':').next().unwrap().to_owned();
-        let task = server
-            .call("SendMessage", json!({"message": user_message("ask")}))
-            .await["task"]["id"]
-            .as_str()
-            .unwrap()
-            .to_owned();
+        let task = ask(&server).await;
         let created = server
             .call(
                 "CreateTaskPushNotificationConfig",
@@ -461,11 +466,7 @@ async fn a_name_rebound_after_registration_is_refused_at_delivery() {
             "registered while the name was honest: {created}"
         );
         // A follow-up logs new events; their delivery must not reach anyone.
-        let follow_up = json!({"message": {
-            "messageId": crate::support::uuid(), "role": "ROLE_USER",
-            "parts": [{"text": "go"}], "taskId": task
-        }});
-        server.call("SendMessage", follow_up).await;
+        follow_up(&server, &task).await;
         tokio::time::sleep(Duration::from_millis(600)).await;
         assert_eq!(
             !receiver.hits().is_empty(),
@@ -485,18 +486,8 @@ async fn a_webhook_name_that_does_not_resolve_yet_is_accepted_and_checked_at_del
     let port = receiver.url("").rsplit(':').next().unwrap().to_owned();
     // Two registrations fail to resolve, then so does the first delivery attempt.
     let resolver = std::sync::Arc::new(ChangingDns::new(3, None, Some([127, 0, 0, 1])));
-    let server = TestServer::start_with(
-        A2aServer::builder(push_card(), FnExecutor(steps))
-            .config(push_config())
-            .webhook_resolver(resolver),
-    )
-    .await;
-    let task = server
-        .call("SendMessage", json!({"message": user_message("ask")}))
-        .await["task"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let server = resolving_with(resolver).await;
+    let task = ask(&server).await;
     let url = format!("http://not-yet.test:{port}/hook");
     let created = server
         .call(
@@ -523,11 +514,7 @@ async fn a_webhook_name_that_does_not_resolve_yet_is_accepted_and_checked_at_del
         "accepted over HTTP+JSON: {}",
         String::from_utf8_lossy(&response.body)
     );
-    let follow_up = json!({"message": {
-        "messageId": crate::support::uuid(), "role": "ROLE_USER",
-        "parts": [{"text": "go"}], "taskId": task
-    }});
-    server.call("SendMessage", follow_up).await;
+    follow_up(&server, &task).await;
     // Both webhooks get every event of the follow-up once the name resolves.
     until("the final status at both webhooks", || async {
         let completed = receiver

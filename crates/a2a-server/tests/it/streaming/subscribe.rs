@@ -38,6 +38,24 @@ async fn rest_subscribe_by_get(server: &crate::support::TestServer, task_id: &st
     Sse::open(response)
 }
 
+/// One subscription to `task_id` each way: JSON-RPC, HTTP+JSON by POST and by GET.
+async fn every_subscription(
+    server: &crate::support::TestServer,
+    task_id: &str,
+) -> Vec<(Binding, Sse)> {
+    vec![
+        (
+            Binding::JsonRpc,
+            Sse::open(Binding::JsonRpc.subscribe(server, task_id).await),
+        ),
+        (
+            Binding::Rest,
+            Sse::open(Binding::Rest.subscribe(server, task_id).await),
+        ),
+        (Binding::Rest, rest_subscribe_by_get(server, task_id).await),
+    ]
+}
+
 #[tokio::test]
 async fn several_subscribers_see_the_same_events_in_the_same_order() {
     let gate = Gate::new();
@@ -61,20 +79,7 @@ async fn several_subscribers_see_the_same_events_in_the_same_order() {
         "TASK_STATE_WORKING"
     );
 
-    let mut subscribers = vec![
-        (
-            Binding::JsonRpc,
-            Sse::open(Binding::JsonRpc.subscribe(&server, &task_id).await),
-        ),
-        (
-            Binding::Rest,
-            Sse::open(Binding::Rest.subscribe(&server, &task_id).await),
-        ),
-        (
-            Binding::Rest,
-            rest_subscribe_by_get(&server, &task_id).await,
-        ),
-    ];
+    let mut subscribers = every_subscription(&server, &task_id).await;
     for (binding, sse) in &mut subscribers {
         let snapshot = binding.payload(&sse.next_event().await.unwrap());
         assert_eq!(kind(&snapshot), "task");
@@ -274,20 +279,7 @@ async fn with_subscribe_ends_on_interrupt_a_waiting_task_gives_its_snapshot_only
     config.subscribe_ends_on_interrupt = true;
     let server = serve_streaming(config, scripted).await;
     let task_id = waiting_task(&server).await;
-    let streams = [
-        (
-            Binding::JsonRpc,
-            Sse::open(Binding::JsonRpc.subscribe(&server, &task_id).await),
-        ),
-        (
-            Binding::Rest,
-            Sse::open(Binding::Rest.subscribe(&server, &task_id).await),
-        ),
-        (
-            Binding::Rest,
-            rest_subscribe_by_get(&server, &task_id).await,
-        ),
-    ];
+    let streams = every_subscription(&server, &task_id).await;
     for (binding, mut sse) in streams {
         let events = sse.rest().await;
         assert_eq!(events.len(), 1, "{binding:?}: {events:?}");

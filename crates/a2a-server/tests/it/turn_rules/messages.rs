@@ -4,11 +4,18 @@
 
 use a2a_server::ServerConfig;
 use a2a_types::TaskState;
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::{ask_then_complete, input_required_task, send_text, serve_gated, state};
 use crate::support::{TestServer, send_params, serve, standard_card};
+
+/// A message to `task` is refused as an unsupported operation.
+async fn expect_unsupported_message(server: &TestServer, task: &Value) {
+    let params = send_params("again", json!({"taskId": task["id"]}));
+    let error = server.call_err("SendMessage", params).await;
+    assert_eq!(error["code"], -32004);
+}
 
 #[tokio::test]
 async fn a_message_to_a_working_task_is_unsupported() {
@@ -16,13 +23,7 @@ async fn a_message_to_a_working_task_is_unsupported() {
     let mut params = send_params("x", json!({}));
     params["configuration"] = json!({"returnImmediately": true});
     let task = server.call("SendMessage", params).await["task"].clone();
-    let error = server
-        .call_err(
-            "SendMessage",
-            send_params("again", json!({"taskId": task["id"]})),
-        )
-        .await;
-    assert_eq!(error["code"], -32004);
+    expect_unsupported_message(&server, &task).await;
     release.notify_one();
 }
 
@@ -41,13 +42,7 @@ async fn a_message_to_a_finished_task_is_unsupported() {
         done["task"]["status"]["message"]["parts"][0]["text"],
         "Sunny in Izmir."
     );
-    let error = server
-        .call_err(
-            "SendMessage",
-            send_params("again", json!({"taskId": task["id"]})),
-        )
-        .await;
-    assert_eq!(error["code"], -32004);
+    expect_unsupported_message(&server, &task).await;
 }
 
 #[tokio::test]

@@ -255,6 +255,20 @@ async fn events_of(client: &A2aClient) -> Vec<String> {
         .collect()
 }
 
+/// The events a client with the default resume policy yields from `mock`.
+async fn default_events(mock: &Mock) -> Vec<String> {
+    events_of(&rest_client(mock, ResumePolicy::default())).await
+}
+
+/// What the client yields for the working task, artifacts `a1` and `a2`, and COMPLETED, each
+/// once: a resumed stream that neither misses nor repeats anything.
+const WORKING_A1_A2_COMPLETED: [&str; 4] = [
+    "task TASK_STATE_WORKING []",
+    "artifact a1 one append=false",
+    "artifact a2 two append=false",
+    "status TASK_STATE_COMPLETED ",
+];
+
 /// A mock agent answering a re-subscription with `resubscribed` and anything else (the
 /// first stream, task reads) with `first`.
 async fn mock_resubscribing(
@@ -297,16 +311,8 @@ async fn without_event_ids_a_snapshot_that_adds_nothing_is_dropped() {
         },
     )
     .await;
-    let events = events_of(&rest_client(&mock, ResumePolicy::default())).await;
-    assert_eq!(
-        events,
-        [
-            "task TASK_STATE_WORKING []",
-            "artifact a1 one append=false",
-            "artifact a2 two append=false",
-            "status TASK_STATE_COMPLETED ",
-        ]
-    );
+    let events = default_events(&mock).await;
+    assert_eq!(events, WORKING_A1_A2_COMPLETED);
     let requests = mock.requests();
     assert_eq!(requests.len(), 2);
     assert!(
@@ -330,7 +336,7 @@ async fn without_event_ids_a_snapshot_showing_missed_events_is_delivered() {
         },
     )
     .await;
-    let events = events_of(&rest_client(&mock, ResumePolicy::default())).await;
+    let events = default_events(&mock).await;
     assert_eq!(
         events,
         [
@@ -360,16 +366,8 @@ async fn with_event_ids_the_client_sends_last_event_id_and_drops_replays() {
         },
     )
     .await;
-    let events = events_of(&rest_client(&mock, ResumePolicy::default())).await;
-    assert_eq!(
-        events,
-        [
-            "task TASK_STATE_WORKING []",
-            "artifact a1 one append=false",
-            "artifact a2 two append=false",
-            "status TASK_STATE_COMPLETED ",
-        ]
-    );
+    let events = default_events(&mock).await;
+    assert_eq!(events, WORKING_A1_A2_COMPLETED);
     let requests = mock.requests();
     assert_eq!(requests.len(), 2);
     assert_eq!(requests[1].header("last-event-id"), Some("2"));
@@ -391,7 +389,7 @@ async fn a_task_that_finished_meanwhile_ends_the_stream_with_its_final_state() {
         }
     })
     .await;
-    let events = events_of(&rest_client(&mock, ResumePolicy::default())).await;
+    let events = default_events(&mock).await;
     assert_eq!(
         events,
         [

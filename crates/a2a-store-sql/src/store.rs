@@ -364,6 +364,9 @@ impl PushConfigStore for SqlStore {
         claim_until_ms: u64,
         limit: usize,
     ) -> Result<Vec<ClaimedWebhook>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
         on_backend!(&self.inner.backend, db => {
             db.claim_deliveries(instance, now_ms, claim_until_ms, limit).await
         })
@@ -409,6 +412,9 @@ impl Cluster for SqlStore {
     }
 
     async fn claim_expired_leases(&self, limit: usize) -> Result<Vec<ExpiredLease>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
         on_backend!(&self.inner.backend, db => db.claim_expired_leases(limit).await)
     }
 

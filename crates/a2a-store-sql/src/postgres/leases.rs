@@ -55,9 +55,6 @@ impl Postgres {
         &self,
         limit: usize,
     ) -> Result<Vec<ExpiredLease>, StoreError> {
-        if limit == 0 {
-            return Ok(Vec::new());
-        }
         let now = now_millis();
         // SKIP LOCKED: two instances claiming at once split the expired leases between
         // them instead of waiting for each other, and none is claimed twice.

@@ -78,9 +78,6 @@ impl Postgres {
         claim_until_ms: u64,
         limit: usize,
     ) -> Result<Vec<ClaimedWebhook>, StoreError> {
-        if limit == 0 {
-            return Ok(Vec::new());
-        }
         let rows = Shared::claim_deliveries(
             &self.pool,
             CLAIM_DELIVERIES,

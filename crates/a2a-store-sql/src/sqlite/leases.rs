@@ -72,9 +72,6 @@ impl Sqlite {
         &self,
         limit: usize,
     ) -> Result<Vec<ExpiredLease>, StoreError> {
-        if limit == 0 {
-            return Ok(Vec::new());
-        }
         let (holder, ttl) = (Arc::clone(&self.instance_id), self.lease_ttl);
         self.writer
             .write(move |conn| {

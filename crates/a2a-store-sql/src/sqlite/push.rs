@@ -86,9 +86,6 @@ impl Sqlite {
         claim_until_ms: u64,
         limit: usize,
     ) -> Result<Vec<ClaimedWebhook>, StoreError> {
-        if limit == 0 {
-            return Ok(Vec::new());
-        }
         let (now, until, limit) = (to_i64(now_ms), to_i64(claim_until_ms), to_i64(limit));
         // Nothing due is the usual answer of a poll: the readers give it without a write
         // transaction queued behind the writer's saves.

@@ -47,7 +47,7 @@ pub struct A2aClientBuilder {
     url: Option<(String, ProtocolBinding)>,
     tenant: Option<String>,
     preferred: Vec<ProtocolBinding>,
-    grpc_plaintext: bool,
+    grpc_plaintext: Option<bool>,
     host: Option<String>,
     port: Option<u16>,
     base_path: Option<String>,
@@ -97,7 +97,7 @@ impl A2aClientBuilder {
             url: None,
             tenant: None,
             preferred: Vec::new(),
-            grpc_plaintext: false,
+            grpc_plaintext: None,
             host: None,
             port: None,
             base_path: None,
@@ -170,11 +170,13 @@ impl A2aClientBuilder {
         self
     }
 
-    /// Speaks plaintext HTTP/2 (h2c) to a gRPC interface given as a bare `host:port`, which
-    /// otherwise means TLS. An `http://` address is always plaintext and an `https://` one
-    /// always TLS. Also applies to a [`host`](Self::host) override without a scheme.
+    /// Whether a gRPC interface given as a bare `host:port` is spoken in plaintext HTTP/2
+    /// (h2c) or over TLS. Unset, it follows where the card came from: plaintext when the card
+    /// was fetched over plain `http`, TLS otherwise (an `https` card, or no card source). An
+    /// `http://` address is always plaintext and an `https://` one always TLS. Also applies
+    /// to a [`host`](Self::host) override without a scheme.
     pub fn grpc_plaintext(mut self, plaintext: bool) -> Self {
-        self.grpc_plaintext = plaintext;
+        self.grpc_plaintext = Some(plaintext);
         self
     }
 

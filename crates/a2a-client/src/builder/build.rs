@@ -223,8 +223,9 @@ impl A2aClientBuilder {
         })
     }
 
-    /// The address of a gRPC interface: the host override when there is one; else the
-    /// interface's, on the card's host when credentials are sent (its port stays: gRPC is
+    /// The address of a gRPC interface (a bare `host:port` in plaintext or over TLS as
+    /// [`grpc_plaintext`](Self::grpc_plaintext) says): the host override when there is one;
+    /// else the interface's, on the card's host when credentials are sent (its port stays: gRPC is
     /// served on a port of its own).
     fn grpc_address(
         &self,
@@ -232,9 +233,13 @@ impl A2aClientBuilder {
         card_source: Option<&url::Url>,
         host: Option<HostOverride>,
     ) -> Result<url::Url, ClientError> {
-        let mut address = grpc_url(interface_url, self.grpc_plaintext)?;
+        // An agent that serves its card without TLS serves its gRPC port without it too.
+        let plaintext = self
+            .grpc_plaintext
+            .unwrap_or_else(|| card_source.is_some_and(|source| source.scheme() == "http"));
+        let mut address = grpc_url(interface_url, plaintext)?;
         if let Some(mut host) = host {
-            if self.grpc_plaintext && !host.host.contains("://") {
+            if plaintext && !host.host.contains("://") {
                 host.host = format!("http://{}", host.host);
             }
             address = resolve_address(address.as_str(), None, Some(&host), false)?;

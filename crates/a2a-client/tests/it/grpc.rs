@@ -78,6 +78,24 @@ async fn a_card_offering_only_grpc_is_discovered_and_spoken_over_grpc() {
 }
 
 #[tokio::test]
+async fn a_bare_host_and_port_in_a_card_fetched_over_http_is_plaintext() {
+    let (http, grpc, _) = grpc_only_agent(
+        |card| {
+            let interface = &mut card.supported_interfaces[0];
+            interface.url = interface.url.trim_start_matches("http://").to_owned();
+        },
+        |server| server,
+    )
+    .await;
+    let client = A2aClient::discover(&format!("http://{http}"))
+        .await
+        .unwrap();
+    assert_eq!(client.url(), format!("http://{grpc}/"));
+    let answer = client.send_message(message::request("hi")).await.unwrap();
+    assert_eq!(answer.state(), Some(TaskState::Completed));
+}
+
+#[tokio::test]
 async fn a_bare_host_and_port_means_tls_unless_plaintext_is_asked_for() {
     let (_, grpc, _) = grpc_only_agent(|_| {}, |server| server).await;
     let plaintext = A2aClient::builder()

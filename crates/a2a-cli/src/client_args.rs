@@ -21,7 +21,7 @@ pub(crate) struct ClientArgs {
     #[arg(value_name = "URL")]
     pub(crate) url: String,
 
-    /// The binding to use, by its spec name (any case) or alias [default: the card's first JSONRPC or HTTP+JSON interface]
+    /// The binding to use, by its spec name (any case) or alias [default: the card's first JSONRPC or HTTP+JSON interface, else its GRPC one]
     #[arg(
         long,
         value_enum,
@@ -145,6 +145,9 @@ pub(crate) enum Binding {
     /// HTTP+JSON (REST).
     #[value(name = "HTTP+JSON", alias = "rest")]
     Rest,
+    /// gRPC.
+    #[value(name = "GRPC")]
+    Grpc,
 }
 
 impl Binding {
@@ -153,6 +156,7 @@ impl Binding {
         match self {
             Self::Jsonrpc => a2a_types::ProtocolBinding::JsonRpc,
             Self::Rest => a2a_types::ProtocolBinding::HttpJson,
+            Self::Grpc => a2a_types::ProtocolBinding::Grpc,
         }
     }
 }

@@ -15,7 +15,7 @@ fn usage_mistakes_exit_2() {
         &["send", url, "hi", "--data", "{not json"],
         &["send", url, "hi", "--file", "/nonexistent/file.txt"],
         &["send", url, "hi", "--timeout", "soon"],
-        &["send", url, "hi", "--binding", "grpc"],
+        &["send", url, "hi", "--binding", "soap"],
         &["list", url, "--state", "napping"],
         &[
             "list",

@@ -1,5 +1,5 @@
 //! `a2a send`: one message, its answer as text or JSON, streamed or not, with files and
-//! data parts, over either binding.
+//! data parts, over any binding.
 
 use serde_json::json;
 
@@ -52,12 +52,44 @@ fn the_binding_is_named_by_its_spec_name_in_any_case_or_by_its_alias() {
             "{binding}"
         );
     }
-    let run = cli(&["send", &server.url, "hi", "--binding", "grpc"]);
+    let run = cli(&["send", &server.url, "hi", "--binding", "soap"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert!(
-        run.stderr.contains("invalid value 'grpc' for '--binding"),
+        run.stderr.contains("invalid value 'soap' for '--binding"),
         "{}",
         run.stderr
+    );
+    // The card offers no gRPC interface: a binding the user names is a requirement.
+    let run = cli(&["send", &server.url, "hi", "--binding", "grpc"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("no GRPC interface"), "{}", run.stderr);
+}
+
+#[test]
+fn grpc_is_spoken_when_asked_for_by_name_in_any_case() {
+    let server = Server::start(&["--agent", "echo", "--grpc-bind", "127.0.0.1:0"]);
+    for binding in ["grpc", "GRPC", "Grpc"] {
+        let run = cli(&["send", &server.url, "hi", "--json", "--binding", binding]);
+        let lines = run.json_lines();
+        let task = &lines[0]["task"];
+        assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED", "{binding}");
+        assert_eq!(task["artifacts"][0]["parts"][0]["text"], "hi", "{binding}");
+    }
+    let run = cli(&[
+        "send",
+        &server.url,
+        "hi",
+        "--stream",
+        "--json",
+        "--binding",
+        "grpc",
+    ]);
+    let lines = run.json_lines();
+    assert!(lines[0].get("task").is_some(), "{lines:?}");
+    assert_eq!(
+        lines.last().unwrap()["statusUpdate"]["status"]["state"],
+        "TASK_STATE_COMPLETED",
+        "{lines:?}"
     );
 }
 

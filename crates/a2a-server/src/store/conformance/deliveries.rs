@@ -41,6 +41,12 @@ fn config_key(config: &TaskPushNotificationConfig) -> String {
 /// A claim's arguments: instance, now, claimed until, limit.
 pub(super) type Claim<'i> = (&'i str, u64, u64, usize);
 
+/// A claim by `instance` at `now` that lasts a second and takes ten webhooks at most: what
+/// most checks ask for.
+pub(super) fn for_a_second(instance: &str, now: u64) -> Claim<'_> {
+    (instance, now, now + 1000, 10)
+}
+
 /// A task of a delivery check, and where its log stands.
 #[derive(Debug, Clone)]
 pub(super) struct Logged {

@@ -9,7 +9,7 @@ use tokio::sync::Barrier;
 use tokio::task::JoinSet;
 
 use super::check::ROUNDS;
-use super::deliveries::{Deliveries, Logged, wall_clock_ms, webhook_key};
+use super::deliveries::{Deliveries, Logged, for_a_second, wall_clock_ms, webhook_key};
 use crate::store::{DeliveryProgress, PushConfigStore, TaskStore};
 
 /// Runs the push-delivery checks, each on stores fresh from `make_stores`, which
@@ -76,11 +76,11 @@ pub async fn a_new_config_is_claimed_once_its_task_logs_past_deliver_after(
     let mut log = d.task(d.check.scope("acme", Some("alice")), "t");
     d.log(&mut log, 2, "creating the task with 2 events").await;
     let hook = d.register(&log, "hook", "https://example.com/a", 2).await;
-    d.expect_claims(("a", t0, t0 + 1000, 10), &[], "before event 3")
+    d.expect_claims(for_a_second("a", t0), &[], "before event 3")
         .await;
     d.log(&mut log, 1, "logging event 3").await;
     d.expect_claims(
-        ("a", t0, t0 + 1000, 10),
+        for_a_second("a", t0),
         &[Deliveries::claimed(&log, &hook, 2, 0)],
         "after event 3",
     )
@@ -91,14 +91,14 @@ pub async fn a_new_config_is_claimed_once_its_task_logs_past_deliver_after(
         .register(&later, "early", "https://example.com/b", 0)
         .await;
     d.expect_claims(
-        ("a", t0, t0 + 1000, 10),
+        for_a_second("a", t0),
         &[],
         "a config of a task not created yet",
     )
     .await;
     d.log(&mut later, 1, "creating the task with 1 event").await;
     d.expect_claims(
-        ("a", t0, t0 + 1000, 10),
+        for_a_second("a", t0),
         &[Deliveries::claimed(&later, &early, 0, 0)],
         "after the task's first event",
     )
@@ -126,11 +126,11 @@ pub async fn a_claimed_webhook_is_not_claimed_again_until_its_claim_passes(
     d.log(&mut log, 1, "creating the task with 1 event").await;
     let due = [Deliveries::claimed(&log, &hook, 0, 0)];
 
-    d.expect_claims(("a", t0, t0 + 1000, 10), &due, "the first claim")
+    d.expect_claims(for_a_second("a", t0), &due, "the first claim")
         .await;
     for (instance, now) in [("b", t0), ("b", t0 + 999), ("a", t0 + 500)] {
         d.expect_claims(
-            (instance, now, now + 1000, 10),
+            for_a_second(instance, now),
             &[],
             format_args!("{instance} claiming {} ms into the claim", now - t0),
         )
@@ -169,7 +169,7 @@ pub async fn only_the_claim_holder_records_progress(
     let hook = d.register(&log, "hook", "https://example.com/a", 0).await;
     d.log(&mut log, 3, "creating the task with 3 events").await;
     d.expect_claims(
-        ("a", t0, t0 + 1000, 10),
+        for_a_second("a", t0),
         &[Deliveries::claimed(&log, &hook, 0, 0)],
         "a's claim",
     )
@@ -272,7 +272,7 @@ pub async fn released_progress_is_what_the_next_claim_sees(
     d.expect_record(&log, "hook", "a", failed_once, true, "a, releasing")
         .await;
     d.expect_claims(
-        ("b", t0, t0 + 1000, 10),
+        for_a_second("b", t0),
         &[Deliveries::claimed(&log, &hook, 1, 2)],
         "b claiming at once after the release",
     )
@@ -311,7 +311,7 @@ pub async fn a_future_next_attempt_defers_the_claim(
     let hook = d.register(&log, "hook", "https://example.com/a", 0).await;
     d.log(&mut log, 1, "creating the task with 1 event").await;
     d.expect_claims(
-        ("a", t0, t0 + 1000, 10),
+        for_a_second("a", t0),
         &[Deliveries::claimed(&log, &hook, 0, 0)],
         "a's claim",
     )
@@ -321,7 +321,7 @@ pub async fn a_future_next_attempt_defers_the_claim(
         .await;
     for now in [t0, t0 + 4999] {
         d.expect_claims(
-            ("b", now, now + 1000, 10),
+            for_a_second("b", now),
             &[],
             format_args!("claiming {} ms before the next attempt", t0 + 5000 - now),
         )
@@ -355,7 +355,7 @@ pub async fn replacing_a_config_keeps_its_progress_and_claim(
     let hook = d.register(&log, "hook", "https://example.com/a", 0).await;
     d.log(&mut log, 4, "creating the task with 4 events").await;
     d.expect_claims(
-        ("a", t0, t0 + 1000, 10),
+        for_a_second("a", t0),
         &[Deliveries::claimed(&log, &hook, 0, 0)],
         "a's claim",
     )
@@ -376,7 +376,7 @@ pub async fn replacing_a_config_keeps_its_progress_and_claim(
         )
         .await;
     d.expect_claims(
-        ("b", t0, t0 + 1000, 10),
+        for_a_second("b", t0),
         &[],
         "b claiming the replaced config during a's claim",
     )
@@ -392,7 +392,7 @@ pub async fn replacing_a_config_keeps_its_progress_and_claim(
     )
     .await;
     d.expect_claims(
-        ("b", t0, t0 + 1000, 10),
+        for_a_second("b", t0),
         &[Deliveries::claimed(&log, &replacement, 2, 1)],
         "b claiming the replaced config after the release",
     )
@@ -417,7 +417,7 @@ pub async fn deleting_a_config_stops_its_deliveries(
     let kept = d.register(&log, "kept", "https://example.com/b", 0).await;
     d.log(&mut log, 2, "creating the task with 2 events").await;
     d.expect_claims(
-        ("a", t0, t0 + 1000, 10),
+        for_a_second("a", t0),
         &[
             Deliveries::claimed(&log, &gone, 0, 0),
             Deliveries::claimed(&log, &kept, 0, 0),

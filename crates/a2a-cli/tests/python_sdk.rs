@@ -176,6 +176,37 @@ fn a_python_sdk_agent_behind_the_gateway_answers_a2a_send() {
     }
 }
 
+/// The official SDK serves gRPC too: `a2a send --binding grpc` reaches its `GrpcHandler`
+/// through the GRPC interface its card names (`127.0.0.1:PORT`, in the clear), plain and
+/// streaming.
+#[test]
+fn a2a_send_over_grpc_reaches_a_python_sdk_agent() {
+    let Some(python) = sdk::interpreter() else {
+        return;
+    };
+    let agent = sdk::echo_agent_grpc(&python, STARTUP_TIMEOUT);
+    for stream in [false, true] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_a2a"));
+        command.args(["send", "--binding", "grpc"]);
+        if stream {
+            command.arg("--stream");
+        }
+        let output = command
+            .args([agent.url.as_str(), "hello over grpc"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && stdout.contains("echo: hello over grpc"),
+            "stream={stream}: {}\n{stdout}{}\n--- agent log ---\n{}",
+            describe(output.status),
+            String::from_utf8_lossy(&output.stderr),
+            agent.log()
+        );
+    }
+}
+
 /// Runs the Python driver against a fresh server over `binding` (`jsonrpc` or `rest`).
 fn drive(binding: &str) {
     let Some(python) = sdk::interpreter() else {

@@ -210,130 +210,88 @@ fn with_extensions<T>(mut response: Response<T>, activated: &[String]) -> Respon
     response
 }
 
-#[tonic::async_trait]
-impl A2aService for GrpcService {
-    async fn send_message(
-        &self,
-        request: Request<proto::SendMessageRequest>,
-    ) -> Result<Response<proto::SendMessageResponse>, Status> {
-        let request = self.lenient(request);
-        self.unary(request, |handler, call, request| async move {
-            handler.send_message(&call, request).await
-        })
-        .await
-    }
+/// The `A2AService` impl: each unary rpc maps its request to the operation of the same name
+/// through [`GrpcService::unary`]; the rest (the two streams, SendMessage's leniency, Delete's
+/// empty answer) is written out after them.
+macro_rules! a2a_service {
+    ($($rpc:ident($request:ident) -> $response:ty;)* { $($rest:tt)* }) => {
+        #[tonic::async_trait]
+        impl A2aService for GrpcService {
+            $(
+                async fn $rpc(
+                    &self,
+                    request: Request<proto::$request>,
+                ) -> Result<Response<$response>, Status> {
+                    self.unary(request, |handler, call, request| async move {
+                        handler.$rpc(&call, request).await
+                    })
+                    .await
+                }
+            )*
+            $($rest)*
+        }
+    };
+}
 
-    type SendStreamingMessageStream = Events;
+a2a_service! {
+    get_task(GetTaskRequest) -> proto::Task;
+    list_tasks(ListTasksRequest) -> proto::ListTasksResponse;
+    cancel_task(CancelTaskRequest) -> proto::Task;
+    create_task_push_notification_config(TaskPushNotificationConfig)
+        -> proto::TaskPushNotificationConfig;
+    get_task_push_notification_config(GetTaskPushNotificationConfigRequest)
+        -> proto::TaskPushNotificationConfig;
+    list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest)
+        -> proto::ListTaskPushNotificationConfigsResponse;
+    get_extended_agent_card(GetExtendedAgentCardRequest) -> proto::AgentCard;
+    {
+        async fn send_message(
+            &self,
+            request: Request<proto::SendMessageRequest>,
+        ) -> Result<Response<proto::SendMessageResponse>, Status> {
+            let request = self.lenient(request);
+            self.unary(request, |handler, call, request| async move {
+                handler.send_message(&call, request).await
+            })
+            .await
+        }
 
-    async fn send_streaming_message(
-        &self,
-        request: Request<proto::SendMessageRequest>,
-    ) -> Result<Response<Events>, Status> {
-        let request = self.lenient(request);
-        self.stream(request, |handler, call, request| async move {
-            handler.send_streaming_message(&call, request).await
-        })
-        .await
-    }
+        type SendStreamingMessageStream = Events;
 
-    async fn get_task(
-        &self,
-        request: Request<proto::GetTaskRequest>,
-    ) -> Result<Response<proto::Task>, Status> {
-        self.unary(request, |handler, call, request| async move {
-            handler.get_task(&call, request).await
-        })
-        .await
-    }
+        async fn send_streaming_message(
+            &self,
+            request: Request<proto::SendMessageRequest>,
+        ) -> Result<Response<Events>, Status> {
+            let request = self.lenient(request);
+            self.stream(request, |handler, call, request| async move {
+                handler.send_streaming_message(&call, request).await
+            })
+            .await
+        }
 
-    async fn list_tasks(
-        &self,
-        request: Request<proto::ListTasksRequest>,
-    ) -> Result<Response<proto::ListTasksResponse>, Status> {
-        self.unary(request, |handler, call, request| async move {
-            handler.list_tasks(&call, request).await
-        })
-        .await
-    }
+        type SubscribeToTaskStream = Events;
 
-    async fn cancel_task(
-        &self,
-        request: Request<proto::CancelTaskRequest>,
-    ) -> Result<Response<proto::Task>, Status> {
-        self.unary(request, |handler, call, request| async move {
-            handler.cancel_task(&call, request).await
-        })
-        .await
-    }
+        async fn subscribe_to_task(
+            &self,
+            request: Request<proto::SubscribeToTaskRequest>,
+        ) -> Result<Response<Events>, Status> {
+            self.stream(request, |handler, call, request| async move {
+                handler.subscribe_to_task(&call, request).await
+            })
+            .await
+        }
 
-    type SubscribeToTaskStream = Events;
-
-    async fn subscribe_to_task(
-        &self,
-        request: Request<proto::SubscribeToTaskRequest>,
-    ) -> Result<Response<Events>, Status> {
-        self.stream(request, |handler, call, request| async move {
-            handler.subscribe_to_task(&call, request).await
-        })
-        .await
-    }
-
-    async fn create_task_push_notification_config(
-        &self,
-        request: Request<proto::TaskPushNotificationConfig>,
-    ) -> Result<Response<proto::TaskPushNotificationConfig>, Status> {
-        self.unary(request, |handler, call, request| async move {
-            handler
-                .create_task_push_notification_config(&call, request)
-                .await
-        })
-        .await
-    }
-
-    async fn get_task_push_notification_config(
-        &self,
-        request: Request<proto::GetTaskPushNotificationConfigRequest>,
-    ) -> Result<Response<proto::TaskPushNotificationConfig>, Status> {
-        self.unary(request, |handler, call, request| async move {
-            handler
-                .get_task_push_notification_config(&call, request)
-                .await
-        })
-        .await
-    }
-
-    async fn list_task_push_notification_configs(
-        &self,
-        request: Request<proto::ListTaskPushNotificationConfigsRequest>,
-    ) -> Result<Response<proto::ListTaskPushNotificationConfigsResponse>, Status> {
-        self.unary(request, |handler, call, request| async move {
-            handler
-                .list_task_push_notification_configs(&call, request)
-                .await
-        })
-        .await
-    }
-
-    async fn get_extended_agent_card(
-        &self,
-        request: Request<proto::GetExtendedAgentCardRequest>,
-    ) -> Result<Response<proto::AgentCard>, Status> {
-        self.unary(request, |handler, call, request| async move {
-            handler.get_extended_agent_card(&call, request).await
-        })
-        .await
-    }
-
-    async fn delete_task_push_notification_config(
-        &self,
-        request: Request<proto::DeleteTaskPushNotificationConfigRequest>,
-    ) -> Result<Response<()>, Status> {
-        self.unary(request, |handler, call, request| async move {
-            handler
-                .delete_task_push_notification_config(&call, request)
-                .await
-                .map(|_empty| ())
-        })
-        .await
+        async fn delete_task_push_notification_config(
+            &self,
+            request: Request<proto::DeleteTaskPushNotificationConfigRequest>,
+        ) -> Result<Response<()>, Status> {
+            self.unary(request, |handler, call, request| async move {
+                handler
+                    .delete_task_push_notification_config(&call, request)
+                    .await
+                    .map(|_empty| ())
+            })
+            .await
+        }
     }
 }

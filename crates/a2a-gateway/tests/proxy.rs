@@ -14,6 +14,8 @@ mod cards;
 mod errors;
 #[path = "proxy/forwarding.rs"]
 mod forwarding;
+#[path = "proxy/grpc.rs"]
+mod grpc;
 #[path = "proxy/limits.rs"]
 mod limits;
 #[path = "proxy/security.rs"]

@@ -21,6 +21,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use super::error::GatewayError;
+use super::grpc::{self, grpc_url};
 use super::limits::read_request;
 use super::routes::Proxy;
 use super::stream::{self, Framing};
@@ -143,12 +144,13 @@ async fn call(
 ) -> Result<(Response, Outcome), GatewayError> {
     let agent = proxy.find(agent_id).await?;
     labels.agent_id.clone_from(&agent.agent_id);
-    let url = agent
-        .jsonrpc_url
-        .as_deref()
-        .ok_or_else(|| GatewayError::MethodNotFound {
-            reason: format!("agent {agent_id} has no JSON-RPC interface"),
+    let Some(url) = agent.jsonrpc_url.as_deref() else {
+        // An agent without JSON-RPC may still be reached: the gateway translates to gRPC.
+        let url = grpc_url(&agent.card).ok_or_else(|| GatewayError::MethodNotFound {
+            reason: format!("agent {agent_id} has no JSON-RPC or gRPC interface"),
         })?;
+        return grpc::jsonrpc::call(proxy, agent_id, url, client_headers, caller_id, request).await;
+    };
     let permit = proxy.limits.acquire(agent_id)?;
     let outgoing = proxy
         .client()?

@@ -22,7 +22,7 @@
 //! |---|---|---|
 //! | body not JSON, or `Content-Type` not `application/json` | -32700 | |
 //! | bad envelope, batch, bad `agent_id`, body too large | -32600 | |
-//! | agent has no JSON-RPC interface | -32601 | |
+//! | agent has no JSON-RPC interface (nor gRPC to translate to) | -32601 | |
 //! | `params` neither object nor array | -32602 | |
 //! | deadline passed (stream: idle too long) | -32001 | `agent timeout: <id>` |
 //! | no live agent with the id | -32002 | `agent not found: <id>` |
@@ -38,6 +38,7 @@ mod card;
 mod config;
 pub(crate) mod cors;
 mod error;
+mod grpc;
 mod headers;
 mod jsonrpc;
 mod limits;

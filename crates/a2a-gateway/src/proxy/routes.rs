@@ -7,6 +7,7 @@ use axum::Router;
 use axum::routing::{any, get, post};
 
 use super::error::GatewayError;
+use super::grpc::Channels;
 use super::limits::ConcurrencyLimits;
 use super::{ProxyConfig, card, cors, jsonrpc, rest};
 use crate::agent::{AgentDirectory, RegisteredAgent};
@@ -48,6 +49,7 @@ pub fn router(
         config,
         metrics,
         client,
+        grpc: Channels::default(),
     });
     let routes = Router::new()
         .route("/a2a", post(jsonrpc::handle_without_id))
@@ -72,6 +74,8 @@ pub(crate) struct Proxy {
     pub(crate) limits: ConcurrencyLimits,
     /// `None` when it could not be built; the cause was logged once.
     client: Option<reqwest::Client>,
+    /// The channels to agents reached over gRPC.
+    pub(crate) grpc: Channels,
 }
 
 impl Proxy {

@@ -36,7 +36,7 @@ use axum::response::Response;
 use bytes::{Bytes, BytesMut};
 use futures::stream::BoxStream;
 use futures::{Stream, StreamExt as _};
-use http::header::{CACHE_CONTROL, HeaderValue};
+use http::header::{CACHE_CONTROL, HeaderMap, HeaderValue};
 use tokio::time::Instant;
 
 use super::error::GatewayError;
@@ -109,8 +109,27 @@ pub(crate) fn response<H: Send + 'static>(
     config: &ProxyConfig,
     held: H,
 ) -> Response {
-    let mut response_headers = headers::to_client(upstream.headers());
-    let frames = relay(upstream.bytes_stream(), agent_id, framing, config).map(move |frame| {
+    let response_headers = headers::to_client(upstream.headers());
+    let events = upstream.bytes_stream();
+    relayed_response(events, response_headers, agent_id, framing, config, held)
+}
+
+/// The `200 text/event-stream` response relaying `upstream`, an SSE byte stream, with
+/// `response_headers`; `held` is kept as in [`response`].
+pub(crate) fn relayed_response<S, E, H>(
+    upstream: S,
+    mut response_headers: HeaderMap,
+    agent_id: &str,
+    framing: Framing,
+    config: &ProxyConfig,
+    held: H,
+) -> Response
+where
+    S: Stream<Item = Result<Bytes, E>> + Send + 'static,
+    E: Display + Send + 'static,
+    H: Send + 'static,
+{
+    let frames = relay(upstream, agent_id, framing, config).map(move |frame| {
         let _held = &held;
         frame
     });
@@ -190,22 +209,26 @@ impl Relay {
         self.keepalive_deadline = self.keepalive.map(|period| Instant::now() + period);
     }
 
-    /// The `task.error` frame of `error` in the stream's envelope.
     fn error_frame(&self, error: &GatewayError) -> Bytes {
-        let data = match &self.framing {
-            Framing::JsonRpc(id) => {
-                let response = JsonRpcResponse::error(id.clone(), error.to_jsonrpc_error());
-                serde_json::to_string(&response).unwrap_or_else(|failure| {
-                    // Never expected: the document holds only strings and numbers.
-                    tracing::error!(error = %failure, "stream error frame could not be written");
-                    r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}"#
-                        .to_owned()
-                })
-            }
-            Framing::HttpJson => error.to_status_body().to_string(),
-        };
-        Bytes::from(format!("event: {ERROR_EVENT}\ndata: {data}\n\n"))
+        error_frame(&self.framing, error)
     }
+}
+
+/// The `task.error` frame of the gateway's `error` in the envelope of `framing`.
+pub(crate) fn error_frame(framing: &Framing, error: &GatewayError) -> Bytes {
+    let data = match framing {
+        Framing::JsonRpc(id) => {
+            let response = JsonRpcResponse::error(id.clone(), error.to_jsonrpc_error());
+            serde_json::to_string(&response).unwrap_or_else(|failure| {
+                // Never expected: the document holds only strings and numbers.
+                tracing::error!(error = %failure, "stream error frame could not be written");
+                r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}"#
+                    .to_owned()
+            })
+        }
+        Framing::HttpJson => error.to_status_body().to_string(),
+    };
+    Bytes::from(format!("event: {ERROR_EVENT}\ndata: {data}\n\n"))
 }
 
 /// Waits until `deadline`, or forever when there is none.

@@ -200,8 +200,28 @@ pub async fn a2a_agent() -> (String, String) {
     (jsonrpc, rest)
 }
 
-/// `stream N`: N artifacts `chunk i`, 20 ms apart, then COMPLETED; anything else: one
-/// artifact echoing the text, then COMPLETED.
+/// A real `A2aServer` whose card offers only gRPC, serving its gRPC binding over plaintext
+/// HTTP/2 on 127.0.0.1 and running [`Script`]. Returns the card as registered.
+pub async fn grpc_agent() -> Value {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let mut card = AgentCard::new("Script", "Does what the message says", "1.0.0")
+        .with_interface(AgentInterface::new(&address, ProtocolBinding::Grpc));
+    card.capabilities.streaming = Some(true);
+    let registered = serde_json::to_value(&card).unwrap();
+    let server = A2aServer::builder(card, Script)
+        .authentication(a2a_server::auth::Authentication::disabled())
+        .build()
+        .unwrap();
+    let app = server.grpc_router();
+    tokio::spawn(async move {
+        axum::serve(listener, app).await.unwrap();
+    });
+    registered
+}
+
+/// `stream N`: N artifacts `chunk i`, 20 ms apart, then COMPLETED; `sleep MS`: COMPLETED
+/// after MS milliseconds; anything else: one artifact echoing the text, then COMPLETED.
 struct Script;
 
 #[async_trait::async_trait]
@@ -212,7 +232,10 @@ impl AgentExecutor for Script {
         updater: TaskUpdater,
     ) -> Result<(), ExecutorError> {
         let text = context.text();
-        if let Some(count) = text.strip_prefix("stream ") {
+        if let Some(millis) = text.strip_prefix("sleep ") {
+            tokio::time::sleep(Duration::from_millis(millis.parse().unwrap())).await;
+            updater.complete(()).await?;
+        } else if let Some(count) = text.strip_prefix("stream ") {
             updater.working("streaming").await?;
             for step in 0..count.parse::<usize>().unwrap() {
                 tokio::time::sleep(Duration::from_millis(20)).await;

@@ -1,0 +1,124 @@
+//! Where an agent's gRPC interface is, and one lazily connected [`Channel`] per agent,
+//! kept and reused for every call the gateway translates to it.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+
+use a2a_types::ProtocolBinding;
+use serde_json::Value;
+use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
+
+use super::super::error::GatewayError;
+
+/// The URL of the first gRPC 1.x interface of a v1.0 card, as written there: `host:port` or
+/// `http(s)://host:port`.
+pub(crate) fn grpc_url(card: &Value) -> Option<&str> {
+    card.get("supportedInterfaces")?
+        .as_array()?
+        .iter()
+        .filter(|interface| {
+            let binding = interface.get("protocolBinding").and_then(Value::as_str);
+            let binding = binding.map(ProtocolBinding::parse);
+            let is_grpc = match binding {
+                Some(ProtocolBinding::Grpc) => true,
+                Some(
+                    ProtocolBinding::JsonRpc
+                    | ProtocolBinding::HttpJson
+                    | ProtocolBinding::Other(_),
+                )
+                | None => false,
+            };
+            is_grpc
+                && interface
+                    .get("protocolVersion")
+                    .and_then(Value::as_str)
+                    .is_some_and(|version| version.split('.').next() == Some("1"))
+        })
+        .find_map(|interface| interface.get("url").and_then(Value::as_str))
+        .map(str::trim)
+        .filter(|url| !url.is_empty())
+}
+
+/// The channel of each agent, with the URL it was made for: a re-registered agent with a
+/// new address gets a new channel, and its old one is dropped.
+#[derive(Debug, Default)]
+pub(crate) struct Channels {
+    by_agent: Mutex<HashMap<String, (String, Channel)>>,
+}
+
+impl Channels {
+    /// The channel to `agent_id` at `url`, made on first use. Connecting happens on the first
+    /// call and again after the connection is lost, so a call is where an agent that cannot
+    /// be reached shows.
+    ///
+    /// # Errors
+    /// [`GatewayError::Unreachable`] when `url` is not an address a channel can be made for.
+    pub(crate) fn channel(&self, agent_id: &str, url: &str) -> Result<Channel, GatewayError> {
+        // A poisoned map still holds whole entries: each is inserted in one step.
+        let mut by_agent = self.by_agent.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((known_url, channel)) = by_agent.get(agent_id)
+            && known_url == url
+        {
+            return Ok(channel.clone());
+        }
+        let channel = endpoint(url)
+            .map_err(|error| {
+                tracing::warn!(agent_id, url, error = %error, "agent's gRPC URL is unusable");
+                GatewayError::Unreachable {
+                    agent_id: agent_id.to_owned(),
+                }
+            })?
+            .connect_lazy();
+        by_agent.insert(agent_id.to_owned(), (url.to_owned(), channel.clone()));
+        Ok(channel)
+    }
+}
+
+/// The endpoint of `url`: `https://` with TLS and the web PKI roots; `http://` and a bare
+/// `host:port` (what `a2a serve --grpc-bind` announces) over plaintext HTTP/2.
+fn endpoint(url: &str) -> Result<Endpoint, tonic::transport::Error> {
+    let lowercase = url.to_ascii_lowercase();
+    if lowercase.starts_with("https://") {
+        Endpoint::from_shared(url.to_owned())?
+            .tls_config(ClientTlsConfig::new().with_webpki_roots())
+    } else if lowercase.starts_with("http://") {
+        Endpoint::from_shared(url.to_owned())
+    } else {
+        Endpoint::from_shared(format!("http://{url}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_first_grpc_1x_interface_is_the_agents_grpc_url() {
+        let card = json!({"supportedInterfaces": [
+            {"url": "http://a/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": "old:1", "protocolBinding": "GRPC", "protocolVersion": "0.3"},
+            {"url": "new:2", "protocolBinding": "GRPC", "protocolVersion": "1.0"},
+            {"url": "newer:3", "protocolBinding": "GRPC", "protocolVersion": "1.1"},
+        ]});
+        assert_eq!(grpc_url(&card), Some("new:2"));
+        let none = json!({"supportedInterfaces": [
+            {"url": "http://a/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+        ]});
+        assert_eq!(grpc_url(&none), None);
+        assert_eq!(grpc_url(&json!({"url": "http://a"})), None);
+    }
+
+    #[test]
+    fn bare_addresses_and_both_schemes_make_endpoints() {
+        for url in [
+            "127.0.0.1:50051",
+            "http://127.0.0.1:50051",
+            "https://grpc.example:443",
+        ] {
+            assert!(endpoint(url).is_ok(), "{url}");
+        }
+        assert!(endpoint("not a url").is_err());
+    }
+}

@@ -1,0 +1,11 @@
+//! Agents whose card offers only gRPC, reached through the gateway's JSON-RPC and HTTP+JSON
+//! routes: each call is read into the rpc's request, sent over a channel kept per agent,
+//! and its answer, stream or error written back in the client's binding.
+
+mod answer;
+mod channels;
+mod invoke;
+pub(crate) mod jsonrpc;
+mod operation;
+
+pub(crate) use self::channels::{Channels, grpc_url};

@@ -1,0 +1,148 @@
+//! Agents whose card offers only gRPC, reached through the gateway's JSON-RPC and HTTP+JSON
+//! routes: calls, streams, the agent's own errors and the gateway's.
+
+use std::time::{Duration, Instant};
+
+use a2a_gateway::agent::RegisteredAgent;
+use a2a_gateway::proxy::GATEWAY_DOMAIN;
+use serde_json::{Value, json};
+
+use crate::support::{
+    Gateway, closed_port, error_info, grpc_agent, jsonrpc_stream, send_message, sse_events,
+};
+
+/// A gateway with a real gRPC-only agent registered as `agent_id`.
+async fn gateway_with_grpc_agent(agent_id: &str) -> Gateway {
+    let gateway = Gateway::start().await;
+    register_grpc(&gateway, agent_id, grpc_agent().await);
+    gateway
+}
+
+fn register_grpc(gateway: &Gateway, agent_id: &str, card: Value) {
+    gateway
+        .directory
+        .insert(RegisteredAgent::new(agent_id, agent_id, card));
+}
+
+fn grpc_only_card(url: &str) -> Value {
+    json!({
+        "name": "Elsewhere", "description": "nobody home", "version": "1.0.0",
+        "supportedInterfaces": [{"url": url, "protocolBinding": "GRPC", "protocolVersion": "1.0"}],
+        "capabilities": {"streaming": true},
+        "defaultInputModes": ["text"], "defaultOutputModes": ["text"], "skills": []
+    })
+}
+
+fn artifact_texts(results: &[Value]) -> Vec<String> {
+    results
+        .iter()
+        .filter_map(|result| result["artifactUpdate"]["artifact"]["parts"][0]["text"].as_str())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[tokio::test]
+async fn json_rpc_send_message_and_get_task_reach_a_grpc_only_agent() {
+    let gateway = gateway_with_grpc_agent("grpc-echo").await;
+    let (status, body) = gateway
+        .rpc("grpc-echo", &send_message("SendMessage", "hello over grpc"))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(body["id"], 7, "{body}");
+    let task = &body["result"]["task"];
+    assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED", "{body}");
+    assert_eq!(task["artifacts"][0]["parts"][0]["text"], "hello over grpc");
+
+    let get =
+        json!({"jsonrpc": "2.0", "id": "g", "method": "GetTask", "params": {"id": task["id"]}});
+    let (status, body) = gateway.rpc("grpc-echo", &get).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["id"], "g");
+    assert_eq!(body["result"]["id"], task["id"], "{body}");
+    assert_eq!(body["result"]["status"]["state"], "TASK_STATE_COMPLETED");
+}
+
+#[tokio::test]
+async fn the_agents_own_error_comes_back_as_the_a2a_error_it_is() {
+    let gateway = gateway_with_grpc_agent("grpc-errors").await;
+    let get =
+        json!({"jsonrpc": "2.0", "id": 3, "method": "GetTask", "params": {"id": "no-such-task"}});
+    let (status, body) = gateway.rpc("grpc-errors", &get).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["id"], 3);
+    assert_eq!(body["error"]["code"], -32001, "{body}");
+    let info = error_info(&body);
+    assert_eq!(info["@type"], "type.googleapis.com/google.rpc.ErrorInfo");
+    assert_eq!(info["reason"], "TASK_NOT_FOUND");
+    assert_eq!(info["domain"], "a2a-protocol.org");
+}
+
+#[tokio::test]
+async fn a_json_rpc_stream_from_a_grpc_agent_arrives_in_order_and_ends() {
+    let gateway = gateway_with_grpc_agent("grpc-stream").await;
+    let body = jsonrpc_stream(
+        &gateway.http,
+        gateway.url("/a2a/grpc-stream"),
+        send_message("SendStreamingMessage", "stream 3").to_string(),
+    )
+    .await;
+    let events = sse_events(&body);
+    assert!(
+        events
+            .iter()
+            .all(|(name, event)| name.is_none() && event["id"] == 7 && event["jsonrpc"] == "2.0"),
+        "{body}"
+    );
+    let results: Vec<Value> = events
+        .into_iter()
+        .map(|(_, event)| event["result"].clone())
+        .collect();
+    assert_eq!(artifact_texts(&results), ["chunk 0", "chunk 1", "chunk 2"]);
+    assert_eq!(
+        results.last().unwrap()["statusUpdate"]["status"]["state"],
+        "TASK_STATE_COMPLETED",
+        "{body}"
+    );
+    assert!(
+        gateway
+            .metrics_text()
+            .await
+            .contains(r#"kubemq_a2a_sse_streams_active{agent_id="grpc-stream"} 0"#)
+    );
+}
+
+#[tokio::test]
+async fn a_grpc_agent_nobody_listens_for_is_unreachable() {
+    let gateway = Gateway::start().await;
+    register_grpc(
+        &gateway,
+        "grpc-dead",
+        grpc_only_card(&closed_port().to_string()),
+    );
+    let (status, body) = gateway
+        .rpc("grpc-dead", &send_message("SendMessage", "anyone?"))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(body["error"]["code"], -32003, "{body}");
+    assert_eq!(body["error"]["message"], "agent unreachable: grpc-dead");
+    assert_eq!(error_info(&body)["domain"], GATEWAY_DOMAIN);
+    assert_eq!(error_info(&body)["metadata"]["executed"], "false");
+}
+
+#[tokio::test]
+async fn a_slow_grpc_agent_times_out_at_the_requested_second() {
+    let gateway = gateway_with_grpc_agent("grpc-slow").await;
+    let mut request = send_message("SendMessage", "sleep 5000");
+    request["params"]["configuration"] = json!({"timeout": 1});
+    let started = Instant::now();
+    let (status, body) = gateway.rpc("grpc-slow", &request).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(status, 200);
+    assert_eq!(body["error"]["code"], -32001, "{body}");
+    assert_eq!(body["error"]["message"], "agent timeout: grpc-slow");
+    assert_eq!(error_info(&body)["domain"], GATEWAY_DOMAIN);
+}

@@ -10,6 +10,7 @@ use http::header::{HOST, HeaderMap};
 use serde_json::{Value, json};
 
 use super::error::GatewayError;
+use super::grpc::grpc_interface;
 use super::rest::status_response;
 use super::routes::Proxy;
 use crate::agent::RegisteredAgent;
@@ -67,12 +68,17 @@ fn public_base(proxy: &Proxy, headers: &HeaderMap) -> String {
 ///
 /// An A2A v1.0 card (one with `supportedInterfaces`) is the card as registered with its
 /// JSON-RPC and HTTP+JSON interfaces, and a v0.3 top-level `url`, pointing at `through`:
-/// clients must not learn the agent's own address. Interfaces the gateway cannot
-/// carry (gRPC, custom) are dropped, and so are signatures, which covered the agent's URLs
-/// and would no longer verify. Anything else is a KubeMQ record, returned as the registry's
-/// enriched record, exactly as `GET /agents/{id}` shows it.
+/// clients must not learn the agent's own address. An agent with a gRPC 1.x interface is
+/// offered over JSON-RPC and HTTP+JSON too, whichever it lacks, since the gateway
+/// translates both to gRPC. Interfaces the gateway cannot carry (gRPC itself, custom) are
+/// dropped, and so are signatures, which covered the agent's URLs and would no longer
+/// verify. Anything else is a KubeMQ record, returned as the registry's enriched record,
+/// exactly as `GET /agents/{id}` shows it.
 fn seen_through_gateway(agent: &RegisteredAgent, through: &str) -> Value {
     let mut card = agent.card.clone();
+    let grpc_version = grpc_interface(&agent.card)
+        .and_then(|interface| interface.get("protocolVersion")?.as_str())
+        .map(str::to_owned);
     let Some(Value::Array(interfaces)) = card.get_mut("supportedInterfaces") else {
         return enriched(agent);
     };
@@ -90,6 +96,19 @@ fn seen_through_gateway(agent: &RegisteredAgent, through: &str) -> Value {
         }
         carried
     });
+    if let Some(version) = grpc_version {
+        for binding in [ProtocolBinding::JsonRpc, ProtocolBinding::HttpJson] {
+            let name = binding.as_str();
+            let offered = interfaces.iter().any(|interface| {
+                interface.get("protocolBinding").and_then(Value::as_str) == Some(name)
+            });
+            if !offered {
+                interfaces.push(json!({
+                    "url": through, "protocolBinding": name, "protocolVersion": version,
+                }));
+            }
+        }
+    }
     if let Some(object) = card.as_object_mut() {
         if object.contains_key("url") {
             object.insert("url".to_owned(), through.into());
@@ -132,6 +151,28 @@ mod tests {
         assert_eq!(interfaces[1]["protocolBinding"], "HTTP+JSON");
         assert_eq!(card["url"], THROUGH);
         assert!(card.get("signatures").is_none());
+    }
+
+    #[test]
+    fn a_grpc_only_card_is_offered_over_json_rpc_and_http_json() {
+        let agent = RegisteredAgent::new(
+            "echo",
+            "Echo",
+            json!({
+                "name": "Echo",
+                "supportedInterfaces": [
+                    {"url": "10.0.0.5:50051", "protocolBinding": "GRPC", "protocolVersion": "1.0"}
+                ]
+            }),
+        );
+        let card = seen_through_gateway(&agent, THROUGH);
+        assert_eq!(
+            card["supportedInterfaces"],
+            json!([
+                {"url": THROUGH, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                {"url": THROUGH, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+            ])
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use super::error::GatewayError;
+use super::grpc::{self, grpc_url};
 use super::limits::read_request;
 use super::routes::Proxy;
 use super::stream::{self, Framing};
@@ -69,14 +70,22 @@ async fn forward(
     let body = read_request(body, proxy.config.max_request_bytes).await?;
     let agent = proxy.find(agent_id).await?;
     label.clone_from(&agent.agent_id);
-    // A KubeMQ record has a single `url`, which serves its streams too.
-    let base = agent
-        .rest_url
-        .as_deref()
-        .or(agent.jsonrpc_url.as_deref())
-        .ok_or_else(|| GatewayError::MethodNotFound {
-            reason: format!("agent {agent_id} has no HTTP+JSON interface"),
-        })?;
+    let base = match (agent.rest_url.as_deref(), grpc_url(&agent.card)) {
+        (Some(base), _) => base,
+        // Without HTTP+JSON, a gRPC interface is called in the route's stead.
+        (None, Some(url)) => {
+            return grpc::rest::call(proxy, agent_id, url, &parts, &caller_id, &body).await;
+        }
+        // A KubeMQ record has a single `url`, which serves its streams too.
+        (None, None) => {
+            agent
+                .jsonrpc_url
+                .as_deref()
+                .ok_or_else(|| GatewayError::MethodNotFound {
+                    reason: format!("agent {agent_id} has no HTTP+JSON interface"),
+                })?
+        }
+    };
     let url = target_url(base, parts.uri.path(), parts.uri.query());
     let permit = proxy.limits.acquire(agent_id)?;
     let json = serde_json::from_slice::<Value>(&body).ok();

@@ -8,7 +8,8 @@ use a2a_gateway::proxy::GATEWAY_DOMAIN;
 use serde_json::{Value, json};
 
 use crate::support::{
-    Gateway, closed_port, error_info, grpc_agent, jsonrpc_stream, send_message, sse_events,
+    Gateway, closed_port, error_info, grpc_agent, jsonrpc_stream, post_a2a, send_message,
+    sse_events,
 };
 
 /// A gateway with a real gRPC-only agent registered as `agent_id`.
@@ -145,4 +146,110 @@ async fn a_slow_grpc_agent_times_out_at_the_requested_second() {
     assert_eq!(body["error"]["code"], -32001, "{body}");
     assert_eq!(body["error"]["message"], "agent timeout: grpc-slow");
     assert_eq!(error_info(&body)["domain"], GATEWAY_DOMAIN);
+}
+
+#[tokio::test]
+async fn http_json_calls_reach_a_grpc_only_agent_and_its_errors_keep_their_status() {
+    let gateway = gateway_with_grpc_agent("grpc-rest").await;
+    let send = send_message("SendMessage", "hello rest")["params"].clone();
+    let response = post_a2a(
+        &gateway.http,
+        gateway.url("/a2a/grpc-rest/message:send"),
+        send.to_string(),
+    )
+    .await;
+    let status = response.status();
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    let task = &body["task"];
+    assert_eq!(
+        task["artifacts"][0]["parts"][0]["text"], "hello rest",
+        "{body}"
+    );
+
+    let path = format!("/a2a/grpc-rest/tasks/{}", task["id"].as_str().unwrap());
+    // The version may come in the query too (spec §3.6.1).
+    let path = format!("{path}?A2A-Version=1.0");
+    let got: Value = gateway
+        .http
+        .get(gateway.url(&path))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(got["id"], task["id"], "{got}");
+
+    let missing = gateway
+        .http
+        .get(gateway.url("/a2a/grpc-rest/tasks/no-such-task"))
+        .header("a2a-version", "1.0")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404);
+    let body: Value = missing.json().await.unwrap();
+    assert_eq!(body["error"]["status"], "NOT_FOUND", "{body}");
+    assert_eq!(body["error"]["details"][0]["reason"], "TASK_NOT_FOUND");
+    assert_eq!(body["error"]["details"][0]["domain"], "a2a-protocol.org");
+}
+
+#[tokio::test]
+async fn an_http_json_stream_from_a_grpc_agent_carries_bare_stream_responses_and_ends() {
+    let gateway = gateway_with_grpc_agent("grpc-sse").await;
+    let send = send_message("SendStreamingMessage", "stream 3")["params"].clone();
+    let response = gateway
+        .http
+        .post(gateway.url("/a2a/grpc-sse/message:stream"))
+        .header("content-type", "application/json")
+        .header("accept", "text/event-stream")
+        .header("a2a-version", "1.0")
+        .body(send.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "text/event-stream");
+    let body = response.text().await.unwrap();
+    let results: Vec<Value> = sse_events(&body)
+        .into_iter()
+        .map(|(_, event)| event)
+        .collect();
+    assert!(
+        results.iter().all(|event| event.get("jsonrpc").is_none()),
+        "{body}"
+    );
+    assert_eq!(artifact_texts(&results), ["chunk 0", "chunk 1", "chunk 2"]);
+    assert_eq!(
+        results.last().unwrap()["statusUpdate"]["status"]["state"],
+        "TASK_STATE_COMPLETED",
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn a_grpc_only_agents_card_through_the_gateway_offers_json_rpc_and_http_json() {
+    let gateway = gateway_with_grpc_agent("grpc-card").await;
+    let card: Value = gateway
+        .http
+        .get(gateway.url("/a2a/grpc-card/.well-known/agent-card.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let through = gateway.url("/a2a/grpc-card");
+    let interfaces = card["supportedInterfaces"].as_array().unwrap();
+    let bindings: Vec<&str> = interfaces
+        .iter()
+        .map(|interface| interface["protocolBinding"].as_str().unwrap())
+        .collect();
+    assert_eq!(bindings, ["JSONRPC", "HTTP+JSON"], "{card}");
+    assert!(
+        interfaces
+            .iter()
+            .all(|interface| interface["url"] == through.as_str())
+    );
 }

@@ -10,16 +10,20 @@ use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
 
 use super::super::error::GatewayError;
 
-/// The URL of the first gRPC 1.x interface of a v1.0 card, as written there: `host:port` or
-/// `http(s)://host:port`.
+/// The URL of the card's gRPC interface (see [`grpc_interface`]), as written there:
+/// `host:port` or `http(s)://host:port`.
 pub(crate) fn grpc_url(card: &Value) -> Option<&str> {
+    grpc_interface(card)?.get("url")?.as_str().map(str::trim)
+}
+
+/// The first gRPC 1.x interface of a v1.0 card that has a URL.
+pub(crate) fn grpc_interface(card: &Value) -> Option<&Value> {
     card.get("supportedInterfaces")?
         .as_array()?
         .iter()
-        .filter(|interface| {
+        .find(|interface| {
             let binding = interface.get("protocolBinding").and_then(Value::as_str);
-            let binding = binding.map(ProtocolBinding::parse);
-            let is_grpc = match binding {
+            let is_grpc = match binding.map(ProtocolBinding::parse) {
                 Some(ProtocolBinding::Grpc) => true,
                 Some(
                     ProtocolBinding::JsonRpc
@@ -28,15 +32,16 @@ pub(crate) fn grpc_url(card: &Value) -> Option<&str> {
                 )
                 | None => false,
             };
-            is_grpc
-                && interface
-                    .get("protocolVersion")
-                    .and_then(Value::as_str)
-                    .is_some_and(|version| version.split('.').next() == Some("1"))
+            let is_1x = interface
+                .get("protocolVersion")
+                .and_then(Value::as_str)
+                .is_some_and(|version| version.split('.').next() == Some("1"));
+            let has_url = interface
+                .get("url")
+                .and_then(Value::as_str)
+                .is_some_and(|url| !url.trim().is_empty());
+            is_grpc && is_1x && has_url
         })
-        .find_map(|interface| interface.get("url").and_then(Value::as_str))
-        .map(str::trim)
-        .filter(|url| !url.is_empty())
 }
 
 /// The channel of each agent, with the URL it was made for: a re-registered agent with a

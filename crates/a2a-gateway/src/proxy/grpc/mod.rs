@@ -7,5 +7,6 @@ mod channels;
 mod invoke;
 pub(crate) mod jsonrpc;
 mod operation;
+pub(crate) mod rest;
 
-pub(crate) use self::channels::{Channels, grpc_url};
+pub(crate) use self::channels::{Channels, grpc_interface, grpc_url};

@@ -30,8 +30,9 @@ pub enum RecordError {
     /// A KubeMQ record without `url`.
     #[error("url is required: the absolute http(s) URL of the agent's JSON-RPC endpoint")]
     MissingUrl,
-    /// A v1.0 card without a `JSONRPC` or `HTTP+JSON` interface (and no top-level `url`).
-    #[error("the card names no JSONRPC or HTTP+JSON interface")]
+    /// A v1.0 card without a `JSONRPC`, `HTTP+JSON` or gRPC 1.x interface (and no top-level
+    /// `url`).
+    #[error("the card names no JSONRPC, HTTP+JSON or GRPC 1.x interface")]
     NoInterface,
     /// A URL the proxy cannot call: relative, or not http(s).
     #[error("{field} {url:?} is not an absolute http(s) URL")]
@@ -197,7 +198,18 @@ fn card_urls(
     };
     let jsonrpc = preferred(jsonrpc).or(legacy);
     let rest = preferred(rest);
-    if jsonrpc.is_none() && rest.is_none() {
+    // A gRPC-only agent is reachable too: the proxy translates both bindings to gRPC.
+    let has_grpc = interfaces.iter().any(|interface| {
+        let binding = interface.get("protocolBinding").and_then(Value::as_str);
+        let version = interface.get("protocolVersion").and_then(Value::as_str);
+        binding.map(ProtocolBinding::parse) == Some(ProtocolBinding::Grpc)
+            && version.is_some_and(|version| version.split('.').next() == Some("1"))
+            && interface
+                .get("url")
+                .and_then(Value::as_str)
+                .is_some_and(|url| !url.trim().is_empty())
+    });
+    if jsonrpc.is_none() && rest.is_none() && !has_grpc {
         return Err(RecordError::NoInterface);
     }
     Ok((jsonrpc, rest))
@@ -332,6 +344,21 @@ mod tests {
             );
             assert_eq!(Value::Object(registration.card), card);
         }
+    }
+
+    #[test]
+    fn a_grpc_only_card_is_registered_without_http_urls() {
+        let registration = read(json!({
+            "agent_id": "grpc-only", "name": "G",
+            "supportedInterfaces": [
+                {"url": "10.0.0.5:50051", "protocolBinding": "GRPC", "protocolVersion": "1.0"}
+            ],
+        }))
+        .unwrap();
+        assert_eq!(
+            (registration.jsonrpc_url, registration.rest_url),
+            (None, None)
+        );
     }
 
     #[test]

@@ -144,7 +144,7 @@ async fn invalid_registrations_are_refused_with_400(backend: &Backend) {
                 card["supportedInterfaces"] = json!([]);
                 card
             },
-            "no JSONRPC or HTTP+JSON interface",
+            "no JSONRPC, HTTP+JSON or GRPC 1.x interface",
         ),
     ];
     for (case, body, message) in cases {

@@ -1,12 +1,14 @@
 //! Pieces shared by the load benchmark's binaries (see `bench/README.md`): canned A2A
 //! payloads shaped like the ones `a2a serve` sends, an SSE event counter for the stream
-//! clients, the batch runner of the closed-loop clients, and small helpers.
+//! clients, the batch runner of the closed-loop clients, their JSON-RPC `SendMessage`, and
+//! small helpers.
 
 use std::io::Write as _;
 use std::net::SocketAddr;
 
 pub mod batch;
 pub mod canned;
+pub mod jsonrpc;
 pub mod sse;
 
 /// The header every A2A request of the benchmark carries.

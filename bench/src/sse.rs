@@ -1,4 +1,10 @@
-//! Counting the events of an SSE stream as its bytes arrive, without parsing their JSON.
+//! Counting the events of an SSE stream as its bytes arrive, without parsing their JSON,
+//! and one JSON-RPC `SendStreamingMessage` stream read to its end, as the stream clients
+//! (`streams`, `grpcload`) run it.
+
+use std::time::{Duration, Instant};
+
+use reqwest::header::{ACCEPT, CONTENT_TYPE};
 
 use crate::contains;
 
@@ -83,6 +89,112 @@ impl EventCounter {
             }
         }
     }
+}
+
+/// How one stream went.
+#[derive(Debug)]
+pub struct StreamOutcome {
+    /// From sending the request to the end of the stream.
+    pub elapsed: Duration,
+    /// From sending the request to the first whole event; `None` when none arrived.
+    pub first_event: Option<Duration>,
+    /// The whole events received.
+    pub events: u64,
+    /// Why the stream counts as failed; `None` when it ended after an event naming
+    /// `TASK_STATE_COMPLETED`.
+    pub error: Option<String>,
+}
+
+impl StreamOutcome {
+    /// A stream that failed before it could be measured.
+    #[must_use]
+    pub fn failed(error: String) -> Self {
+        Self {
+            elapsed: Duration::ZERO,
+            first_event: None,
+            events: 0,
+            error: Some(error),
+        }
+    }
+
+    /// A stream started at `start` that ended now with `read` (an error when reading it
+    /// failed), after `events` events, the first at `first_event`. It counts as done when it
+    /// was read to its end and `terminal`, the terminal state named by its events, is
+    /// `TASK_STATE_COMPLETED`.
+    #[must_use]
+    pub fn ended(
+        start: Instant,
+        first_event: Option<Instant>,
+        events: u64,
+        terminal: Option<&str>,
+        read: anyhow::Result<()>,
+    ) -> Self {
+        let error = match read {
+            Err(error) => Some(format!("{error:#}")),
+            Ok(()) => match terminal {
+                Some("TASK_STATE_COMPLETED") => None,
+                Some(other) => Some(format!("the task ended {other}")),
+                None => Some(format!(
+                    "the stream ended after {events} events without a final state"
+                )),
+            },
+        };
+        Self {
+            elapsed: start.elapsed(),
+            first_event: first_event.map(|at| at - start),
+            events,
+            error,
+        }
+    }
+}
+
+/// Sends a JSON-RPC `SendStreamingMessage` with the text `hi` and the message id
+/// `message_id` to `url` and reads its SSE stream to the end, counting the events.
+pub async fn send_streaming_message(
+    client: &reqwest::Client,
+    url: &str,
+    message_id: &str,
+) -> StreamOutcome {
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{{"message":{{"messageId":"{message_id}","role":"ROLE_USER","parts":[{{"text":"hi"}}]}}}}}}"#
+    );
+    let start = Instant::now();
+    let mut counter = EventCounter::new();
+    let mut first_event = None;
+    let read = read_stream(client, url, body, &mut counter, &mut first_event).await;
+    StreamOutcome::ended(
+        start,
+        first_event,
+        counter.events(),
+        counter.terminal(),
+        read,
+    )
+}
+
+/// Feeds the stream's bytes to `counter`, noting in `first_event` when the first event is
+/// whole.
+async fn read_stream(
+    client: &reqwest::Client,
+    url: &str,
+    body: String,
+    counter: &mut EventCounter,
+    first_event: &mut Option<Instant>,
+) -> anyhow::Result<()> {
+    let response = client
+        .post(url)
+        .header(crate::VERSION_HEADER.0, crate::VERSION_HEADER.1)
+        .header(CONTENT_TYPE, "application/json")
+        .header(ACCEPT, "text/event-stream")
+        .body(body)
+        .send()
+        .await?;
+    let mut response = crate::successful(response).await?;
+    while let Some(chunk) = response.chunk().await? {
+        if counter.feed(&chunk) > 0 && first_event.is_none() {
+            *first_event = Some(Instant::now());
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

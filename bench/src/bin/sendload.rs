@@ -13,10 +13,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use a2a_bench::batch::{self, Limit};
+use a2a_bench::jsonrpc;
 use anyhow::{Context as _, bail};
 use clap::Parser;
-use reqwest::header::CONTENT_TYPE;
-use serde_json::Value;
 
 // The client shares the machine's cores with the server it measures: the lighter it is, the
 // less it takes from the figure. glibc's allocator was about a fifth of its CPU time.
@@ -164,89 +163,10 @@ async fn run_batch(
     batch::run_batch(concurrency, next, limit, request, panicked).await
 }
 
-/// One SendMessage; `Ok` when the answer is a completed task with an artifact.
+/// One SendMessage; `Ok` when the answer is a completed task with an artifact. Its message
+/// id is `bench-RUN_ID-NUMBER`.
 async fn send(target: &Target, number: usize) -> anyhow::Result<()> {
-    let body = request_body(&target.run_id, &target.text, number);
-    let response = target
-        .client
-        .post(&target.url)
-        .header(a2a_bench::VERSION_HEADER.0, a2a_bench::VERSION_HEADER.1)
-        .header(CONTENT_TYPE, "application/json")
-        .timeout(target.request_timeout)
-        .body(body)
-        .send()
-        .await?;
-    let status = response.status();
-    let bytes = response.bytes().await?;
-    if !status.is_success() {
-        bail!("HTTP {status}: {}", String::from_utf8_lossy(&bytes));
-    }
-    check_answer(&bytes)
-}
-
-/// The JSON-RPC SendMessage request number `number`, with the message id
-/// `bench-RUN_ID-NUMBER`; `text` is already a JSON string.
-fn request_body(run_id: &str, text: &str, number: usize) -> String {
-    format!(
-        r#"{{"jsonrpc":"2.0","id":{number},"method":"SendMessage","params":{{"message":{{"messageId":"bench-{run_id}-{number}","role":"ROLE_USER","parts":[{{"text":{text}}}]}}}}}}"#
-    )
-}
-
-/// Whether a JSON-RPC SendMessage answer is a completed task with an artifact.
-fn check_answer(bytes: &[u8]) -> anyhow::Result<()> {
-    let answer: Value = serde_json::from_slice(bytes).context("the answer is not JSON")?;
-    if let Some(error) = answer.get("error") {
-        bail!("JSON-RPC error: {error}");
-    }
-    let Some(task) = answer.pointer("/result/task") else {
-        bail!("the result is not a task: {answer}");
-    };
-    let state = task.pointer("/status/state").and_then(Value::as_str);
-    if state != Some(a2a_bench::canned::state::COMPLETED) {
-        bail!("the task is {}", state.unwrap_or("without a state"));
-    }
-    let artifacts = task
-        .get("artifacts")
-        .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    if artifacts == 0 {
-        bail!("the completed task has no artifact");
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_request_is_a_send_message() -> anyhow::Result<()> {
-        let text = serde_json::to_string("say \"hi\"")?;
-        let body: Value = serde_json::from_str(&request_body("7-1", &text, 3))?;
-        assert_eq!(body["method"], "SendMessage");
-        assert_eq!(body["id"], 3);
-        assert_eq!(body["params"]["message"]["messageId"], "bench-7-1-3");
-        assert_eq!(body["params"]["message"]["parts"][0]["text"], "say \"hi\"");
-        Ok(())
-    }
-
-    #[test]
-    fn the_echo_answer_passes() {
-        let answer = a2a_bench::canned::send_message_jsonrpc();
-        assert!(check_answer(answer.as_bytes()).is_ok());
-    }
-
-    #[test]
-    fn other_answers_fail() {
-        let working = a2a_bench::canned::jsonrpc_result(&a2a_bench::canned::task_result(
-            &a2a_bench::canned::task("t", a2a_bench::canned::state::WORKING, None),
-        ));
-        let no_artifact = a2a_bench::canned::jsonrpc_result(&a2a_bench::canned::task_result(
-            &a2a_bench::canned::task("t", a2a_bench::canned::state::COMPLETED, None),
-        ));
-        let error = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom"}}"#;
-        for answer in [working.as_str(), no_artifact.as_str(), error, "not json"] {
-            assert!(check_answer(answer.as_bytes()).is_err(), "{answer}");
-        }
-    }
+    let message_id = format!("bench-{}-{number}", target.run_id);
+    let body = jsonrpc::send_message_body(number, &message_id, &target.text);
+    jsonrpc::send_message(&target.client, &target.url, body, target.request_timeout).await
 }

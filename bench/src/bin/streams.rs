@@ -11,10 +11,9 @@ use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 
 use a2a_bench::batch::{self, Limit};
-use a2a_bench::sse::EventCounter;
+use a2a_bench::sse::{self, StreamOutcome};
 use anyhow::{Context as _, bail};
 use clap::Parser;
-use reqwest::header::{ACCEPT, CONTENT_TYPE};
 
 /// Flags of `streams`.
 #[derive(Debug, Parser)]
@@ -38,14 +37,6 @@ struct Args {
     /// The whole run fails after this many seconds.
     #[arg(long, default_value_t = 60)]
     timeout_s: u64,
-}
-
-/// How one stream went.
-#[derive(Debug)]
-struct Outcome {
-    elapsed: Duration,
-    events: u64,
-    error: Option<String>,
 }
 
 #[tokio::main]
@@ -73,7 +64,7 @@ async fn main() -> anyhow::Result<()> {
         .await
         .context("the streams did not finish in time")??;
 
-    let done: Vec<&Outcome> = outcomes.iter().filter(|o| o.error.is_none()).collect();
+    let done: Vec<&StreamOutcome> = outcomes.iter().filter(|o| o.error.is_none()).collect();
     let mut times: Vec<f64> = done
         .iter()
         .map(|o| o.elapsed.as_secs_f64() * 1000.0)
@@ -113,63 +104,12 @@ async fn run_batch(
     url: &str,
     concurrency: usize,
     limit: Limit,
-) -> Vec<Outcome> {
+) -> Vec<StreamOutcome> {
     let (client, url) = (client.clone(), Arc::<str>::from(url));
     let stream = move |number| {
         let (client, url) = (client.clone(), Arc::clone(&url));
-        async move { one_stream(&client, &url, number).await }
-    };
-    let panicked = |error| Outcome {
-        elapsed: Duration::ZERO,
-        events: 0,
-        error: Some(error),
+        async move { sse::send_streaming_message(&client, &url, &format!("bench-{number}")).await }
     };
     let next = Arc::new(AtomicUsize::new(0));
-    batch::run_batch(concurrency, &next, limit, stream, panicked).await
-}
-
-async fn one_stream(client: &reqwest::Client, url: &str, number: usize) -> Outcome {
-    let body = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{{"message":{{"messageId":"bench-{number}","role":"ROLE_USER","parts":[{{"text":"hi"}}]}}}}}}"#
-    );
-    let start = Instant::now();
-    let mut counter = EventCounter::new();
-    let result = read_stream(client, url, body, &mut counter).await;
-    let error = match result {
-        Err(error) => Some(format!("{error:#}")),
-        Ok(()) => match counter.terminal() {
-            Some("TASK_STATE_COMPLETED") => None,
-            Some(other) => Some(format!("the task ended {other}")),
-            None => Some(format!(
-                "the stream ended after {} events without a final state",
-                counter.events()
-            )),
-        },
-    };
-    Outcome {
-        elapsed: start.elapsed(),
-        events: counter.events(),
-        error,
-    }
-}
-
-async fn read_stream(
-    client: &reqwest::Client,
-    url: &str,
-    body: String,
-    counter: &mut EventCounter,
-) -> anyhow::Result<()> {
-    let response = client
-        .post(url)
-        .header(a2a_bench::VERSION_HEADER.0, a2a_bench::VERSION_HEADER.1)
-        .header(CONTENT_TYPE, "application/json")
-        .header(ACCEPT, "text/event-stream")
-        .body(body)
-        .send()
-        .await?;
-    let mut response = a2a_bench::successful(response).await?;
-    while let Some(chunk) = response.chunk().await? {
-        counter.feed(&chunk);
-    }
-    Ok(())
+    batch::run_batch(concurrency, &next, limit, stream, StreamOutcome::failed).await
 }

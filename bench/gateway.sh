@@ -40,17 +40,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# cpu_ticks PID: user + system CPU time of the process so far, in clock ticks.
-cpu_ticks() {
-    awk '{ print $14 + $15 }' "/proc/$1/stat"
-}
-
-# median VALUE...: the median (the mean of the middle two for an even count).
-median() {
-    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
-        END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 step "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 start gateway "$BIN/a2a" gateway --bind 127.0.0.1:0 --store "sqlite://$TMP/gateway.db" \
@@ -170,13 +159,6 @@ done
 direct_p50=$(figure direct latency latency_ms_p50)
 direct_p99=$(figure direct latency latency_ms_p99)
 direct_rate=$(figure direct throughput tasks_per_s)
-# num VALUE FORMAT: VALUE printed with FORMAT, or `-` when there is none.
-num() {
-    if [[ -n $1 ]]; then printf "$2" "$1"; else printf -- -; fi
-}
-# minus A B / ratio A B: A - B, A / B, or empty when either is missing.
-minus() { [[ -n $1 && -n $2 ]] && awk -v a="$1" -v b="$2" 'BEGIN { print a - b }' || true; }
-ratio() { [[ -n $1 && -n $2 ]] && awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) print a / b }' || true; }
 
 echo
 echo "SendMessage through the gateway vs directly; medians of $ROUNDS alternated runs of ${SECONDS_PER_RUN}s"

@@ -1,5 +1,5 @@
 # Shared by the bench scripts (sourced): messages, the release build, the results folder,
-# starting and stopping servers, and reading sendload's summaries. The sourcing script sets
+# starting and stopping servers, reading the clients' summaries, and arithmetic on figures. The sourcing script sets
 # NAME (its name in messages) and RESULTS (a folder), and calls stop_all in its cleanup.
 
 # die MESSAGE: the setup failed; exit status 2.
@@ -76,7 +76,29 @@ stop_all() {
     PIDS=()
 }
 
-# field FILE KEY: a number from sendload's summary (one `"key": value` per line).
+# cpu_ticks PID: user + system CPU time of the process so far (its threads, not its
+# children), in clock ticks (`getconf CLK_TCK` a second).
+cpu_ticks() {
+    awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+# field FILE KEY: a number from a client's summary (sendload, grpcload: one `"key": value`
+# per line).
 field() {
     sed -n "s/^ *\"$2\": *\\([-0-9.eE+]*\\),\\{0,1\\}$/\\1/p" "$1" | head -n 1
 }
+
+# median VALUE...: the median (the mean of the middle two for an even count).
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+        END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# num VALUE FORMAT: VALUE printed with FORMAT, or `-` when there is none.
+num() {
+    if [[ -n $1 ]]; then printf "$2" "$1"; else printf -- -; fi
+}
+
+# minus A B / ratio A B: A - B, A / B, or empty when either is missing.
+minus() { [[ -n $1 && -n $2 ]] && awk -v a="$1" -v b="$2" 'BEGIN { print a - b }' || true; }
+ratio() { [[ -n $1 && -n $2 ]] && awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) print a / b }' || true; }

@@ -60,7 +60,11 @@ fn python_sdk_client_over_grpc() {
         return;
     };
     let server = spawn(
-        &[CONFORMANCE_AGENT.as_slice(), &["--grpc-bind", "127.0.0.1:0"]].concat(),
+        &[
+            CONFORMANCE_AGENT.as_slice(),
+            &["--grpc-bind", "127.0.0.1:0"],
+        ]
+        .concat(),
         "a2a serve --agent conformance --grpc-bind",
     );
     run_driver(&python, &server.url, "grpc", &|| {

@@ -209,7 +209,9 @@ impl A2aClient {
         self.unary(Call::ListPushConfigs(request)).await
     }
 
-    /// `DeleteTaskPushNotificationConfig` (spec §2.10); deleting twice succeeds.
+    /// `DeleteTaskPushNotificationConfig` (spec §2.10). The spec asks agents to treat a second
+    /// delete as success; `a2a serve` answers TaskNotFound for a config that is not there
+    /// (the Camel and a2a-java behaviour), so expect either.
     ///
     /// # Errors
     /// [`ClientError::Agent`] or a transport failure.

@@ -211,7 +211,7 @@ impl A2aClient {
 
     /// `DeleteTaskPushNotificationConfig` (spec §2.10). The spec asks agents to treat a second
     /// delete as success; `a2a serve` answers TaskNotFound for a config that is not there
-    /// (the Camel and a2a-java behaviour), so expect either.
+    /// (as a2a-java's REST transport expects), so expect either.
     ///
     /// # Errors
     /// [`ClientError::Agent`] or a transport failure.

@@ -102,95 +102,54 @@ impl GrpcChannel {
         let mut client = self.client();
         let method = call.method();
         let fail = |status| self.fail(status);
+        // One rpc: the request in its protobuf form with the metadata and deadline, the
+        // answer decoded into `$answer`.
+        macro_rules! rpc {
+            ($rpc:ident($request:expr) as $proto:ty) => {
+                client
+                    .$rpc(with_metadata(
+                        <$proto>::from($request),
+                        metadata,
+                        Some(deadline),
+                    ))
+                    .await
+                    .map_err(fail)?
+            };
+            ($rpc:ident($request:expr) as $proto:ty => $answer:path) => {
+                $answer(decode(method, rpc!($rpc($request) as $proto))?)
+            };
+        }
         Ok(match call {
-            Call::SendMessage(message) => {
-                let sent = proto::SendMessageRequest::from(message);
-                let answer = client
-                    .send_message(with_metadata(sent, metadata, Some(deadline)))
-                    .await
-                    .map_err(fail)?;
-                Answer::SendMessage(decode(method, answer)?)
+            Call::SendMessage(send) => {
+                rpc!(send_message(send) as proto::SendMessageRequest => Answer::SendMessage)
             }
-            Call::GetTask(get) => {
-                let sent = proto::GetTaskRequest::from(get);
-                let answer = client
-                    .get_task(with_metadata(sent, metadata, Some(deadline)))
-                    .await
-                    .map_err(fail)?;
-                Answer::Task(decode(method, answer)?)
-            }
+            Call::GetTask(get) => rpc!(get_task(get) as proto::GetTaskRequest => Answer::Task),
             Call::ListTasks(list) => {
-                let sent = proto::ListTasksRequest::from(list);
-                let answer = client
-                    .list_tasks(with_metadata(sent, metadata, Some(deadline)))
-                    .await
-                    .map_err(fail)?;
-                Answer::Tasks(decode(method, answer)?)
+                rpc!(list_tasks(list) as proto::ListTasksRequest => Answer::Tasks)
             }
             Call::CancelTask(cancel) => {
-                let sent = proto::CancelTaskRequest::from(cancel);
-                let answer = client
-                    .cancel_task(with_metadata(sent, metadata, Some(deadline)))
-                    .await
-                    .map_err(fail)?;
-                Answer::Task(decode(method, answer)?)
+                rpc!(cancel_task(cancel) as proto::CancelTaskRequest => Answer::Task)
             }
-            Call::CreatePushConfig(config) => {
-                let sent = proto::TaskPushNotificationConfig::from(config);
-                let answer = client
-                    .create_task_push_notification_config(with_metadata(
-                        sent,
-                        metadata,
-                        Some(deadline),
-                    ))
-                    .await
-                    .map_err(fail)?;
-                Answer::PushConfig(decode(method, answer)?)
-            }
-            Call::GetPushConfig(get) => {
-                let sent = proto::GetTaskPushNotificationConfigRequest::from(get);
-                let answer = client
-                    .get_task_push_notification_config(with_metadata(
-                        sent,
-                        metadata,
-                        Some(deadline),
-                    ))
-                    .await
-                    .map_err(fail)?;
-                Answer::PushConfig(decode(method, answer)?)
-            }
-            Call::ListPushConfigs(list) => {
-                let sent = proto::ListTaskPushNotificationConfigsRequest::from(list);
-                let answer = client
-                    .list_task_push_notification_configs(with_metadata(
-                        sent,
-                        metadata,
-                        Some(deadline),
-                    ))
-                    .await
-                    .map_err(fail)?;
-                Answer::PushConfigs(decode(method, answer)?)
-            }
+            Call::CreatePushConfig(config) => rpc!(
+                create_task_push_notification_config(config)
+                    as proto::TaskPushNotificationConfig => Answer::PushConfig
+            ),
+            Call::GetPushConfig(get) => rpc!(
+                get_task_push_notification_config(get)
+                    as proto::GetTaskPushNotificationConfigRequest => Answer::PushConfig
+            ),
+            Call::ListPushConfigs(list) => rpc!(
+                list_task_push_notification_configs(list)
+                    as proto::ListTaskPushNotificationConfigsRequest => Answer::PushConfigs
+            ),
             Call::DeletePushConfig(delete) => {
-                let sent = proto::DeleteTaskPushNotificationConfigRequest::from(delete);
-                client
-                    .delete_task_push_notification_config(with_metadata(
-                        sent,
-                        metadata,
-                        Some(deadline),
-                    ))
-                    .await
-                    .map_err(fail)?;
+                rpc!(delete_task_push_notification_config(delete)
+                    as proto::DeleteTaskPushNotificationConfigRequest);
                 Answer::Deleted
             }
-            Call::GetExtendedAgentCard(get) => {
-                let sent = proto::GetExtendedAgentCardRequest::from(get);
-                let answer = client
-                    .get_extended_agent_card(with_metadata(sent, metadata, Some(deadline)))
-                    .await
-                    .map_err(fail)?;
-                Answer::Card(decode(method, answer)?)
-            }
+            Call::GetExtendedAgentCard(get) => rpc!(
+                get_extended_agent_card(get) as proto::GetExtendedAgentCardRequest => Answer::Card
+            ),
             Call::SendStreamingMessage(_) | Call::SubscribeToTask(_) => {
                 return Err(ClientError::config(format!("{method} is a stream")));
             }

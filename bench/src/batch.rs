@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// When a batch stops starting requests.
 #[derive(Debug, Clone, Copy)]
@@ -64,4 +64,42 @@ where
         }
     }
     outcomes
+}
+
+/// How one timed request went.
+#[derive(Debug)]
+pub struct Outcome {
+    /// From sending the request to its answer.
+    pub elapsed: Duration,
+    /// Why it failed, when it did.
+    pub error: Option<String>,
+}
+
+/// [`run_batch`] of `send(number)`, each request timed into an [`Outcome`].
+pub async fn run_timed<F, Fut>(
+    concurrency: usize,
+    next: &Arc<AtomicUsize>,
+    limit: Limit,
+    send: F,
+) -> Vec<Outcome>
+where
+    F: Fn(usize) -> Fut + Clone + Send + 'static,
+    Fut: Future<Output = anyhow::Result<()>> + Send + 'static,
+{
+    let request = move |number| {
+        let send = send.clone();
+        async move {
+            let start = Instant::now();
+            let error = send(number).await.err();
+            Outcome {
+                elapsed: start.elapsed(),
+                error: error.map(|error| format!("{error:#}")),
+            }
+        }
+    };
+    let panicked = |error| Outcome {
+        elapsed: Duration::ZERO,
+        error: Some(error),
+    };
+    run_batch(concurrency, next, limit, request, panicked).await
 }

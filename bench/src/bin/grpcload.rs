@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use a2a_bench::batch::{self, Limit};
+use a2a_bench::batch::{self, Limit, Outcome};
 use a2a_bench::jsonrpc;
 use a2a_bench::sse::{self, StreamOutcome};
 use a2a_grpc::proto;
@@ -121,13 +121,6 @@ impl Target {
     }
 }
 
-/// How one unary request went.
-#[derive(Debug)]
-struct Outcome {
-    elapsed: Duration,
-    error: Option<String>,
-}
-
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
@@ -221,22 +214,11 @@ async fn unary_batch(
     limit: Limit,
 ) -> Vec<Outcome> {
     let target = Arc::clone(target);
-    let request = move |number| {
+    batch::run_timed(concurrency, next, limit, move |number| {
         let target = Arc::clone(&target);
-        async move {
-            let start = Instant::now();
-            let error = send(&target, number).await.err();
-            Outcome {
-                elapsed: start.elapsed(),
-                error: error.map(|error| format!("{error:#}")),
-            }
-        }
-    };
-    let panicked = |error| Outcome {
-        elapsed: Duration::ZERO,
-        error: Some(error),
-    };
-    batch::run_batch(concurrency, next, limit, request, panicked).await
+        async move { send(&target, number).await }
+    })
+    .await
 }
 
 /// One SendMessage; `Ok` when the answer is a completed task with an artifact.

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use a2a_bench::batch::{self, Limit};
+use a2a_bench::batch::{self, Limit, Outcome};
 use a2a_bench::jsonrpc;
 use anyhow::{Context as _, bail};
 use clap::Parser;
@@ -50,13 +50,6 @@ struct Args {
     /// The whole run fails after this many seconds.
     #[arg(long, default_value_t = 120)]
     timeout_s: u64,
-}
-
-/// How one request went.
-#[derive(Debug)]
-struct Outcome {
-    elapsed: Duration,
-    error: Option<String>,
 }
 
 /// What every request shares.
@@ -145,22 +138,11 @@ async fn run_batch(
     limit: Limit,
 ) -> Vec<Outcome> {
     let target = Arc::clone(target);
-    let request = move |number| {
+    batch::run_timed(concurrency, next, limit, move |number| {
         let target = Arc::clone(&target);
-        async move {
-            let start = Instant::now();
-            let error = send(&target, number).await.err();
-            Outcome {
-                elapsed: start.elapsed(),
-                error: error.map(|error| format!("{error:#}")),
-            }
-        }
-    };
-    let panicked = |error| Outcome {
-        elapsed: Duration::ZERO,
-        error: Some(error),
-    };
-    batch::run_batch(concurrency, next, limit, request, panicked).await
+        async move { send(&target, number).await }
+    })
+    .await
 }
 
 /// One SendMessage; `Ok` when the answer is a completed task with an artifact. Its message

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
+use http::Extensions;
 use http::HeaderMap;
 use http::header::HeaderValue;
-use http::request::Parts;
 
 use crate::auth::CallerProfile;
 use crate::handler::{CallContext, parse_extension_list};
@@ -23,11 +23,16 @@ const X_EXTENSIONS: &str = "x-a2a-extensions";
 #[derive(Debug, Clone)]
 pub(super) struct Authenticated(pub(super) Arc<CallerProfile>);
 
-/// The call as the request describes it; the tenant is left for the binding, which knows
-/// where it comes from.
-pub(super) fn call_context(parts: &Parts, query: &[(String, String)]) -> CallContext {
-    let call = headers_context(&parts.headers, query);
-    match parts.extensions.get::<Authenticated>() {
+/// The call as the request describes it (its headers, or gRPC metadata, and the caller the
+/// routes authenticated); the tenant is left for the binding, which knows where it comes
+/// from.
+pub(super) fn call_context(
+    headers: &HeaderMap,
+    extensions: &Extensions,
+    query: &[(String, String)],
+) -> CallContext {
+    let call = headers_context(headers, query);
+    match extensions.get::<Authenticated>() {
         Some(Authenticated(caller)) => call.with_caller(Arc::clone(caller)),
         None => call,
     }

@@ -52,7 +52,7 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
         }
     };
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
-    let mut call = call::call_context(&parts, &query);
+    let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
     let JsonRpcRequest {
         id, method, params, ..
     } = request;

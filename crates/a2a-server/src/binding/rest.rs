@@ -59,7 +59,7 @@ pub(super) async fn serve(
         }
     };
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
-    let mut call = call::call_context(&parts, &query);
+    let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
     let request = RestRequest {
         bindings,
         parts: &parts,

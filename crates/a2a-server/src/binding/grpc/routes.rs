@@ -8,7 +8,7 @@ use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 
-use super::call::Authenticated;
+use super::super::call::Authenticated;
 use super::service::GrpcService;
 use crate::auth::AuthFailure;
 use crate::handler::RequestHandler;

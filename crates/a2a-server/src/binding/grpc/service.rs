@@ -16,7 +16,7 @@ use futures::{Stream, StreamExt as _};
 use tonic::metadata::MetadataValue;
 use tonic::{Request, Response, Status};
 
-use super::call::{Authenticated, call_context};
+use super::super::call::{self, resolve_tenant};
 use super::deadline;
 use crate::handler::{CallContext, EventStream, RequestHandler};
 
@@ -84,12 +84,9 @@ impl GrpcService {
     {
         let (metadata, extensions, message) = request.into_parts();
         let headers = metadata.into_headers();
-        let mut call = call_context(
-            &headers,
-            extensions.get::<Authenticated>(),
-            message.tenant(),
-            &self.tenant,
-        );
+        // gRPC metadata is HTTP/2 headers: the same reading as the HTTP bindings.
+        let mut call = call::call_context(&headers, &extensions, &[]);
+        call.tenant = resolve_tenant(None, message.tenant(), &self.tenant);
         self.handler.negotiate(&mut call).map_err(status)?;
         let request = R::try_from(message).map_err(status)?;
         Ok(Prepared {

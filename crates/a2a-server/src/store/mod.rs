@@ -11,7 +11,7 @@ mod scope;
 #[cfg(any(test, feature = "store-conformance"))]
 pub mod conformance;
 
-use a2a_types::{StreamResponse, Task, TaskId};
+use a2a_types::{StreamResponse, Task, TaskArtifactUpdateEvent, TaskId};
 use async_trait::async_trait;
 
 pub use self::memory::{InMemoryTaskStore, InMemoryTaskStoreConfig};
@@ -108,6 +108,33 @@ pub enum StoreError {
     Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
+/// Applies one artifact-update event to `task`, as the turn that made it did: a new
+/// artifact id is added; with `append`, the parts (and metadata entries) of the event join
+/// the artifact of the same id; without it, the event's artifact replaces it.
+///
+/// A store that keeps artifact chunks as events ([`TaskStore::append`]) folds them into the
+/// last whole copy with this, in log order, when it reads the task.
+pub fn fold_artifact_update(task: &mut Task, event: &TaskArtifactUpdateEvent) {
+    let artifact = &event.artifact;
+    let existing = task
+        .artifacts
+        .iter_mut()
+        .find(|known| known.artifact_id == artifact.artifact_id);
+    match (existing, event.append) {
+        (Some(known), true) => {
+            known.parts.extend(artifact.parts.iter().cloned());
+            if let Some(metadata) = &artifact.metadata {
+                let target = known.metadata.get_or_insert_with(a2a_types::Metadata::new);
+                for (key, value) in metadata {
+                    target.insert(key.clone(), value.clone());
+                }
+            }
+        }
+        (Some(known), false) => *known = artifact.clone(),
+        (None, _) => task.artifacts.push(artifact.clone()),
+    }
+}
+
 /// Durable or in-memory storage of tasks.
 ///
 /// Implementations must guarantee:
@@ -177,6 +204,26 @@ pub trait TaskStore: Send + Sync + 'static {
         expected: Expected,
         events: &[StreamResponse],
     ) -> Result<Saved, StoreError>;
+
+    /// Saves a change that only added artifact chunks: `task` is the whole task after the
+    /// change, `events` its artifact-update events, and the stored copy must be at
+    /// `expected`. The contract is [`TaskStore::save`]'s, but a store may keep just the
+    /// events and fold them into the task when it is read ([`fold_artifact_update`] in log
+    /// order), so that every chunk of a long stream costs the same instead of a rewrite of
+    /// the whole task. The default saves the whole task.
+    ///
+    /// # Errors
+    /// As [`TaskStore::save`] with [`Expected::Version`].
+    async fn append(
+        &self,
+        scope: &TaskScope,
+        task: &Task,
+        expected: Version,
+        events: &[StreamResponse],
+    ) -> Result<Saved, StoreError> {
+        self.save(scope, task, Expected::Version(expected), events)
+            .await
+    }
 
     /// One page of the tasks in `scope` that match `query`.
     async fn list(&self, scope: &TaskScope, query: &TaskQuery) -> Result<TaskPage, StoreError>;

@@ -8,6 +8,7 @@ use a2a_types::{
 use super::lifecycle::can_move;
 use crate::executor::Change;
 use crate::executor::UpdateError;
+use crate::store::fold_artifact_update;
 
 /// Fills in what an agent message must carry: role, ids (spec §3.4).
 pub(crate) fn agent_message(
@@ -80,31 +81,16 @@ pub(crate) fn apply_change(task: &mut Task, change: Change) -> Result<StreamResp
             Ok(status_event(task, update.metadata))
         }
         Change::Artifact { artifact, chunk } => {
-            let existing = task
-                .artifacts
-                .iter_mut()
-                .find(|known| known.artifact_id == artifact.artifact_id);
-            match (existing, chunk.append()) {
-                (Some(known), true) => {
-                    known.parts.extend(artifact.parts.iter().cloned());
-                    if let Some(metadata) = &artifact.metadata {
-                        let target = known.metadata.get_or_insert_with(Metadata::new);
-                        for (key, value) in metadata {
-                            target.insert(key.clone(), value.clone());
-                        }
-                    }
-                }
-                (Some(known), false) => *known = artifact.clone(),
-                (None, _) => task.artifacts.push(artifact.clone()),
-            }
-            Ok(StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
+            let event = TaskArtifactUpdateEvent {
                 task_id: task.id.clone(),
                 context_id: task.context_id.clone(),
                 artifact,
                 append: chunk.append(),
                 last_chunk: chunk.last_chunk(),
                 metadata: None,
-            }))
+            };
+            fold_artifact_update(task, &event);
+            Ok(StreamResponse::ArtifactUpdate(event))
         }
     }
 }

@@ -301,7 +301,20 @@ impl Engine {
         expected: Expected,
         responses: Vec<StreamResponse>,
     ) -> Result<Saved, StoreError> {
-        let saved = self.store.save(scope, task, expected, &responses).await?;
+        // A change that only added artifact chunks may be stored as its events alone, so
+        // that a long stream costs the same per chunk (see `TaskStore::append`).
+        let only_chunks = !responses.is_empty()
+            && responses
+                .iter()
+                .all(|response| matches!(response, StreamResponse::ArtifactUpdate(_)));
+        let saved = match expected {
+            Expected::Version(version) if only_chunks => {
+                self.store.append(scope, task, version, &responses).await?
+            }
+            Expected::Version(_) | Expected::Absent => {
+                self.store.save(scope, task, expected, &responses).await?
+            }
+        };
         let count = responses.len() as u64;
         if count > 0 {
             let first = saved.last_sequence.saturating_sub(count) + 1;

@@ -37,6 +37,7 @@
 //! [`TaskStore`]: super::TaskStore
 //! [`PushConfigStore`]: super::PushConfigStore
 
+mod appends;
 mod check;
 mod deliveries;
 mod delivery;
@@ -50,6 +51,9 @@ mod tasks;
 #[cfg(test)]
 mod tests;
 
+pub use self::appends::{
+    a_refused_append_stores_and_logs_nothing, appended_chunks_are_in_the_task_that_is_read,
+};
 pub use self::check::{RACERS, ROUNDS};
 pub use self::delivery::{
     CLAIMERS, a_claimed_webhook_is_not_claimed_again_until_its_claim_passes,

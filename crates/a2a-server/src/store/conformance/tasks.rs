@@ -7,6 +7,9 @@ use a2a_types::{Artifact, Message, Task, TaskState, TaskStatus};
 use tokio::sync::Barrier;
 use tokio::task::JoinSet;
 
+use super::appends::{
+    a_refused_append_stores_and_logs_nothing, appended_chunks_are_in_the_task_that_is_read,
+};
 use super::check::{Check, RACERS, ROUNDS, save_version};
 use super::events::{
     a_refused_save_appends_no_event, events_after_a_sequence_returns_the_tail_in_order,
@@ -60,6 +63,8 @@ where
     events_after_a_sequence_returns_the_tail_in_order(&make_store().await).await;
     a_refused_save_appends_no_event(&make_store().await).await;
     events_of_a_task_of_another_scope_or_none_is_none(&make_store().await).await;
+    appended_chunks_are_in_the_task_that_is_read(&make_store().await).await;
+    a_refused_append_stores_and_logs_nothing(&make_store().await).await;
 }
 
 /// `load` of an unknown id returns `None`; after `save` with [`Expected::Absent`], `load`

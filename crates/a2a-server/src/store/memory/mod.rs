@@ -128,6 +128,9 @@ struct Entry {
     terminal_since: Option<TerminalKey>,
     /// The task's event log.
     log: Log,
+    /// The sequence of the last event `body` reflects: the artifact chunks logged after it
+    /// (saved with `append`) are folded into the body when the task is read.
+    whole_to: u64,
 }
 
 /// A task's event log as compact JSON: the event at index `i` of `events` has sequence

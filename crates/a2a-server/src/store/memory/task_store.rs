@@ -10,7 +10,7 @@ use tokio::time::Instant;
 
 use super::super::{
     Expected, Saved, StoreError, StoredTask, TaskCursor, TaskEvent, TaskPage, TaskQuery, TaskScope,
-    TaskStore,
+    TaskStore, Version, fold_artifact_update,
 };
 use super::{CLEANUP_INTERVAL, Entry, InMemoryTaskStore, Log, TerminalKey};
 
@@ -31,19 +31,71 @@ impl TaskStore for InMemoryTaskStore {
         let found = self.read_live(scope, id, |entry| {
             (
                 Arc::clone(&entry.body),
+                entry.log.chunks_after(entry.whole_to),
                 entry.version,
                 entry.log.last_sequence(),
             )
         });
         found
-            .map(|(body, version, last_sequence)| {
+            .map(|(body, chunks, version, last_sequence)| {
                 Ok(StoredTask {
-                    task: decode(&body)?,
+                    task: materialise(&body, &chunks)?,
                     version,
                     last_sequence,
                 })
             })
             .transpose()
+    }
+
+    async fn append(
+        &self,
+        scope: &TaskScope,
+        task: &Task,
+        expected: Version,
+        events: &[StreamResponse],
+    ) -> Result<Saved, StoreError> {
+        let encoded = encode_events(events)?;
+        let appended = {
+            let mut tasks = self.lock();
+            tasks.drop_if_expired(&task.id, Instant::now(), self.config.completed_task_ttl);
+            let found = tasks
+                .by_id
+                .get(&task.id)
+                .filter(|entry| entry.scope == *scope)
+                .map(|entry| (entry.version, entry.terminal_since.is_some()));
+            match found {
+                None => {
+                    return Err(StoreError::NotFound {
+                        task_id: task.id.clone(),
+                    });
+                }
+                Some((version, _)) if version != expected => {
+                    return Err(StoreError::Conflict {
+                        task_id: task.id.clone(),
+                    });
+                }
+                // A finished task's log may be compacted: its chunks go in a whole save.
+                Some((_, true)) => None,
+                Some((_, false)) => {
+                    let version = tasks.next_version();
+                    tasks.by_id.get_mut(&task.id).map(|entry| {
+                        entry.log.events.extend(encoded);
+                        entry.version = version;
+                        Saved {
+                            version,
+                            last_sequence: entry.log.last_sequence(),
+                        }
+                    })
+                }
+            }
+        };
+        match appended {
+            Some(saved) => Ok(saved),
+            None => {
+                self.save(scope, task, Expected::Version(expected), events)
+                    .await
+            }
+        }
     }
 
     async fn save(
@@ -61,12 +113,7 @@ impl TaskStore for InMemoryTaskStore {
         let body: Arc<[u8]> = serde_json::to_vec(task)
             .map_err(|error| StoreError::Backend(Box::new(error)))?
             .into();
-        let mut encoded = Vec::with_capacity(events.len());
-        for event in events {
-            let event =
-                serde_json::to_vec(event).map_err(|error| StoreError::Backend(Box::new(error)))?;
-            encoded.push(event.into_boxed_slice());
-        }
+        let encoded = encode_events(events)?;
         let mut tasks = self.lock();
         tasks.drop_if_expired(&task.id, now, ttl);
 
@@ -142,6 +189,7 @@ impl TaskStore for InMemoryTaskStore {
                 version,
                 terminal_since,
                 log,
+                whole_to: last_sequence,
             },
         );
 
@@ -233,7 +281,12 @@ impl TaskStore for InMemoryTaskStore {
                     .as_ref()
                     .is_none_or(|cursor| cursor.precedes_key(millis, id))
                 {
-                    candidates.push((millis, id.clone(), Arc::clone(&entry.body)));
+                    candidates.push((
+                        millis,
+                        id.clone(),
+                        Arc::clone(&entry.body),
+                        entry.log.chunks_after(entry.whole_to),
+                    ));
                 }
             }
             (total_size, candidates)
@@ -246,7 +299,7 @@ impl TaskStore for InMemoryTaskStore {
         }
         candidates.sort_unstable_by(list_order);
         let next = if more {
-            candidates.last().map(|(millis, id, _)| TaskCursor {
+            candidates.last().map(|(millis, id, _, _)| TaskCursor {
                 timestamp_millis: *millis,
                 task_id: id.clone(),
             })
@@ -255,7 +308,7 @@ impl TaskStore for InMemoryTaskStore {
         };
         let tasks = candidates
             .iter()
-            .map(|(_, _, body)| decode(body))
+            .map(|(_, _, body, chunks)| materialise(body, chunks))
             .collect::<Result<_, _>>()?;
         Ok(TaskPage {
             tasks,
@@ -265,13 +318,38 @@ impl TaskStore for InMemoryTaskStore {
     }
 }
 
-/// A list candidate: its list-order key and its stored body.
-type Candidate = (i64, TaskId, Arc<[u8]>);
+/// A list candidate: its list-order key, its stored body and the chunks logged after it.
+type Candidate = (i64, TaskId, Arc<[u8]>, Vec<Box<[u8]>>);
 
 /// The list order: status timestamp, newest first, then task id, descending. Task
 /// ids are unique, so no two tasks compare equal.
 fn list_order(a: &Candidate, b: &Candidate) -> Ordering {
     (b.0, &b.1).cmp(&(a.0, &a.1))
+}
+
+/// Events as compact JSON, for the log.
+fn encode_events(events: &[StreamResponse]) -> Result<Vec<Box<[u8]>>, StoreError> {
+    events
+        .iter()
+        .map(|event| {
+            serde_json::to_vec(event)
+                .map(Vec::into_boxed_slice)
+                .map_err(|error| StoreError::Backend(Box::new(error)))
+        })
+        .collect()
+}
+
+/// The task: its last whole body with the artifact chunks logged after it folded in.
+fn materialise(body: &[u8], chunks: &[Box<[u8]>]) -> Result<Task, StoreError> {
+    let mut task = decode(body)?;
+    for chunk in chunks {
+        let event: StreamResponse =
+            serde_json::from_slice(chunk).map_err(|error| StoreError::Backend(Box::new(error)))?;
+        if let StreamResponse::ArtifactUpdate(update) = &event {
+            fold_artifact_update(&mut task, update);
+        }
+    }
+    Ok(task)
 }
 
 /// A stored body back into a task. Only bodies this store encoded are ever decoded, so a

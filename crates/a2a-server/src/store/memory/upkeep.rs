@@ -13,6 +13,13 @@ impl Log {
     pub(super) fn last_sequence(&self) -> u64 {
         self.compacted_to + self.events.len() as u64
     }
+
+    /// Copies of the events after `sequence` still in the log (none that were compacted).
+    pub(super) fn chunks_after(&self, sequence: u64) -> Vec<Box<[u8]>> {
+        let skip =
+            usize::try_from(sequence.saturating_sub(self.compacted_to)).unwrap_or(usize::MAX);
+        self.events.iter().skip(skip).cloned().collect()
+    }
 }
 
 impl TerminalKey {

@@ -6,6 +6,7 @@
 //! answer is a task in `TASK_STATE_COMPLETED` with at least one artifact, which is what the
 //! built-in `echo` agent answers. Writes a JSON summary to `--out`: completed tasks per
 //! second over the whole run, latency (p50, p99) of the completed requests, and failures.
+//! `--header 'Name: value'` adds a header to every request (a credential, for `auth.sh`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,6 +17,7 @@ use a2a_bench::batch::{self, Limit, Outcome};
 use a2a_bench::jsonrpc;
 use anyhow::{Context as _, bail};
 use clap::Parser;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
 // The client shares the machine's cores with the server it measures: the lighter it is, the
 // less it takes from the figure. glibc's allocator was about a fifth of its CPU time.
@@ -44,6 +46,10 @@ struct Args {
     /// Where the JSON summary goes.
     #[arg(long)]
     out: PathBuf,
+    /// A header sent with every request, as `Name: value` (e.g. `Authorization: Bearer …`);
+    /// may be repeated.
+    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
+    headers: Vec<(HeaderName, HeaderValue)>,
     /// One request fails after this many seconds.
     #[arg(long, default_value_t = 10)]
     request_timeout_s: u64,
@@ -71,7 +77,7 @@ async fn main() -> anyhow::Result<()> {
         .duration_since(UNIX_EPOCH)
         .context("the clock is before 1970")?;
     let target = Arc::new(Target {
-        client: a2a_bench::http_client(args.concurrency)?,
+        client: client(args.concurrency, &args.headers)?,
         url: args.url.clone(),
         // As a JSON string, quotes included, ready for the request body.
         text: serde_json::to_string(&args.text)?,
@@ -128,6 +134,32 @@ async fn main() -> anyhow::Result<()> {
         eprintln!("sendload: first failure: {error}");
     }
     Ok(())
+}
+
+/// `a2a_bench::http_client`, sending `headers` with every request when there are any.
+fn client(idle: usize, headers: &[(HeaderName, HeaderValue)]) -> reqwest::Result<reqwest::Client> {
+    if headers.is_empty() {
+        return a2a_bench::http_client(idle);
+    }
+    let headers: HeaderMap = headers.iter().cloned().collect();
+    reqwest::Client::builder()
+        .no_proxy()
+        .tcp_nodelay(true)
+        .pool_max_idle_per_host(idle)
+        .default_headers(headers)
+        .build()
+}
+
+/// A `--header` value: `Name: value`.
+fn parse_header(text: &str) -> Result<(HeaderName, HeaderValue), String> {
+    let (name, value) = text
+        .split_once(':')
+        .ok_or_else(|| "expected `Name: value`".to_owned())?;
+    let name = HeaderName::from_bytes(name.trim().as_bytes())
+        .map_err(|_| format!("`{}` is not a header name", name.trim()))?;
+    let value = HeaderValue::from_str(value.trim())
+        .map_err(|_| "the value is not a valid header value".to_owned())?;
+    Ok((name, value))
 }
 
 /// Sends requests, `concurrency` at a time, until `limit`. `next` numbers the requests.

@@ -18,10 +18,17 @@ macro_rules! id_newtype {
                 Self(id.into())
             }
 
-            /// A fresh random id (UUID v4).
+            /// A fresh random id (UUID v4, from a thread-local generator seeded by the
+            /// operating system: unpredictable, and no system call per id).
             #[must_use]
             pub fn generate() -> Self {
-                Self(uuid::Uuid::new_v4().to_string())
+                let mut buffer = uuid::Uuid::encode_buffer();
+                Self(
+                    uuid::Uuid::new_v4()
+                        .hyphenated()
+                        .encode_lower(&mut buffer)
+                        .to_owned(),
+                )
             }
 
             /// The id as text.

@@ -1,23 +1,100 @@
 //! The JSON-RPC 2.0 binding (spec §5.1): one POST endpoint, one request object per body, the
 //! eleven methods by their v1.0 names.
 
-use a2a_types::jsonrpc::{JsonRpcRequest, Method, RequestId, v0_3};
-use a2a_types::{A2aError, ErrorKind, SendMessageRequest, SubscribeToTaskRequest};
+use std::borrow::Cow;
+
+use a2a_types::jsonrpc::{JSONRPC_VERSION, JsonRpcRequest, Method, RequestId, v0_3};
+use a2a_types::{A2aError, ErrorKind, SubscribeToTaskRequest};
 use axum::extract::Request;
 use axum::response::Response;
 use http::StatusCode;
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::call::{self, resolve_tenant};
-use super::decode::{decode, decode_object};
+use super::dispatch::{Outcome, Params};
 use super::routes::Bindings;
 use super::{Endpoint, body, media, response, sse};
 use crate::handler::{CallContext, EventStream};
 
 /// What a method produced: the `result` member, or the events of a streaming method.
 enum Answer {
-    Result(Value),
+    Result(Outcome),
     Stream(EventStream),
+}
+
+/// A request's id (`None` for a notification), method name and params.
+type Parts<'a> = (Option<RequestId>, Cow<'a, str>, Option<Params<'a>>);
+
+/// The envelope of a well-formed request, read without building a JSON tree: the members
+/// borrowed from the body, the params left as text for the operation to decode once.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow)]
+    jsonrpc: Cow<'a, str>,
+    /// Present (even as `null`) or not: a request or a notification.
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    method: Cow<'a, str>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+}
+
+/// A member that is there, whatever its value (`null` included).
+fn present<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(deserializer).map(Some)
+}
+
+impl<'a> Envelope<'a> {
+    /// The parts of `body` when it is a well-formed request whose params (if any) are an
+    /// object or `null`; `None` for anything else, which [`tree_envelope`] then reads and
+    /// answers as before, so both readings refuse exactly the same requests.
+    fn read(body: &'a [u8]) -> Option<Parts<'a>> {
+        let envelope: Envelope<'a> = serde_json::from_slice(body).ok()?;
+        if envelope.jsonrpc != JSONRPC_VERSION {
+            return None;
+        }
+        let id = match envelope.id {
+            None => None,
+            Some(raw) => Some(RequestId::from_value(
+                serde_json::from_str(raw.get()).ok()?,
+            )?),
+        };
+        let params = match envelope.params {
+            None => None,
+            Some(raw) if raw.get() == "null" => None,
+            Some(raw) if raw.get().starts_with('{') => Some(Params::Text(raw.get())),
+            Some(_) => return None,
+        };
+        Some((id, envelope.method, params))
+    }
+}
+
+/// The parts of a body read as a JSON tree, or the error response that refuses it.
+fn tree_envelope(body: &[u8]) -> Result<Parts<'static>, Response> {
+    let Ok(document) = serde_json::from_slice::<Value>(body) else {
+        return Err(response::jsonrpc_error(
+            RequestId::Null,
+            &A2aError::parse_error(),
+        ));
+    };
+    // The id is echoed even when the envelope around it is invalid (JSON-RPC 2.0 §5).
+    let id = RequestId::of_request(&document);
+    match JsonRpcRequest::from_value(document) {
+        Ok(request) => Ok((
+            request.id,
+            Cow::Owned(request.method),
+            request.params.map(Params::Tree),
+        )),
+        Err(error) => {
+            let error = A2aError::invalid_request(format!("Invalid request: {error}"));
+            Err(response::jsonrpc_error(id, &error))
+        }
+    }
 }
 
 /// Serves one request to a JSON-RPC endpoint.
@@ -39,23 +116,15 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
         Ok(bytes) => bytes,
         Err(error) => return response::jsonrpc_error(RequestId::Null, &error),
     };
-    let Ok(document) = serde_json::from_slice::<Value>(&bytes) else {
-        return response::jsonrpc_error(RequestId::Null, &A2aError::parse_error());
-    };
-    // The id is echoed even when the envelope around it is invalid (JSON-RPC 2.0 §5).
-    let id = RequestId::of_request(&document);
-    let request = match JsonRpcRequest::from_value(document) {
-        Ok(request) => request,
-        Err(error) => {
-            let error = A2aError::invalid_request(format!("Invalid request: {error}"));
-            return response::jsonrpc_error(id, &error);
-        }
+    let (id, method, params) = match Envelope::read(&bytes) {
+        Some(envelope) => envelope,
+        None => match tree_envelope(&bytes) {
+            Ok(envelope) => envelope,
+            Err(refusal) => return refusal,
+        },
     };
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
     let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
-    let JsonRpcRequest {
-        id, method, params, ..
-    } = request;
     let outcome = execute(bindings, endpoint, &method, params, &mut call).await;
     let Some(id) = id else {
         // A notification is executed but never answered (JSON-RPC 2.0 §4.1); a streamed
@@ -66,7 +135,7 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
         return response::empty(StatusCode::NO_CONTENT);
     };
     let answer = match outcome {
-        Ok(Answer::Result(result)) => response::jsonrpc_success(id, result),
+        Ok(Answer::Result(result)) => response::jsonrpc_success(id, &result),
         // Every frame of the stream is a response to this request, so each carries its id.
         Ok(Answer::Stream(events)) => {
             sse::response(events, sse::Framing::JsonRpc(id), bindings.sse_keepalive)
@@ -82,7 +151,7 @@ async fn execute(
     bindings: &Bindings,
     endpoint: &Endpoint,
     name: &str,
-    params: Option<Value>,
+    params: Option<Params<'_>>,
     call: &mut CallContext,
 ) -> Result<Answer, A2aError> {
     let Some(method) = Method::from_name(name) else {
@@ -91,26 +160,24 @@ async fn execute(
     // The version decides how params are read, so it is checked before them.
     bindings.handler.negotiate(call)?;
     let params = match params {
-        None => Map::new(),
-        Some(Value::Object(params)) => params,
-        Some(_) => return Err(A2aError::invalid_params("params must be a JSON object")),
+        None => Params::Tree(Value::Object(Map::new())),
+        Some(Params::Tree(params @ Value::Object(_))) => Params::Tree(params),
+        Some(Params::Tree(_)) => {
+            return Err(A2aError::invalid_params("params must be a JSON object"));
+        }
+        Some(text @ Params::Text(_)) => text,
     };
-    let request_tenant = params
-        .get("tenant")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    call.tenant = resolve_tenant(None, request_tenant, &endpoint.tenant);
+    call.tenant = resolve_tenant(None, &params.tenant(), &endpoint.tenant);
     let handler = &bindings.handler;
     match method {
         // `returnImmediately` is ignored on a stream (spec §2.1); only HTTP+JSON refuses it.
         Method::SendStreamingMessage => {
-            let request: SendMessageRequest =
-                decode(handler.lenient_message_id(Value::Object(params)))?;
+            let request = params.decode_message(handler)?;
             let events = handler.send_streaming_message(call, request).await?;
             Ok(Answer::Stream(events))
         }
         Method::SubscribeToTask => {
-            let request: SubscribeToTaskRequest = decode_object(params)?;
+            let request: SubscribeToTaskRequest = params.decode()?;
             Ok(Answer::Stream(
                 handler.subscribe_to_task(call, request).await?,
             ))
@@ -124,7 +191,7 @@ async fn execute(
         | Method::ListTaskPushNotificationConfigs
         | Method::DeleteTaskPushNotificationConfig
         | Method::GetExtendedAgentCard => handler
-            .dispatch(call, method, Value::Object(params))
+            .run_unary(call, method, params)
             .await
             .map(Answer::Result),
     }

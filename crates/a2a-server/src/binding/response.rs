@@ -70,8 +70,19 @@ pub(super) fn with_allow(mut response: Response, allowed: &[Method]) -> Response
 }
 
 /// A JSON-RPC success response.
-pub(super) fn jsonrpc_success(id: RequestId, result: serde_json::Value) -> Response {
-    let document = JsonRpcResponse::success(id.clone(), result);
+pub(super) fn jsonrpc_success<T: Serialize>(id: RequestId, result: &T) -> Response {
+    /// A success response, written straight from the result's own type.
+    #[derive(Serialize)]
+    struct Success<'a, T> {
+        jsonrpc: &'static str,
+        id: &'a RequestId,
+        result: &'a T,
+    }
+    let document = Success {
+        jsonrpc: a2a_types::jsonrpc::JSONRPC_VERSION,
+        id: &id,
+        result,
+    };
     match encode(&document) {
         Ok(body) => bytes(StatusCode::OK, APPLICATION_JSON, body),
         Err(error) => jsonrpc_error(id, &error),

@@ -164,14 +164,11 @@ impl RestRequest<'_> {
         let tenant = call.tenant.clone();
         match operation {
             Operation::SendMessage => {
-                let object = self.body(body, true, call).await?;
-                let request = decode(handler.lenient_message_id(Value::Object(object)))?;
+                let request = self.message_request(body, call).await?;
                 Success::ok(handler.send_message(call, request).await)
             }
             Operation::SendStreamingMessage => {
-                let object = self.body(body, true, call).await?;
-                let request: SendMessageRequest =
-                    decode(handler.lenient_message_id(Value::Object(object)))?;
+                let request = self.message_request(body, call).await?;
                 if request.return_immediately() == Some(true) {
                     // As in Apache Camel, HTTP+JSON refuses the flag on a stream with 400 under
                     // every status profile, where JSON-RPC ignores it (spec §2.1).
@@ -288,12 +285,42 @@ impl RestRequest<'_> {
     /// ContentTypeNotSupported (HTTP 415) for a non-JSON content type, before anything is
     /// read; PayloadTooLarge; ContentTypeNotSupported for an empty body where one is
     /// required; ParseError; InvalidParams when it is not an object.
+    /// The body of a SendMessage request. A body that is a valid request is read once,
+    /// straight into its type; any other goes through [`RestRequest::object`], which
+    /// refuses it exactly as every other operation's body.
+    async fn message_request(
+        &self,
+        body: Body,
+        call: &mut CallContext,
+    ) -> Result<SendMessageRequest, Failure> {
+        let handler = &self.bindings.handler;
+        let bytes = self.bytes(body).await?;
+        if let Ok(mut request) = serde_json::from_slice::<SendMessageRequest>(&bytes) {
+            if self.path_tenant.is_none() && !request.tenant.is_empty() {
+                call.tenant.clone_from(&request.tenant);
+            }
+            if handler.config().lenient_message_id && request.message.message_id.is_empty() {
+                request.message.message_id = a2a_types::MessageId::generate();
+            }
+            return Ok(request);
+        }
+        let object = self.object(&bytes, true, call)?;
+        Ok(decode(handler.lenient_message_id(Value::Object(object)))?)
+    }
+
+    /// The body as a JSON object; see [`RestRequest::object`].
     async fn body(
         &self,
         body: Body,
         required: bool,
         call: &mut CallContext,
     ) -> Result<Map<String, Value>, Failure> {
+        let bytes = self.bytes(body).await?;
+        self.object(&bytes, required, call)
+    }
+
+    /// The body's bytes, once its media type is one of the two JSON types.
+    async fn bytes(&self, body: Body) -> Result<bytes::Bytes, Failure> {
         let headers = &self.parts.headers;
         // The type is checked before the body is read, with 415 under every status
         // profile: it is the HTTP answer to a body of the wrong media type.
@@ -301,7 +328,18 @@ impl RestRequest<'_> {
             error,
             status: Some(StatusCode::UNSUPPORTED_MEDIA_TYPE),
         })?;
-        let bytes = body::read_limited(body, headers, self.bindings.max_body_bytes).await?;
+        Ok(body::read_limited(body, headers, self.bindings.max_body_bytes).await?)
+    }
+
+    /// The body as a JSON object (empty when there is none and `required` is false); its
+    /// `tenant` member names the tenant when the path does not.
+    fn object(
+        &self,
+        bytes: &[u8],
+        required: bool,
+        call: &mut CallContext,
+    ) -> Result<Map<String, Value>, Failure> {
+        let headers = &self.parts.headers;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return if required {
                 Err(A2aError::new(
@@ -317,7 +355,7 @@ impl RestRequest<'_> {
                 Ok(Map::new())
             };
         }
-        let Ok(document) = serde_json::from_slice::<Value>(&bytes) else {
+        let Ok(document) = serde_json::from_slice::<Value>(bytes) else {
             return Err(A2aError::parse_error().into());
         };
         let Value::Object(object) = document else {

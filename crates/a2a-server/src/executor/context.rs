@@ -36,6 +36,9 @@ pub struct RequestContext {
     pub configuration: Option<SendMessageConfiguration>,
     /// The request's metadata.
     pub metadata: Option<Metadata>,
+    /// True when the request is a streaming one (SendStreamingMessage): the client reads the
+    /// task's events as they come, so an answer sent in chunks reaches it chunk by chunk.
+    pub streaming: bool,
 }
 
 impl RequestContext {
@@ -55,6 +58,7 @@ impl RequestContext {
             referenced_tasks: Vec::new(),
             configuration: None,
             metadata: None,
+            streaming: false,
         }
     }
 

@@ -51,6 +51,9 @@ impl std::fmt::Debug for Engine {
     }
 }
 
+/// The run of a turn, boxed: polled in place first or spawned.
+pub(super) type TurnRun = std::pin::Pin<Box<dyn Future<Output = ()> + Send + 'static>>;
+
 /// A turn just started: its view, and (when asked for) its events from the first one on.
 #[derive(Debug)]
 pub(crate) struct StartedTurn {
@@ -197,6 +200,59 @@ impl Engine {
     /// then runs the executor on its own tracked tokio task once the ticket gives it a slot.
     /// Subscribing first means a stream misses none of the turn's events.
     pub(super) fn start(self: &Arc<Self>, start: TurnStart, ticket: Ticket) -> StartedTurn {
+        let (started, run) = self.prepare(start, ticket);
+        self.admission.spawn(run);
+        started
+    }
+
+    /// [`Engine::start`], except that a turn whose starter only waits for its answer (a
+    /// plain SendMessage) first runs right here, in the caller's task, until it waits for
+    /// something; only then does it move to a tokio task of its own (see [`Engine::launch`]).
+    ///
+    /// The caller must hold no lock the executor's updates take (the task's lock).
+    pub(super) async fn start_now(
+        self: &Arc<Self>,
+        start: TurnStart,
+        ticket: Ticket,
+    ) -> StartedTurn {
+        let events = start.events;
+        let (started, run) = self.prepare(start, ticket);
+        self.launch(run, events).await;
+        started
+    }
+
+    /// Runs a prepared turn. One that only answers a waiting request is polled once here
+    /// first: an agent that answers at once (most turns of a simple agent) then costs no
+    /// spawned task, no cross-task wake-up and no second scheduling, and one that waits is
+    /// spawned with everything it did so far. Nothing can stop it half-way: the first poll
+    /// and the spawn happen in one poll of the caller, which cannot be dropped in between.
+    /// A turn whose starter follows its events is spawned at once, so that its reader drains
+    /// the events while they are made instead of finding them all queued.
+    pub(super) async fn launch(&self, run: TurnRun, events: Events) {
+        if events == Events::Follow {
+            self.admission.spawn(run);
+            return;
+        }
+        let mut run = Some(run);
+        std::future::poll_fn(|context| {
+            if let Some(mut pending) = run.take()
+                && pending.as_mut().poll(context).is_pending()
+            {
+                // Polled again at once on its own task, which registers its own wakers.
+                self.admission.spawn(pending);
+            }
+            std::task::Poll::Ready(())
+        })
+        .await;
+    }
+
+    /// Registers a turn admitted by `ticket` and subscribes to its events when asked; returns
+    /// them with the turn's run (the slot, the executor, the end of the turn), not started.
+    pub(super) fn prepare(
+        self: &Arc<Self>,
+        start: TurnStart,
+        ticket: Ticket,
+    ) -> (StartedTurn, TurnRun) {
         // Only new interactions queue (their task is stored SUBMITTED first), so a queued turn
         // is new even though its task exists.
         let queued = ticket.is_queued();
@@ -216,6 +272,7 @@ impl Engine {
             referenced_tasks: start.extras.referenced_tasks,
             configuration: start.extras.configuration,
             metadata: start.extras.metadata,
+            streaming: start.events == Events::Follow,
         };
         let (view, receiver) = watch::channel(TurnView {
             task: start.task,
@@ -247,7 +304,7 @@ impl Engine {
             .then(|| self.events.subscribe(&turn.task_id, &turn.scope));
         let executor = Arc::clone(&self.executor);
         let ticket = ticket.register(&turn);
-        self.admission.spawn(async move {
+        let run = Box::pin(async move {
             let Some(_slot) = ticket.wait_for_slot(&turn).await else {
                 return;
             };
@@ -262,10 +319,11 @@ impl Engine {
             // `_slot` is given back only now: the turn holds it until it settled, whatever its
             // binding (one shared cap covers every kind of request).
         });
-        StartedTurn {
+        let started = StartedTurn {
             view: receiver,
             events,
-        }
+        };
+        (started, run)
     }
 
     /// Loads a task under the caller's scope, mapping store failures to an internal error.

@@ -218,10 +218,14 @@ impl Turn {
         let answers = first_change
             || ends
             || status_set.is_some_and(|state| state.is_terminal() || state.is_interrupted());
-        let for_view = answers.then(|| task.clone());
-        if !ends {
+        // A turn that ends keeps no copy: the task moves to the view.
+        let for_view = if ends {
+            Some(task)
+        } else {
+            let for_view = answers.then(|| task.clone());
             *self.cache.lock().unwrap_or_else(PoisonError::into_inner) = Some((task, version));
-        }
+            for_view
+        };
         let update = |view: &mut TurnView| {
             if let Some(task) = for_view {
                 view.task = Some(task);

@@ -118,7 +118,7 @@ impl Engine {
             events,
             extras,
         };
-        Ok(self.start(start, ticket))
+        Ok(self.start_now(start, ticket).await)
     }
 
     /// A follow-up, accepted only by a task of the same context that waits for input: checked
@@ -131,7 +131,7 @@ impl Engine {
         ticket: super::Ticket,
     ) -> Result<StartedTurn, A2aError> {
         let (scope, mut message, mut inline_push, events, extras) = request.into_parts();
-        let _guard = self.locks.lock(task_id).await;
+        let guard = self.locks.lock(task_id).await;
         let Some(stored) = self.load(&scope, task_id).await? else {
             return Err(self.missing_task(&scope, task_id).await);
         };
@@ -193,7 +193,13 @@ impl Engine {
             events,
             extras,
         };
-        Ok(self.start(start, ticket))
+        // Registered under the lock; its executor runs once the lock is released, since its
+        // updates take it.
+        let events = start.events;
+        let (started, run) = self.prepare(start, ticket);
+        drop(guard);
+        self.launch(run, events).await;
+        Ok(started)
     }
 
     /// Registers a webhook given inline with the message; events after `deliver_after` go

@@ -113,7 +113,15 @@ impl TaskStore for InMemoryTaskStore {
         let body: Arc<[u8]> = serde_json::to_vec(task)
             .map_err(|error| StoreError::Backend(Box::new(error)))?
             .into();
-        let encoded = encode_events(events)?;
+        // A finished task's log is dropped (unless someone will read it later), so its last
+        // events need no encoding: the sequence numbers are all that is kept of them.
+        let compacts = task.status.state.is_terminal()
+            && !self.retain_logs.load(std::sync::atomic::Ordering::Relaxed);
+        let encoded = if compacts {
+            Vec::new()
+        } else {
+            encode_events(events)?
+        };
         let mut tasks = self.lock();
         tasks.drop_if_expired(&task.id, now, ttl);
 
@@ -151,10 +159,12 @@ impl TaskStore for InMemoryTaskStore {
             None => (None, Log::default()),
         };
         log.events.extend(encoded);
-        let last_sequence = log.last_sequence();
-        if task.status.state.is_terminal()
-            && !self.retain_logs.load(std::sync::atomic::Ordering::Relaxed)
-        {
+        let last_sequence = if compacts {
+            log.last_sequence() + events.len() as u64
+        } else {
+            log.last_sequence()
+        };
+        if compacts {
             log = Log {
                 compacted_to: last_sequence,
                 events: Vec::new(),

@@ -96,15 +96,33 @@ impl Framing {
     /// InternalError when the event cannot be serialised (e.g. an executor's metadata); the
     /// cause is logged, and the caller sends an error frame instead of an empty event.
     fn event(&self, event: &StreamEvent) -> Result<Bytes, A2aError> {
-        let data = match self {
-            Self::JsonRpc(id) => {
-                let result = serde_json::to_value(&event.response).map_err(unserialisable)?;
-                serde_json::to_vec(&JsonRpcResponse::success(id.clone(), result))
-            }
-            Self::HttpJson { .. } => serde_json::to_vec(&event.response),
+        /// A JSON-RPC success response, written straight from the event.
+        #[derive(serde::Serialize)]
+        struct Success<'a, T> {
+            jsonrpc: &'static str,
+            id: &'a RequestId,
+            result: &'a T,
+        }
+        // The frame is written in one buffer: its head, then the document in place.
+        let mut frame = Vec::with_capacity(256);
+        if let Some(id) = event.sequence {
+            frame.extend_from_slice(format!("id: {id}\n").as_bytes());
+        }
+        frame.extend_from_slice(b"data: ");
+        match self {
+            Self::JsonRpc(id) => serde_json::to_writer(
+                &mut frame,
+                &Success {
+                    jsonrpc: a2a_types::jsonrpc::JSONRPC_VERSION,
+                    id,
+                    result: &event.response,
+                },
+            ),
+            Self::HttpJson { .. } => serde_json::to_writer(&mut frame, &event.response),
         }
         .map_err(unserialisable)?;
-        Ok(frame(None, event.sequence, &data))
+        frame.extend_from_slice(b"\n\n");
+        Ok(Bytes::from(frame))
     }
 
     /// The `event: error` frame of `error`, in the binding's error body.

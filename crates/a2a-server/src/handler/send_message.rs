@@ -1,6 +1,8 @@
 //! SendMessage (spec §2.1, §9.6): starting a turn and deciding when to answer.
 
 use a2a_types::{A2aError, Message, Role, SendMessageRequest, SendMessageResponse, Task};
+use std::sync::Arc;
+
 use tokio::sync::watch;
 
 use super::{CallContext, RequestHandler, history_length, tenant_of, trim_history};
@@ -168,6 +170,9 @@ async fn wait_for_answer(
         .await
         .map_err(|_| A2aError::internal())?
         .clone();
+    // Once the turn is over and gone, this was the last holder of the view besides `view`,
+    // so the answer takes the task instead of copying it.
+    drop(receiver);
     Ok(view)
 }
 
@@ -180,7 +185,10 @@ fn answer(view: TurnView, length: Option<usize>) -> Result<SendMessageResponse, 
         return Ok(SendMessageResponse::Message(reply));
     }
     match view.task {
-        Some(task) => Ok(SendMessageResponse::Task(trim_history(task, length))),
+        Some(task) => Ok(SendMessageResponse::Task(trim_history(
+            Arc::unwrap_or_clone(task),
+            length,
+        ))),
         None => Err(A2aError::invalid_agent_response(
             "the agent neither replied nor created a task",
         )),

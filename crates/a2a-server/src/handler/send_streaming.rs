@@ -37,7 +37,7 @@ impl RequestHandler {
             // later refusal arrives as an error event.
             let first = StreamEvent {
                 sequence: None,
-                response: StreamResponse::Task(trim_history(task, length)),
+                response: StreamResponse::Task(trim_history(Arc::unwrap_or_clone(task), length)),
             };
             let head = futures::stream::once(async { Ok(first) });
             let backfill = self.backfill(call, &request_task_id, None);
@@ -136,7 +136,7 @@ fn ended_without_events(view: &TurnView) -> Result<EventStream, A2aError> {
     let response = if let Some(reply) = &view.reply {
         StreamResponse::Message(reply.clone())
     } else if let Some(task) = &view.task {
-        StreamResponse::Task(task.clone())
+        StreamResponse::Task(a2a_types::Task::clone(task))
     } else {
         return Err(A2aError::invalid_agent_response(
             "the agent neither replied nor created a task",

@@ -275,7 +275,7 @@ impl Engine {
             streaming: start.events == Events::Follow,
         };
         let (view, receiver) = watch::channel(TurnView {
-            task: start.task,
+            task: start.task.map(Arc::new),
             // The stored SUBMITTED task is the answer to a queued request.
             changed: queued,
             ..TurnView::default()

@@ -178,7 +178,7 @@ impl Turn {
             | TaskState::Completed
             | TaskState::Failed
             | TaskState::Canceled
-            | TaskState::Rejected => self.end(|view| view.task = Some(task)),
+            | TaskState::Rejected => self.end(|view| view.task = Some(std::sync::Arc::new(task))),
         }
     }
 

@@ -17,8 +17,9 @@ use crate::store::{Expected, StoreError, TaskScope, Version};
 /// What the request that started a turn can see of it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TurnView {
-    /// The latest task as stored, once it exists.
-    pub(crate) task: Option<Task>,
+    /// The latest task as stored, once it exists (shared: every reader of the view gets it
+    /// without a copy, and the last one to hold it may take it).
+    pub(crate) task: Option<Arc<Task>>,
     /// True once the turn changed the task.
     pub(crate) changed: bool,
     /// The last state the turn set with a status change.
@@ -116,7 +117,7 @@ impl Turn {
 
     /// Ends the turn because the task was canceled: fires the cancellation token.
     pub(crate) fn end_canceled(&self, task: Task) {
-        self.end(|view| view.task = Some(task));
+        self.end(|view| view.task = Some(Arc::new(task)));
         self.cancellation.cancel();
     }
 
@@ -142,7 +143,7 @@ impl Turn {
                 .ok_or(UpdateError::TaskFinished)?;
             if stored.task.status.state.is_terminal() {
                 // Canceled, or finished by another instance: drop the update, this turn is over.
-                self.end(|view| view.task = Some(stored.task.clone()));
+                self.end(|view| view.task = Some(Arc::new(stored.task.clone())));
                 self.cancellation.cancel();
                 return Err(UpdateError::TaskFinished);
             }
@@ -220,9 +221,9 @@ impl Turn {
             || status_set.is_some_and(|state| state.is_terminal() || state.is_interrupted());
         // A turn that ends keeps no copy: the task moves to the view.
         let for_view = if ends {
-            Some(task)
+            Some(Arc::new(task))
         } else {
-            let for_view = answers.then(|| task.clone());
+            let for_view = answers.then(|| Arc::new(task.clone()));
             *self.cache.lock().unwrap_or_else(PoisonError::into_inner) = Some((task, version));
             for_view
         };
@@ -306,7 +307,7 @@ impl Turn {
             Err(error) => return Err(log_store(&error)),
         }
         self.end(|view| {
-            view.task = Some(task);
+            view.task = Some(Arc::new(task));
             view.reply = Some(reply);
         });
         Ok(())

@@ -47,10 +47,16 @@ impl ConcurrencyLimits {
         if !agents.contains_key(agent_id) && agents.len() >= PRUNE_ABOVE {
             agents.retain(|_, semaphore| semaphore.available_permits() < self.per_agent);
         }
-        let semaphore = agents
-            .entry(agent_id.to_owned())
-            .or_insert_with(|| Arc::new(Semaphore::new(self.per_agent)));
-        Arc::clone(semaphore)
+        // Looked up before inserting: the id is copied only for an agent's first call.
+        let semaphore = match agents.get(agent_id) {
+            Some(semaphore) => Arc::clone(semaphore),
+            None => Arc::clone(
+                agents
+                    .entry(agent_id.to_owned())
+                    .or_insert_with(|| Arc::new(Semaphore::new(self.per_agent))),
+            ),
+        };
+        semaphore
             .try_acquire_owned()
             .map_err(|_| GatewayError::Busy {
                 agent_id: agent_id.to_owned(),

@@ -37,6 +37,7 @@ mod auth;
 mod card;
 mod config;
 pub(crate) mod cors;
+mod envelope;
 mod error;
 mod grpc;
 mod headers;

@@ -12,9 +12,9 @@ use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse as _, Response};
 use http::StatusCode;
 use http::header::{CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
-use serde_json::Value;
 use tokio::time::Instant;
 
+use super::envelope;
 use super::error::GatewayError;
 use super::grpc::{self, grpc_url};
 use super::limits::read_request;
@@ -74,7 +74,12 @@ async fn forward(
         (Some(base), _) => base,
         // Without HTTP+JSON, a gRPC interface is called in the route's stead.
         (None, Some(url)) => {
-            return grpc::rest::call(proxy, agent_id, url, &parts, &caller_id, &body).await;
+            // Boxed, as on the JSON-RPC route: a gRPC call's future would make every
+            // call's large.
+            return Box::pin(grpc::rest::call(
+                proxy, agent_id, url, &parts, &caller_id, &body,
+            ))
+            .await;
         }
         // A KubeMQ record has a single `url`, which serves its streams too.
         (None, None) => {
@@ -88,8 +93,7 @@ async fn forward(
     };
     let url = target_url(base, parts.uri.path(), parts.uri.query());
     let permit = proxy.limits.acquire(agent_id)?;
-    let json = serde_json::from_slice::<Value>(&body).ok();
-    let deadline = upstream::deadline(json.as_ref(), &proxy.config);
+    let deadline = upstream::deadline(envelope::deadline_params(&body).as_ref(), &proxy.config);
     let outgoing = proxy
         .client()?
         .request(parts.method, url)

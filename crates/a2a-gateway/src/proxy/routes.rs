@@ -9,6 +9,7 @@ use axum::routing::{any, get, post};
 use super::error::GatewayError;
 use super::grpc::Channels;
 use super::limits::ConcurrencyLimits;
+use super::upstream::AgentUrls;
 use super::{ProxyConfig, card, cors, jsonrpc, rest};
 use crate::agent::{AgentDirectory, RegisteredAgent};
 use crate::metrics::Metrics;
@@ -49,6 +50,7 @@ pub fn router(
         config,
         metrics,
         client,
+        agent_urls: AgentUrls::default(),
         grpc: Channels::default(),
     });
     let routes = Router::new()
@@ -74,6 +76,8 @@ pub(crate) struct Proxy {
     pub(crate) limits: ConcurrencyLimits,
     /// `None` when it could not be built; the cause was logged once.
     client: Option<reqwest::Client>,
+    /// The agents' JSON-RPC URLs, parsed.
+    pub(crate) agent_urls: AgentUrls,
     /// The channels to agents reached over gRPC.
     pub(crate) grpc: Channels,
 }

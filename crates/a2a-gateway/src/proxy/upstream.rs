@@ -1,12 +1,15 @@
 //! One call to an agent: sent and answered within the call's deadline, the answer read
 //! within the size cap and sorted into what the gateway relays and what it reports.
 
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http::StatusCode;
 use http::header::{CONTENT_TYPE, HeaderMap};
 use serde_json::Value;
+use url::Url;
 
 use super::ProxyConfig;
 use super::error::GatewayError;
@@ -25,6 +28,34 @@ pub(crate) enum Reply {
     Stream(reqwest::Response),
 }
 
+/// Above this many URLs, [`AgentUrls`] starts again from none.
+const URLS_KEPT: usize = 4096;
+
+/// Agents' URLs, each parsed once. Given a URL as text, reqwest parses it on every call:
+/// a fifteenth of a proxied call's instructions.
+#[derive(Debug, Default)]
+pub(crate) struct AgentUrls(Mutex<HashMap<String, Url>>);
+
+impl AgentUrls {
+    /// `url` parsed, to be called as it is; `None` when reqwest's request builder would
+    /// refuse it (not an absolute URL with a host) or change it (credentials in it become
+    /// an `Authorization` header).
+    pub(crate) fn get(&self, url: &str) -> Option<Url> {
+        let mut urls = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(parsed) = urls.get(url) {
+            return Some(parsed.clone());
+        }
+        let parsed = Url::parse(url).ok().filter(|parsed| {
+            parsed.has_host() && parsed.username().is_empty() && parsed.password().is_none()
+        })?;
+        if urls.len() >= URLS_KEPT {
+            urls.clear();
+        }
+        urls.insert(url.to_owned(), parsed.clone());
+        Some(parsed)
+    }
+}
+
 /// Sends `request` to `agent_id` and waits for its answer until `deadline`. Dropping the
 /// call at the deadline closes the connection, so the agent sees the call cancelled.
 ///
@@ -39,7 +70,7 @@ pub(crate) async fn call(
     max_response_bytes: usize,
 ) -> Result<Reply, GatewayError> {
     let exchange = async {
-        let response = request.send().await.map_err(|error| {
+        let mut response = request.send().await.map_err(|error| {
             tracing::debug!(agent_id, error = %error, "agent unreachable");
             GatewayError::Unreachable {
                 agent_id: agent_id.to_owned(),
@@ -55,7 +86,8 @@ pub(crate) async fn call(
         if status.is_success() && is_event_stream(response.headers()) {
             return Ok(Reply::Stream(response));
         }
-        let headers = response.headers().clone();
+        // Taken, not copied: the body is read by its own length, not its headers'.
+        let headers = std::mem::take(response.headers_mut());
         let body =
             read_capped(response, max_response_bytes)
                 .await
@@ -136,6 +168,21 @@ mod tests {
                 "{params:?}"
             );
         }
+    }
+
+    #[test]
+    fn agent_urls_are_kept_parsed_unless_the_builder_would_change_them() {
+        let urls = AgentUrls::default();
+        let url = "http://127.0.0.1:8080/a2a";
+        assert_eq!(urls.get(url).map(String::from), Some(url.to_owned()));
+        assert_eq!(urls.get(url).map(String::from), Some(url.to_owned()));
+        assert_eq!(urls.0.lock().unwrap().len(), 1);
+        assert!(
+            urls.get("http://user:secret@agent/").is_none(),
+            "credentials"
+        );
+        assert!(urls.get("unix:/run/agent.sock").is_none(), "no host");
+        assert!(urls.get("not a url").is_none());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! over a streaming method, it sends that artifact one word per chunk.
 
 use a2a_server::executor::{AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
-use a2a_types::{Artifact, ArtifactChunk};
+use a2a_types::{Artifact, ArtifactChunk, ArtifactId, Part};
 use async_trait::async_trait;
 
 /// The echo agent.
@@ -36,9 +36,15 @@ impl AgentExecutor for Echo {
                 (_, false) => ArtifactChunk::Next,
                 (_, true) => ArtifactChunk::Last,
             };
-            let artifact = Artifact::from_text(word)
-                .with_id(STREAMED_ARTIFACT_ID)
-                .with_name("echo");
+            // Every chunk names the one artifact (no fresh id per chunk).
+            let artifact = Artifact {
+                artifact_id: ArtifactId::new(STREAMED_ARTIFACT_ID),
+                name: "echo".to_owned(),
+                description: String::new(),
+                parts: vec![Part::text(word)],
+                metadata: None,
+                extensions: Vec::new(),
+            };
             updater.artifact(artifact, chunk).await?;
         }
         updater.complete(()).await?;

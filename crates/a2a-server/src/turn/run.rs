@@ -227,20 +227,25 @@ impl Turn {
             *self.cache.lock().unwrap_or_else(PoisonError::into_inner) = Some((task, version));
             for_view
         };
-        let update = |view: &mut TurnView| {
-            if let Some(task) = for_view {
-                view.task = Some(task);
-            }
-            view.changed = true;
-            if status_set.is_some() {
-                view.status_set = status_set;
-            }
-        };
         if ends {
-            self.end(update);
-        } else {
-            self.view.send_modify(update);
+            self.end(|view| {
+                view.task = for_view;
+                view.changed = true;
+                view.status_set = status_set;
+            });
+        } else if for_view.is_some() || status_set.is_some() {
+            self.view.send_modify(|view| {
+                if let Some(task) = for_view {
+                    view.task = Some(task);
+                }
+                view.changed = true;
+                if status_set.is_some() {
+                    view.status_set = status_set;
+                }
+            });
         }
+        // Otherwise (an artifact chunk after the first change) the view is as it was: its
+        // watchers are not woken for nothing.
         Ok(())
     }
 

@@ -20,7 +20,7 @@ use crate::handler::{CallContext, EventStream};
 
 /// What a method produced: the `result` member, or the events of a streaming method.
 enum Answer {
-    Result(Outcome),
+    Result(Box<Outcome>),
     Stream(EventStream),
 }
 
@@ -74,13 +74,11 @@ impl<'a> Envelope<'a> {
     }
 }
 
-/// The parts of a body read as a JSON tree, or the error response that refuses it.
-fn tree_envelope(body: &[u8]) -> Result<Parts<'static>, Response> {
+/// The parts of a body read as a JSON tree, or the error that refuses it with the id to
+/// answer it under.
+fn tree_envelope(body: &[u8]) -> Result<Parts<'static>, (RequestId, A2aError)> {
     let Ok(document) = serde_json::from_slice::<Value>(body) else {
-        return Err(response::jsonrpc_error(
-            RequestId::Null,
-            &A2aError::parse_error(),
-        ));
+        return Err((RequestId::Null, A2aError::parse_error()));
     };
     // The id is echoed even when the envelope around it is invalid (JSON-RPC 2.0 §5).
     let id = RequestId::of_request(&document);
@@ -92,7 +90,7 @@ fn tree_envelope(body: &[u8]) -> Result<Parts<'static>, Response> {
         )),
         Err(error) => {
             let error = A2aError::invalid_request(format!("Invalid request: {error}"));
-            Err(response::jsonrpc_error(id, &error))
+            Err((id, error))
         }
     }
 }
@@ -120,7 +118,7 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
         Some(envelope) => envelope,
         None => match tree_envelope(&bytes) {
             Ok(envelope) => envelope,
-            Err(refusal) => return refusal,
+            Err((id, error)) => return response::jsonrpc_error(id, &error),
         },
     };
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
@@ -135,7 +133,7 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
         return response::empty(StatusCode::NO_CONTENT);
     };
     let answer = match outcome {
-        Ok(Answer::Result(result)) => response::jsonrpc_success(id, &result),
+        Ok(Answer::Result(result)) => response::jsonrpc_success(id, &*result),
         // Every frame of the stream is a response to this request, so each carries its id.
         Ok(Answer::Stream(events)) => {
             sse::response(events, sse::Framing::JsonRpc(id), bindings.sse_keepalive)
@@ -193,7 +191,7 @@ async fn execute(
         | Method::GetExtendedAgentCard => handler
             .run_unary(call, method, params)
             .await
-            .map(Answer::Result),
+            .map(|outcome| Answer::Result(Box::new(outcome))),
     }
 }
 

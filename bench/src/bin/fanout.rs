@@ -9,10 +9,17 @@
 //! - how long subscribing took, and how many subscribers saw the task complete.
 //!
 //! The task must stay quiet until every subscriber is in (the benchmark's command waits
-//! a second before its first line); `late` counts subscribers whose snapshot arrived after
-//! the first event had been delivered elsewhere.
+//! a few seconds before its first line); `late` counts subscribers whose snapshot arrived
+//! after the first event had been delivered elsewhere.
+//!
+//! With `--server-pid`, it also reads the server's resident memory (`VmRSS` in
+//! `/proc/PID/status`) at the moment the last subscriber receives its snapshot, when every
+//! subscriber is in and none has seen the task end (`server_rss_kib_all_subscribed`; null
+//! when a subscriber saw the end first).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use a2a_bench::sse::EventCounter;
@@ -36,6 +43,50 @@ struct Args {
     /// The whole run fails after this many seconds.
     #[arg(long, default_value_t = 60)]
     timeout_s: u64,
+    /// The server's process id, to read its resident memory when every subscriber is in.
+    #[arg(long)]
+    server_pid: Option<u32>,
+}
+
+/// What the subscribers share to catch the moment when all of them are in.
+#[derive(Debug)]
+struct Census {
+    /// Subscribers that received their snapshot.
+    subscribed: AtomicUsize,
+    /// Whether a subscriber has seen the final event.
+    ended: AtomicBool,
+    subscribers: usize,
+    server_pid: Option<u32>,
+    /// The server's VmRSS (KiB) when the last snapshot arrived and no subscriber had seen
+    /// the end.
+    rss_kib: Mutex<Option<u64>>,
+}
+
+impl Census {
+    /// Notes one more subscriber in; the last one reads the server's memory.
+    fn subscribed(&self) {
+        let count = self.subscribed.fetch_add(1, Ordering::SeqCst) + 1;
+        if count != self.subscribers || self.ended.load(Ordering::SeqCst) {
+            return;
+        }
+        if let Some(pid) = self.server_pid {
+            let rss = rss_kib(pid);
+            *self.rss_kib.lock().unwrap_or_else(PoisonError::into_inner) = rss;
+        }
+    }
+}
+
+/// `VmRSS` of process `pid`, in KiB.
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// What one subscriber saw, times from the start of subscribing.
@@ -57,6 +108,13 @@ async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let client = a2a_bench::http_client(0)?;
     let url = args.url.trim_end_matches('/').to_owned();
+    let census = Arc::new(Census {
+        subscribed: AtomicUsize::new(0),
+        ended: AtomicBool::new(false),
+        subscribers: args.subscribers,
+        server_pid: args.server_pid,
+        rss_kib: Mutex::new(None),
+    });
     let run = async {
         let task_id = start_task(&client, &url).await?;
         let start = Instant::now();
@@ -64,7 +122,8 @@ async fn main() -> anyhow::Result<()> {
         for _ in 0..args.subscribers {
             let client = client.clone();
             let target = format!("{url}/tasks/{task_id}:subscribe");
-            set.spawn(async move { subscribe(&client, &target, start).await });
+            let census = Arc::clone(&census);
+            set.spawn(async move { subscribe(&client, &target, start, &census).await });
         }
         let mut subscribers = Vec::with_capacity(args.subscribers);
         while let Some(joined) = set.join_next().await {
@@ -113,6 +172,7 @@ async fn main() -> anyhow::Result<()> {
         "events_per_subscriber_min": completed.iter().map(|s| s.events).min(),
         "events_per_subscriber_max": completed.iter().map(|s| s.events).max(),
         "events_per_s": if window.is_zero() { 0.0 } else { updates as f64 / window.as_secs_f64() },
+        "server_rss_kib_all_subscribed": *census.rss_kib.lock().unwrap_or_else(PoisonError::into_inner),
     });
     std::fs::write(&args.out, serde_json::to_vec_pretty(&summary)?)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
@@ -149,9 +209,14 @@ async fn start_task(client: &reqwest::Client, url: &str) -> anyhow::Result<Strin
     }
 }
 
-async fn subscribe(client: &reqwest::Client, target: &str, start: Instant) -> Subscriber {
+async fn subscribe(
+    client: &reqwest::Client,
+    target: &str,
+    start: Instant,
+    census: &Census,
+) -> Subscriber {
     let mut seen = Subscriber::default();
-    if let Err(error) = read_subscription(client, target, start, &mut seen).await {
+    if let Err(error) = read_subscription(client, target, start, census, &mut seen).await {
         seen.error = Some(format!("{error:#}"));
     }
     seen
@@ -161,6 +226,7 @@ async fn read_subscription(
     client: &reqwest::Client,
     target: &str,
     start: Instant,
+    census: &Census,
     seen: &mut Subscriber,
 ) -> anyhow::Result<()> {
     let response = client
@@ -177,13 +243,17 @@ async fn read_subscription(
         }
         let now = start.elapsed();
         let events = counter.events();
-        seen.snapshot.get_or_insert(now);
+        if seen.snapshot.is_none() {
+            seen.snapshot = Some(now);
+            census.subscribed();
+        }
         if events >= 2 {
             seen.first_update.get_or_insert(now);
         }
         if seen.terminal.is_none() && counter.terminal().is_some() {
             seen.terminal = counter.terminal();
             seen.final_event = Some(now);
+            census.ended.store(true, Ordering::SeqCst);
         }
     }
     seen.events = counter.events();

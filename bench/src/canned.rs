@@ -1,6 +1,7 @@
 //! Canned A2A payloads with the shape and size of what `a2a serve` sends: the echo agent's
-//! SendMessage answer and the exec agent's stream events. The bare server answers with
-//! them, so both servers put the same bytes on the wire.
+//! SendMessage answer, its streamed answer (one artifact chunk per word), and the exec
+//! agent's line events of the fan-out. The bare server answers with them, so both servers
+//! put the same bytes on the wire.
 
 /// The id of the canned task (a UUID, like the real ones).
 pub const TASK_ID: &str = "0a21b3ce-82c0-4d00-bd81-484b7d139340";
@@ -21,17 +22,49 @@ pub mod state {
     pub const COMPLETED: &str = "TASK_STATE_COMPLETED";
 }
 
+/// The word the stream figure's messages are made of.
+pub const STREAM_WORD: &str = "chunk";
+
+/// The text of a stream figure's message of `words` words: [`STREAM_WORD`] that many times,
+/// separated by single spaces, so the echo agent streams it in exactly `words` chunks. The
+/// only spaces of the request are these, which is how `bare` tells the length of the stream
+/// to send without parsing the request.
+#[must_use]
+pub fn stream_text(words: usize) -> String {
+    vec![STREAM_WORD; words.max(1)].join(" ")
+}
+
+/// The id of the stream figure's message number `number`: every one is as long as the
+/// canned stream's (for numbers below 10^8).
+#[must_use]
+pub fn stream_message_id(number: usize) -> String {
+    format!("stream-{number:08}")
+}
+
 /// A task as the server stores it after the message `hi` (id `m1`): its status, an optional
 /// artifact `(name, text)`, and the message in its history.
 #[must_use]
 pub fn task(task_id: &str, state: &str, artifact: Option<(&str, &str)>) -> String {
+    task_after(task_id, state, artifact, "m1", "hi")
+}
+
+/// A task as the server stores it after the message `text` with the id `message_id`: its
+/// status, an optional artifact `(name, text)`, and the message in its history.
+#[must_use]
+pub fn task_after(
+    task_id: &str,
+    state: &str,
+    artifact: Option<(&str, &str)>,
+    message_id: &str,
+    text: &str,
+) -> String {
     let artifacts = artifact.map_or_else(String::new, |(name, text)| {
         format!(
             r#","artifacts":[{{"artifactId":"{ARTIFACT_ID}","name":"{name}","parts":[{{"text":"{text}"}}]}}]"#
         )
     });
     format!(
-        r#"{{"id":"{task_id}","contextId":"{CONTEXT_ID}","status":{{"state":"{state}","timestamp":"{TIMESTAMP}"}}{artifacts},"history":[{{"messageId":"m1","contextId":"{CONTEXT_ID}","taskId":"{task_id}","role":"ROLE_USER","parts":[{{"text":"hi"}}]}}]}}"#
+        r#"{{"id":"{task_id}","contextId":"{CONTEXT_ID}","status":{{"state":"{state}","timestamp":"{TIMESTAMP}"}}{artifacts},"history":[{{"messageId":"{message_id}","contextId":"{CONTEXT_ID}","taskId":"{task_id}","role":"ROLE_USER","parts":[{{"text":"{text}"}}]}}]}}"#
     )
 }
 
@@ -72,25 +105,62 @@ pub fn status_update(task_id: &str, state: &str) -> String {
 /// its command's output: one chunk of its `output` artifact per line.
 #[must_use]
 pub fn line_update(task_id: &str, line: usize, lines: usize) -> String {
-    let append = if line > 1 { r#","append":true"# } else { "" };
-    let last_chunk = if line == lines {
+    chunk_update(
+        task_id,
+        ARTIFACT_ID,
+        "output",
+        &line.to_string(),
+        line,
+        lines,
+    )
+}
+
+/// The id and name of the artifact the echo agent streams.
+pub const ECHO_ARTIFACT: &str = "echo";
+
+/// An artifact-update event carrying chunk `chunk` (1-based) of `chunks` of the artifact
+/// `artifact_id` named `name`: the first chunk replaces (no `append`), the next ones append,
+/// the last one says `lastChunk` (a single chunk is first and last).
+#[must_use]
+pub fn chunk_update(
+    task_id: &str,
+    artifact_id: &str,
+    name: &str,
+    text: &str,
+    chunk: usize,
+    chunks: usize,
+) -> String {
+    let append = if chunk > 1 { r#","append":true"# } else { "" };
+    let last_chunk = if chunk == chunks {
         r#","lastChunk":true"#
     } else {
         ""
     };
     format!(
-        r#"{{"artifactUpdate":{{"taskId":"{task_id}","contextId":"{CONTEXT_ID}","artifact":{{"artifactId":"{ARTIFACT_ID}","name":"output","parts":[{{"text":"{line}"}}]}}{append}{last_chunk}}}}}"#
+        r#"{{"artifactUpdate":{{"taskId":"{task_id}","contextId":"{CONTEXT_ID}","artifact":{{"artifactId":"{artifact_id}","name":"{name}","parts":[{{"text":"{text}"}}]}}{append}{last_chunk}}}}}"#
     )
 }
 
-/// The events of a SendStreamingMessage to `a2a serve --agent exec` whose command prints
-/// `lines` lines: the submitted task, WORKING, one artifact update per line, COMPLETED.
+/// The events of a SendStreamingMessage of [`stream_text`]`(words)` to
+/// `a2a serve --agent echo`, `words` + 2 of them: the submitted task, one artifact update per
+/// word (the word with the space after it; the last without), COMPLETED.
 #[must_use]
-pub fn stream_payloads(task_id: &str, lines: usize) -> Vec<String> {
-    let mut events = Vec::with_capacity(lines + 3);
-    events.push(task_result(&task(task_id, state::SUBMITTED, None)));
-    events.push(status_update(task_id, state::WORKING));
-    events.extend((1..=lines).map(|line| line_update(task_id, line, lines)));
+pub fn echo_stream_payloads(task_id: &str, words: usize) -> Vec<String> {
+    let words = words.max(1);
+    let text = stream_text(words);
+    let mut events = Vec::with_capacity(words + 2);
+    events.push(task_result(&task_after(
+        task_id,
+        state::SUBMITTED,
+        None,
+        &stream_message_id(0),
+        &text,
+    )));
+    let spaced = format!("{STREAM_WORD} ");
+    events.extend((1..=words).map(|chunk| {
+        let word = if chunk < words { &spaced } else { STREAM_WORD };
+        chunk_update(task_id, ECHO_ARTIFACT, ECHO_ARTIFACT, word, chunk, words)
+    }));
     events.push(status_update(task_id, state::COMPLETED));
     events
 }
@@ -119,20 +189,62 @@ mod tests {
     }
 
     #[test]
-    fn a_stream_has_the_exec_agents_events() {
-        let events = stream_payloads(TASK_ID, 100);
-        assert_eq!(events.len(), 103);
-        for event in &events {
-            let _: serde_json::Value = serde_json::from_str(event).expect("valid JSON");
-        }
-        // Sizes as measured on `a2a serve --agent exec` (REST shape).
-        assert_eq!(events[2].len(), 229 - "data: ".len());
+    fn a_line_update_has_the_exec_agents_size() {
+        // Measured on `a2a serve --agent exec` (REST shape).
+        assert_eq!(line_update(TASK_ID, 1, 4).len(), 229 - "data: ".len());
         assert_eq!(line_update(TASK_ID, 2, 4).len(), 243 - "data: ".len());
         assert_eq!(line_update(TASK_ID, 4, 4).len(), 260 - "data: ".len());
         assert_eq!(
             status_update(TASK_ID, state::COMPLETED).len(),
             204 - "data: ".len()
         );
-        assert!(events[102].contains(state::COMPLETED));
+    }
+
+    #[test]
+    fn an_echo_stream_has_the_echo_agents_events() {
+        // Sizes of the data lines `a2a serve --agent echo` sends for the messages of one and
+        // three words (message id `stream-00000001`), HTTP+JSON shape; JSON-RPC adds
+        // `{"jsonrpc":"2.0","id":1,"result":` and `}` to each.
+        let measured: [(usize, &[usize]); 2] =
+            [(1, &[375, 210, 198]), (3, &[387, 194, 208, 224, 198])];
+        for (words, sizes) in measured {
+            let events = echo_stream_payloads(TASK_ID, words);
+            assert_eq!(events.len(), words + 2);
+            let lengths: Vec<usize> = events.iter().map(String::len).collect();
+            assert_eq!(lengths, sizes, "{words} words");
+            let jsonrpc: Vec<usize> = events.iter().map(|e| jsonrpc_result(e).len()).collect();
+            let expected: Vec<usize> = sizes.iter().map(|size| size + 34).collect();
+            assert_eq!(jsonrpc, expected);
+            for event in &events {
+                let _: serde_json::Value = serde_json::from_str(event).expect("valid JSON");
+            }
+        }
+        // The whole JSON-RPC stream of three words, SSE framing included, as a2a sent it.
+        let body: String = echo_stream_payloads(TASK_ID, 3)
+            .iter()
+            .enumerate()
+            .map(|(id, event)| sse_event(Some(id as u64 + 1), &jsonrpc_result(event)))
+            .collect();
+        assert_eq!(body.len(), 1451);
+    }
+
+    #[test]
+    fn an_echo_stream_chunks_join_to_the_message_text() {
+        let events = echo_stream_payloads(TASK_ID, 4);
+        let text: String = events[1..5]
+            .iter()
+            .map(|event| {
+                let value: serde_json::Value = serde_json::from_str(event).expect("valid JSON");
+                value["artifactUpdate"]["artifact"]["parts"][0]["text"]
+                    .as_str()
+                    .expect("a text part")
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(text, stream_text(4));
+        assert_eq!(stream_text(4).matches(' ').count(), 3);
+        assert!(events[0].contains(state::SUBMITTED));
+        assert!(events[5].contains(state::COMPLETED));
+        assert_eq!(stream_message_id(1).len(), stream_message_id(0).len());
     }
 }

@@ -155,8 +155,20 @@ pub async fn send_streaming_message(
     url: &str,
     message_id: &str,
 ) -> StreamOutcome {
+    send_streaming_text(client, url, message_id, "hi").await
+}
+
+/// Sends a JSON-RPC `SendStreamingMessage` with the text `text` (already escaped for a JSON
+/// string) and the message id `message_id` to `url` and reads its SSE stream to the end,
+/// counting the events.
+pub async fn send_streaming_text(
+    client: &reqwest::Client,
+    url: &str,
+    message_id: &str,
+    text: &str,
+) -> StreamOutcome {
     let body = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{{"message":{{"messageId":"{message_id}","role":"ROLE_USER","parts":[{{"text":"hi"}}]}}}}}}"#
+        r#"{{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{{"message":{{"messageId":"{message_id}","role":"ROLE_USER","parts":[{{"text":"{text}"}}]}}}}}}"#
     );
     let start = Instant::now();
     let mut counter = EventCounter::new();
@@ -204,7 +216,7 @@ mod tests {
 
     #[test]
     fn counts_events_across_any_chunking() {
-        let events = canned::stream_payloads(canned::TASK_ID, 5);
+        let events = canned::echo_stream_payloads(canned::TASK_ID, 5);
         let mut body = String::from(": keep-alive\n\n");
         for (id, event) in events.iter().enumerate() {
             body.push_str(&canned::sse_event(Some(id as u64), event));

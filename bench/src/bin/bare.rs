@@ -2,14 +2,17 @@
 //! uses that answers with canned payloads of the same shape and size as `a2a serve`'s and
 //! does no A2A work at all (no parsing, no store, no task lifecycle):
 //!
-//! - `POST /` (JSON-RPC): a body naming `SendStreamingMessage` gets the canned stream of
-//!   `--stream-lines` artifact events (what `a2a serve --agent exec -- lines --count N`
-//!   sends); any other body gets the echo agent's SendMessage answer.
+//! - `POST /` (JSON-RPC): a body naming `SendStreamingMessage` gets the canned stream the
+//!   echo agent sends for a message of N words: the submitted task, N artifact chunks,
+//!   COMPLETED. N is the number of spaces in the body plus one (the benchmark's messages are
+//!   words separated by single spaces, and its requests have no other spaces); the streams
+//!   of `--stream-words` are ready at start, others are made when asked. Any other body
+//!   gets the echo agent's SendMessage answer.
 //! - `POST /message:send` (HTTP+JSON): the echo answer; a body with `returnImmediately`
 //!   starts instead a task for the fan-out figure and gets it WORKING. After
 //!   `--fanout-delay-ms`, the task sends `--fanout-lines` artifact updates, one every
 //!   `--fanout-every-ms`, then COMPLETED, to all its subscribers.
-//! - `POST /message:stream`: the canned stream, HTTP+JSON shape.
+//! - `POST /message:stream`: the canned stream, HTTP+JSON shape, chosen the same way.
 //! - `POST /tasks/{id}:subscribe`: the fan-out task's snapshot, then its events.
 //!
 //! Prints `listening on http://ADDR` like `a2a serve`; runs until killed.
@@ -41,9 +44,9 @@ struct Args {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:0")]
     bind: String,
-    /// Artifact events in the canned stream.
-    #[arg(long, default_value_t = 100)]
-    stream_lines: usize,
+    /// Lengths, in words, of the canned streams made at start (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "10,100,1000")]
+    stream_words: Vec<usize>,
     /// Artifact events of a fan-out task.
     #[arg(long, default_value_t = 200)]
     fanout_lines: usize,
@@ -55,13 +58,40 @@ struct Args {
     fanout_delay_ms: u64,
 }
 
+/// One canned stream, as SSE events (one body chunk each) in both bindings' shapes.
+#[derive(Debug)]
+struct Stream {
+    jsonrpc: Vec<Bytes>,
+    rest: Vec<Bytes>,
+}
+
+impl Stream {
+    /// The echo agent's stream for a message of `words` words.
+    fn new(words: usize) -> Self {
+        let payloads = canned::echo_stream_payloads(canned::TASK_ID, words);
+        let sse = |data: &dyn Fn(&String) -> String| -> Vec<Bytes> {
+            payloads
+                .iter()
+                .enumerate()
+                .map(|(id, payload)| {
+                    Bytes::from(canned::sse_event(Some(id as u64 + 1), &data(payload)))
+                })
+                .collect()
+        };
+        Self {
+            jsonrpc: sse(&|payload| canned::jsonrpc_result(payload)),
+            rest: sse(&String::clone),
+        }
+    }
+}
+
 /// Everything the handlers share.
 #[derive(Debug)]
 struct Bare {
     send_jsonrpc: Bytes,
     send_rest: Bytes,
-    stream_jsonrpc: Vec<Bytes>,
-    stream_rest: Vec<Bytes>,
+    /// The canned streams made at start, by length in words.
+    streams: HashMap<usize, Stream>,
     fanout_lines: usize,
     fanout_every: Duration,
     fanout_delay: Duration,
@@ -73,19 +103,15 @@ struct Bare {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let task_id = canned::TASK_ID;
-    let stream = canned::stream_payloads(task_id, args.stream_lines);
-    let sse = |payloads: &mut dyn Iterator<Item = String>| -> Vec<Bytes> {
-        payloads
-            .enumerate()
-            .map(|(id, data)| Bytes::from(canned::sse_event(Some(id as u64 + 1), &data)))
-            .collect()
-    };
+    let streams = args
+        .stream_words
+        .iter()
+        .map(|&words| (words, Stream::new(words)))
+        .collect();
     let bare = Arc::new(Bare {
         send_jsonrpc: Bytes::from(canned::send_message_jsonrpc()),
         send_rest: Bytes::from(canned::send_message_rest()),
-        stream_jsonrpc: sse(&mut stream.iter().map(|event| canned::jsonrpc_result(event))),
-        stream_rest: sse(&mut stream.iter().cloned()),
+        streams,
         fanout_lines: args.fanout_lines,
         fanout_every: Duration::from_millis(args.fanout_every_ms.max(1)),
         fanout_delay: Duration::from_millis(args.fanout_delay_ms),
@@ -106,7 +132,7 @@ async fn main() -> anyhow::Result<()> {
 
 async fn jsonrpc(State(bare): State<Arc<Bare>>, body: Bytes) -> Response {
     if a2a_bench::contains(&body, b"\"SendStreamingMessage\"") {
-        sse(bare.stream_jsonrpc.clone())
+        bare.stream(&body, |stream| stream.jsonrpc.clone())
     } else {
         json(bare.send_jsonrpc.clone())
     }
@@ -120,8 +146,19 @@ async fn send_rest(State(bare): State<Arc<Bare>>, body: Bytes) -> Response {
     }
 }
 
-async fn stream_rest(State(bare): State<Arc<Bare>>) -> Response {
-    sse(bare.stream_rest.clone())
+async fn stream_rest(State(bare): State<Arc<Bare>>, body: Bytes) -> Response {
+    bare.stream(&body, |stream| stream.rest.clone())
+}
+
+impl Bare {
+    /// The canned stream for the message in `body`, in the shape `pick` takes.
+    fn stream(&self, body: &[u8], pick: fn(&Stream) -> Vec<Bytes>) -> Response {
+        let words = body.iter().filter(|&&byte| byte == b' ').count() + 1;
+        match self.streams.get(&words) {
+            Some(stream) => sse(pick(stream)),
+            None => sse(pick(&Stream::new(words))),
+        }
+    }
 }
 
 async fn subscribe(State(bare): State<Arc<Bare>>, Path(target): Path<String>) -> Response {

@@ -1,9 +1,12 @@
 //! `streams`: the stream figure's client. For `--seconds`, keeps `--concurrency` JSON-RPC
 //! `SendStreamingMessage` streams (`POST /`) open over kept-alive connections, each read to
 //! its end before the next one starts on that connection (streams started before the
-//! deadline are finished and counted). Writes a JSON summary to `--out`: events per second
-//! over the whole run, per-stream time (p50, p99), streams per second, and failures. A
-//! stream counts as done when it ends after an event naming `TASK_STATE_COMPLETED`.
+//! deadline are finished and counted). Every message is `--words` words (see
+//! `canned::stream_text`), which the echo agent streams back one artifact chunk per word.
+//! Writes a JSON summary to `--out`: events per second over the whole run, per-stream time
+//! and first-event time (p50, p99), streams per second, failures, and the warm-up streams
+//! (for figures per stream or per chunk that count the warm-up). A stream counts as done
+//! when it ends after an event naming `TASK_STATE_COMPLETED`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,6 +14,7 @@ use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 
 use a2a_bench::batch::{self, Limit};
+use a2a_bench::canned;
 use a2a_bench::sse::{self, StreamOutcome};
 use anyhow::{Context as _, bail};
 use clap::Parser;
@@ -22,6 +26,9 @@ struct Args {
     /// The JSON-RPC endpoint, e.g. http://127.0.0.1:8080/.
     #[arg(long)]
     url: String,
+    /// Words in every message: the echo agent answers with as many artifact chunks.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(1..))]
+    words: u16,
     /// Streams open at once.
     #[arg(long, default_value_t = 32)]
     concurrency: usize,
@@ -43,10 +50,12 @@ struct Args {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let client = a2a_bench::http_client(args.concurrency)?;
+    let text = Arc::<str>::from(canned::stream_text(usize::from(args.words)));
     let run = async {
         let warmup = run_batch(
             &client,
             &args.url,
+            &text,
             args.concurrency,
             Limit::Count(args.warmup),
         )
@@ -56,13 +65,20 @@ async fn main() -> anyhow::Result<()> {
         }
         let start = Instant::now();
         let deadline = start + Duration::from_secs_f64(args.seconds);
-        let outcomes =
-            run_batch(&client, &args.url, args.concurrency, Limit::Until(deadline)).await;
-        Ok((start.elapsed(), outcomes))
+        let outcomes = run_batch(
+            &client,
+            &args.url,
+            &text,
+            args.concurrency,
+            Limit::Until(deadline),
+        )
+        .await;
+        Ok((start.elapsed(), warmup.len(), outcomes))
     };
-    let (wall, outcomes) = tokio::time::timeout(Duration::from_secs(args.timeout_s), run)
-        .await
-        .context("the streams did not finish in time")??;
+    let (wall, warmup_streams, outcomes) =
+        tokio::time::timeout(Duration::from_secs(args.timeout_s), run)
+            .await
+            .context("the streams did not finish in time")??;
 
     let done: Vec<&StreamOutcome> = outcomes.iter().filter(|o| o.error.is_none()).collect();
     let mut times: Vec<f64> = done
@@ -70,6 +86,12 @@ async fn main() -> anyhow::Result<()> {
         .map(|o| o.elapsed.as_secs_f64() * 1000.0)
         .collect();
     times.sort_by(f64::total_cmp);
+    let mut firsts: Vec<f64> = done
+        .iter()
+        .filter_map(|o| o.first_event)
+        .map(|first| first.as_secs_f64() * 1000.0)
+        .collect();
+    firsts.sort_by(f64::total_cmp);
     let events: u64 = outcomes.iter().map(|o| o.events).sum();
     let wall_s = wall.as_secs_f64();
     let first_error = outcomes.iter().find_map(|o| o.error.clone());
@@ -79,6 +101,8 @@ async fn main() -> anyhow::Result<()> {
         "failed": outcomes.len() - done.len(),
         "first_error": first_error,
         "concurrency": args.concurrency,
+        "words": args.words,
+        "warmup_streams": warmup_streams,
         "events": events,
         "events_per_stream_min": done.iter().map(|o| o.events).min(),
         "events_per_stream_max": done.iter().map(|o| o.events).max(),
@@ -87,6 +111,8 @@ async fn main() -> anyhow::Result<()> {
         "streams_per_s": done.len() as f64 / wall_s,
         "stream_ms_p50": a2a_bench::percentile(&times, 50.0),
         "stream_ms_p99": a2a_bench::percentile(&times, 99.0),
+        "first_event_ms_p50": a2a_bench::percentile(&firsts, 50.0),
+        "first_event_ms_p99": a2a_bench::percentile(&firsts, 99.0),
     });
     std::fs::write(&args.out, serde_json::to_vec_pretty(&summary)?)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
@@ -98,17 +124,21 @@ async fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs streams, `concurrency` at a time, until `limit`.
+/// Runs streams of the message `text`, `concurrency` at a time, until `limit`.
 async fn run_batch(
     client: &reqwest::Client,
     url: &str,
+    text: &Arc<str>,
     concurrency: usize,
     limit: Limit,
 ) -> Vec<StreamOutcome> {
-    let (client, url) = (client.clone(), Arc::<str>::from(url));
+    let (client, url, text) = (client.clone(), Arc::<str>::from(url), Arc::clone(text));
     let stream = move |number| {
-        let (client, url) = (client.clone(), Arc::clone(&url));
-        async move { sse::send_streaming_message(&client, &url, &format!("bench-{number}")).await }
+        let (client, url, text) = (client.clone(), Arc::clone(&url), Arc::clone(&text));
+        async move {
+            let message_id = canned::stream_message_id(number);
+            sse::send_streaming_text(&client, &url, &message_id, &text).await
+        }
     };
     let next = Arc::new(AtomicUsize::new(0));
     batch::run_batch(concurrency, &next, limit, stream, StreamOutcome::failed).await

@@ -1,5 +1,5 @@
 //! [`DirectoryCache`]: the records the proxy found lately, reused for a short while so that
-//! a call costs no database round trip.
+//! a call costs no database round trip, and read again by one call before they lapse.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -12,6 +12,12 @@ const PRUNE_ABOVE: usize = 4096;
 
 /// Live records by id, each reused for `life` after it was read. A record is also checked
 /// against the expiry cutoff at every use, so caching never extends a registration.
+///
+/// Past half its life, a record is handed to one call to read again ([`Cached::Renew`])
+/// while the others go on using it. Without that, every call in flight when a busy
+/// agent's record lapsed read the database at once (thirty queries a second at 64 calls
+/// in flight, each waking the database's worker thread): a tenth of the gateway's CPU per
+/// call in `bench/gateway.sh`.
 #[derive(Debug)]
 pub(crate) struct DirectoryCache {
     life: Duration,
@@ -30,6 +36,21 @@ struct State {
 struct Entry {
     agent: Arc<RegisteredAgent>,
     read_at: Instant,
+    /// A call is reading it again.
+    renewing: bool,
+}
+
+/// What the cache has for an id.
+#[derive(Debug)]
+pub(crate) enum Cached {
+    /// A record to use.
+    Fresh(Arc<RegisteredAgent>),
+    /// A record to use, past half its life: the caller, alone, reads it again and
+    /// [`put`](DirectoryCache::put)s what it finds, or reports
+    /// [`renewal_failed`](DirectoryCache::renewal_failed).
+    Renew(Arc<RegisteredAgent>),
+    /// Nothing usable: read the database.
+    Missing,
 }
 
 impl DirectoryCache {
@@ -42,16 +63,37 @@ impl DirectoryCache {
     }
 
     /// The record of `agent_id` if it was read less than `life` ago and is live at
-    /// `cutoff` (milliseconds: live agents were last seen after it).
-    pub(crate) fn get(&self, agent_id: &str, cutoff: i64) -> Option<Arc<RegisteredAgent>> {
+    /// `cutoff` (milliseconds: live agents were last seen after it); to be read again by
+    /// this caller when it is past half its life and no other caller is reading it.
+    pub(crate) fn get(&self, agent_id: &str, cutoff: i64) -> Cached {
+        self.get_at(agent_id, cutoff, Instant::now())
+    }
+
+    fn get_at(&self, agent_id: &str, cutoff: i64, now: Instant) -> Cached {
         if self.life.is_zero() {
-            return None;
+            return Cached::Missing;
         }
-        let state = self.lock();
-        let entry = state.entries.get(agent_id)?;
-        let fresh = entry.read_at.elapsed() < self.life
-            && entry.agent.last_seen.timestamp_millis() > cutoff;
-        fresh.then(|| Arc::clone(&entry.agent))
+        let mut state = self.lock();
+        let Some(entry) = state.entries.get_mut(agent_id) else {
+            return Cached::Missing;
+        };
+        let age = now.saturating_duration_since(entry.read_at);
+        if age >= self.life || entry.agent.last_seen.timestamp_millis() <= cutoff {
+            return Cached::Missing;
+        }
+        let agent = Arc::clone(&entry.agent);
+        if age >= self.life / 2 && !entry.renewing {
+            entry.renewing = true;
+            return Cached::Renew(agent);
+        }
+        Cached::Fresh(agent)
+    }
+
+    /// The caller told to renew `agent_id` could not read it: another call may try.
+    pub(crate) fn renewal_failed(&self, agent_id: &str) {
+        if let Some(entry) = self.lock().entries.get_mut(agent_id) {
+            entry.renewing = false;
+        }
     }
 
     /// The generation to hand back to [`put`](Self::put) with what a read finds.
@@ -60,20 +102,27 @@ impl DirectoryCache {
     }
 
     /// Keeps `agent`, read when the cache was at `generation`, unless something changed
-    /// since.
+    /// since (then the record held, if any, may be renewed by another call).
     pub(crate) fn put(&self, agent: Arc<RegisteredAgent>, generation: u64) {
+        self.put_at(agent, generation, Instant::now());
+    }
+
+    fn put_at(&self, agent: Arc<RegisteredAgent>, generation: u64, now: Instant) {
         if self.life.is_zero() {
             return;
         }
         let mut state = self.lock();
         if state.generation != generation {
+            if let Some(entry) = state.entries.get_mut(&agent.agent_id) {
+                entry.renewing = false;
+            }
             return;
         }
         if state.entries.len() >= PRUNE_ABOVE {
             let life = self.life;
             state
                 .entries
-                .retain(|_, entry| entry.read_at.elapsed() < life);
+                .retain(|_, entry| now.saturating_duration_since(entry.read_at) < life);
             if state.entries.len() >= PRUNE_ABOVE {
                 state.entries.clear();
             }
@@ -81,7 +130,8 @@ impl DirectoryCache {
         let id = agent.agent_id.clone();
         let entry = Entry {
             agent,
-            read_at: Instant::now(),
+            read_at: now,
+            renewing: false,
         };
         state.entries.insert(id, entry);
     }
@@ -116,15 +166,22 @@ mod tests {
         Arc::new(RegisteredAgent::new(id, id, json!({})))
     }
 
+    fn found(cached: &Cached) -> bool {
+        match cached {
+            Cached::Fresh(_) | Cached::Renew(_) => true,
+            Cached::Missing => false,
+        }
+    }
+
     #[test]
     fn a_record_is_reused_while_fresh_and_live() {
         let cache = DirectoryCache::new(Duration::from_secs(60));
         let echo = agent("echo");
         let seen = echo.last_seen.timestamp_millis();
         cache.put(Arc::clone(&echo), cache.generation());
-        assert!(cache.get("echo", seen - 1).is_some());
-        assert!(cache.get("echo", seen).is_none(), "expired at the cutoff");
-        assert!(cache.get("other", i64::MIN).is_none());
+        assert!(found(&cache.get("echo", seen - 1)));
+        assert!(!found(&cache.get("echo", seen)), "expired at the cutoff");
+        assert!(!found(&cache.get("other", i64::MIN)));
     }
 
     #[test]
@@ -133,13 +190,13 @@ mod tests {
         cache.put(agent("echo"), cache.generation());
         let before = cache.generation();
         cache.forget("echo");
-        assert!(cache.get("echo", i64::MIN).is_none());
+        assert!(!found(&cache.get("echo", i64::MIN)));
         cache.put(agent("echo"), before);
-        assert!(cache.get("echo", i64::MIN).is_none(), "stale read refused");
+        assert!(!found(&cache.get("echo", i64::MIN)), "stale read refused");
         cache.put(agent("echo"), cache.generation());
-        assert!(cache.get("echo", i64::MIN).is_some());
+        assert!(found(&cache.get("echo", i64::MIN)));
         cache.clear();
-        assert!(cache.get("echo", i64::MIN).is_none());
+        assert!(!found(&cache.get("echo", i64::MIN)));
     }
 
     #[test]
@@ -147,11 +204,41 @@ mod tests {
     fn a_zero_life_keeps_nothing_and_old_records_lapse() {
         let off = DirectoryCache::new(Duration::ZERO);
         off.put(agent("echo"), off.generation());
-        assert!(off.get("echo", i64::MIN).is_none());
+        assert!(!found(&off.get("echo", i64::MIN)));
 
         let short = DirectoryCache::new(Duration::from_millis(1));
         short.put(agent("echo"), short.generation());
         std::thread::sleep(Duration::from_millis(5));
-        assert!(short.get("echo", i64::MIN).is_none());
+        assert!(!found(&short.get("echo", i64::MIN)));
+    }
+
+    #[test]
+    fn past_half_its_life_a_record_is_renewed_by_one_caller_at_a_time() {
+        let cache = DirectoryCache::new(Duration::from_secs(10));
+        let read = Instant::now();
+        let later = |seconds| read + Duration::from_secs(seconds);
+        cache.put_at(agent("echo"), cache.generation(), read);
+        let get = |at| cache.get_at("echo", i64::MIN, at);
+        assert!(matches!(get(later(4)), Cached::Fresh(_)));
+        assert!(matches!(get(later(6)), Cached::Renew(_)));
+        assert!(
+            matches!(get(later(7)), Cached::Fresh(_)),
+            "the others use it meanwhile"
+        );
+        cache.renewal_failed("echo");
+        assert!(
+            matches!(get(later(7)), Cached::Renew(_)),
+            "another call tries"
+        );
+        let generation = cache.generation();
+        cache.forget("other");
+        cache.put_at(agent("echo"), generation, later(8));
+        assert!(
+            matches!(get(later(8)), Cached::Renew(_)),
+            "a renewal that was not kept lets another call try"
+        );
+        assert!(matches!(get(later(10)), Cached::Missing), "lapsed");
+        cache.put_at(agent("echo"), cache.generation(), later(8));
+        assert!(matches!(get(later(10)), Cached::Fresh(_)), "renewed");
     }
 }

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::cache::DirectoryCache;
+use super::cache::{Cached, DirectoryCache};
 use super::error::RegistryError;
 use super::options::RegistryOptions;
 use super::record;
@@ -298,17 +298,28 @@ impl AgentDirectory for Registry {
     /// [`Registry::get`], through the directory cache.
     async fn find(&self, agent_id: &str) -> Result<Option<Arc<RegisteredAgent>>, DirectoryError> {
         let cutoff = self.cutoff(self.now_millis());
-        if let Some(agent) = self.cache.get(agent_id, cutoff) {
-            return Ok(Some(agent));
-        }
+        let held = match self.cache.get(agent_id, cutoff) {
+            Cached::Fresh(agent) => return Ok(Some(agent)),
+            Cached::Renew(agent) => Some(agent),
+            Cached::Missing => None,
+        };
         let generation = self.cache.generation();
-        let found = self
-            .get(agent_id)
-            .await
-            .map_err(|error| DirectoryError(Box::new(error)))?
-            .map(Arc::new);
-        if let Some(agent) = &found {
-            self.cache.put(Arc::clone(agent), generation);
+        let found = match self.get(agent_id).await {
+            Ok(found) => found.map(Arc::new),
+            // The record held is still within its life: this call goes on with it, and a
+            // later one reads again.
+            Err(error) if held.is_some() => {
+                tracing::warn!(agent_id, error = %error, "cannot read the agent registry; the cached record is used");
+                self.cache.renewal_failed(agent_id);
+                return Ok(held);
+            }
+            Err(error) => return Err(DirectoryError(Box::new(error))),
+        };
+        match &found {
+            Some(agent) => self.cache.put(Arc::clone(agent), generation),
+            // Gone from the database (expired, or deregistered by another instance).
+            None if held.is_some() => self.cache.forget(agent_id),
+            None => {}
         }
         Ok(found)
     }

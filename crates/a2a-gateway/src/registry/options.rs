@@ -140,7 +140,9 @@ impl RegistryOptions {
     /// always checked against the clock; the cache only delays what *other* gateway
     /// instances sharing the database change (a deregistration there, a new card), by at
     /// most this long. It spares each call a database round trip: the gateway's added
-    /// latency and throughput depend on it (bench/gateway.sh).
+    /// latency and throughput depend on it (bench/gateway.sh). Past half its life, a
+    /// record in use is read again by one call while the others go on with it, so the
+    /// calls to a busy agent do not all wait for the database when it lapses.
     pub fn directory_cache(mut self, life: Duration) -> Self {
         self.directory_cache = life;
         self

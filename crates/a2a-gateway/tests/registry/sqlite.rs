@@ -102,6 +102,38 @@ async fn the_periodic_cleanup_deletes_expired_agents() {
 /// within its directory cache's life, and at once with the cache off; what an instance
 /// changes itself is seen at once.
 #[tokio::test]
+async fn a_record_in_use_is_read_again_past_half_its_life() {
+    use a2a_gateway::agent::AgentDirectory as _;
+
+    let path =
+        std::env::temp_dir().join(format!("a2a-registry-{}.db", uuid::Uuid::new_v4().simple()));
+    let url = format!("sqlite://{}", path.display());
+    let life = Duration::from_secs(2);
+    let a = Registry::connect(&url, RegistryOptions::new().directory_cache(life))
+        .await
+        .unwrap();
+    let b = Registry::connect(&url, RegistryOptions::new())
+        .await
+        .unwrap();
+
+    b.register(record("shared")).await.unwrap();
+    assert!(a.find("shared").await.unwrap().is_some());
+    b.deregister("shared").await.unwrap();
+    tokio::time::sleep(life * 6 / 10).await;
+    assert!(
+        a.find("shared").await.unwrap().is_none(),
+        "past half its life, the record is read again before it is used"
+    );
+
+    for registry in [a, b] {
+        registry.close().await;
+    }
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+#[tokio::test]
 async fn another_instances_deregistration_reaches_the_proxy_within_the_cache_life() {
     use a2a_gateway::agent::AgentDirectory as _;
 

@@ -1,6 +1,7 @@
-//! `gwproxy`: reference proxies for the gateway benchmark (`bench/gateway.sh` with
-//! `BENCH_REFERENCES=1`), to tell apart what one more HTTP hop costs and what the gateway
-//! adds to it. Every mode serves `POST /a2a/{agent_id}` and forwards to `--agent`:
+//! `gwproxy`: reference proxies for the gateway benchmark (`bench/gateway.sh` runs
+//! `--mode forward` always, as its CPU goal is measured against it, and `--mode memory`
+//! with `BENCH_REFERENCES=1`), to tell apart what one more HTTP hop costs and what the
+//! gateway adds to it. Every mode serves `POST /a2a/{agent_id}` and forwards to `--agent`:
 //!
 //! - `--mode forward`: the floor of a hop. The body is read whole, POSTed to the agent with
 //!   one reqwest client (as the gateway's: no redirects), and the agent's status,

@@ -1,20 +1,33 @@
 //! [`Authenticator`]: the card's requirements paired with what checks each scheme, applied to
 //! every request: requirements are alternatives (OR), the schemes of one requirement must all
 //! pass (AND), each with its scopes.
+//!
+//! Everything a request does not change is prepared once, when the server is built: the
+//! schemes in a list the requirements index, API-key header names parsed, and for each
+//! static credential its digest and the caller profile it names, which every request holding
+//! it then shares.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use a2a_types::card::{ApiKeyLocation, SecuritySchemeKind};
 use a2a_types::{A2aError, AgentCard, ErrorKind};
-use http::StatusCode;
 use http::header::HeaderValue;
 use http::request::Parts;
+use http::{HeaderName, StatusCode};
 
 use super::credentials::{Bearer, Presented};
 use super::profile::{CallerProfile, CredentialKind};
+use super::secret::{Digest, digest, same_digest};
 use super::token::TokenVerifier;
 use super::{AuthConfigError, Authentication, StaticCredential};
+
+/// One scheme of the card and how it is checked.
+#[derive(Debug, Clone)]
+struct Scheme {
+    /// Its name in the card.
+    name: String,
+    method: Method,
+}
 
 /// How one scheme of the card is checked.
 #[derive(Debug, Clone)]
@@ -23,15 +36,36 @@ enum Method {
     ApiKey {
         location: Location,
         name: String,
-        keys: Arc<[StaticCredential]>,
+        /// `name` as a header name, for [`Location::Header`]; `None` when it is not one,
+        /// so no header can carry the key.
+        header: Option<HeaderName>,
+        keys: Vec<Known>,
     },
     /// `Authorization: Bearer`: static tokens first, then the verifier.
     Bearer {
-        tokens: Arc<[StaticCredential]>,
+        tokens: Vec<Known>,
         verifier: Option<Arc<dyn TokenVerifier>>,
     },
     /// A client certificate verified by the TLS layer.
     Certificate,
+}
+
+/// A configured API key or static token, as one scheme accepts it.
+#[derive(Clone)]
+struct Known {
+    /// The SHA-256 of the secret.
+    digest: Digest,
+    /// The caller every request presenting it is.
+    profile: Arc<CallerProfile>,
+}
+
+impl std::fmt::Debug for Known {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Not the digest: it would let anyone reading a log test guesses of a weak key.
+        f.debug_struct("Known")
+            .field("profile", &self.profile)
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +78,8 @@ enum Location {
 /// One scheme of a requirement, with the scopes that requirement asks of it.
 #[derive(Debug, Clone)]
 struct Check {
-    scheme: String,
+    /// The scheme's index in [`Rules::schemes`].
+    scheme: usize,
     scopes: Vec<String>,
 }
 
@@ -52,7 +87,7 @@ struct Check {
 #[derive(Debug, Clone)]
 enum Outcome {
     /// Passed; the caller it names.
-    Pass(CallerProfile),
+    Pass(Arc<CallerProfile>),
     /// No credential for this scheme was presented.
     Missing,
     /// A credential was presented and refused, for this reason.
@@ -79,7 +114,8 @@ pub(crate) struct Authenticator {
 
 #[derive(Debug, Clone)]
 struct Rules {
-    schemes: HashMap<String, Method>,
+    /// The card's schemes, by name.
+    schemes: Vec<Scheme>,
     /// The alternatives; empty means nothing is accepted (fail closed).
     alternatives: Vec<Vec<Check>>,
     realm: String,
@@ -102,9 +138,9 @@ impl Authenticator {
         {
             return Err(AuthConfigError::EmptySecret);
         }
-        let api_keys: Arc<[StaticCredential]> = config.api_keys.clone().into();
-        let bearer_tokens: Arc<[StaticCredential]> = config.bearer_tokens.clone().into();
-        let mut schemes = HashMap::new();
+        let api_keys = &config.api_keys;
+        let bearer_tokens = &config.bearer_tokens;
+        let mut schemes = Vec::new();
         for (name, scheme) in &card.security_schemes {
             let method = match &scheme.scheme {
                 SecuritySchemeKind::ApiKey(api_key) => {
@@ -132,7 +168,8 @@ impl Authenticator {
                     Method::ApiKey {
                         location,
                         name: api_key.name.clone(),
-                        keys: Arc::clone(&api_keys),
+                        header: HeaderName::from_bytes(api_key.name.as_bytes()).ok(),
+                        keys: known(name, CredentialKind::ApiKey, api_keys),
                     }
                 }
                 SecuritySchemeKind::HttpAuth(http) => {
@@ -153,7 +190,7 @@ impl Authenticator {
                         ));
                     }
                     Method::Bearer {
-                        tokens: Arc::clone(&bearer_tokens),
+                        tokens: known(name, CredentialKind::StaticToken, bearer_tokens),
                         verifier,
                     }
                 }
@@ -165,21 +202,28 @@ impl Authenticator {
                         ));
                     };
                     Method::Bearer {
-                        tokens: Arc::from(Vec::new()),
+                        tokens: Vec::new(),
                         verifier: Some(verifier),
                     }
                 }
                 SecuritySchemeKind::MutualTls(_) => Method::Certificate,
             };
-            schemes.insert(name.clone(), method);
+            schemes.push(Scheme {
+                name: name.clone(),
+                method,
+            });
         }
+        // By name: the challenges list them in this order.
+        schemes.sort_by(|a, b| a.name.cmp(&b.name));
+        let index = |name: &str| schemes.iter().position(|scheme| scheme.name == name);
         let alternatives = if card.security_requirements.is_empty() {
             // Schemes without requirements: each scheme alone is enough.
             card.security_schemes
                 .keys()
-                .map(|name| {
+                .filter_map(|name| index(name))
+                .map(|scheme| {
                     vec![Check {
-                        scheme: name.clone(),
+                        scheme,
                         scopes: Vec::new(),
                     }]
                 })
@@ -189,11 +233,11 @@ impl Authenticator {
             for requirement in &card.security_requirements {
                 let mut checks = Vec::new();
                 for (name, scopes) in &requirement.schemes {
-                    if !schemes.contains_key(name) {
+                    let Some(scheme) = index(name) else {
                         return Err(AuthConfigError::UnknownScheme(name.clone()));
-                    }
+                    };
                     checks.push(Check {
-                        scheme: name.clone(),
+                        scheme,
                         scopes: scopes.list.clone(),
                     });
                 }
@@ -232,25 +276,27 @@ impl Authenticator {
             return Ok(None);
         };
         let presented = Presented::of(parts);
-        let mut outcomes: HashMap<&str, Outcome> = HashMap::new();
+        // Each scheme is checked at most once, however many requirements name it: its
+        // outcome, by the scheme's index.
+        let mut outcomes: Vec<Option<Outcome>> = vec![None; rules.schemes.len()];
         let mut scope_shortfall: Option<Vec<String>> = None;
         for alternative in &rules.alternatives {
-            let mut profiles = Vec::new();
+            let mut caller: Option<Arc<CallerProfile>> = None;
             let mut passed = true;
             for check in alternative {
-                let outcome = match outcomes.get(check.scheme.as_str()) {
-                    Some(outcome) => outcome.clone(),
-                    None => {
-                        let outcome = match rules.schemes.get(&check.scheme) {
-                            Some(method) => run(&check.scheme, method, &presented).await,
-                            None => Outcome::Missing,
-                        };
-                        outcomes.insert(&check.scheme, outcome.clone());
-                        outcome
-                    }
+                let Some(slot) = outcomes.get_mut(check.scheme) else {
+                    passed = false;
+                    continue;
                 };
-                match outcome {
-                    Outcome::Pass(profile) => {
+                if slot.is_none() {
+                    let outcome = match rules.schemes.get(check.scheme) {
+                        Some(scheme) => run(scheme, &presented).await,
+                        None => Outcome::Missing,
+                    };
+                    *slot = Some(outcome);
+                }
+                match slot {
+                    Some(Outcome::Pass(profile)) => {
                         if !profile.has_scopes(&check.scopes) {
                             let missing: Vec<String> = check
                                 .scopes
@@ -261,13 +307,14 @@ impl Authenticator {
                             scope_shortfall.get_or_insert(missing);
                             passed = false;
                         }
-                        profiles.push(profile);
+                        caller = Some(stronger(caller, profile));
                     }
-                    Outcome::Missing | Outcome::Invalid(_) => passed = false,
+                    Some(Outcome::Missing | Outcome::Invalid(_)) | None => passed = false,
                 }
             }
-            if passed {
-                return Ok(Some(Arc::new(strongest(profiles))));
+            // An alternative always has at least one check, so a passed one names a caller.
+            if passed && let Some(caller) = caller {
+                return Ok(Some(caller));
             }
         }
         Err(rules.failure(
@@ -282,14 +329,18 @@ impl Rules {
     /// The refusal: 403 when a valid token lacked a scope, else 401 naming what failed.
     fn failure(
         &self,
-        outcomes: &HashMap<&str, Outcome>,
+        outcomes: &[Option<Outcome>],
         scope_shortfall: Option<&[String]>,
         had_authorization: bool,
     ) -> AuthFailure {
-        let invalid = outcomes.iter().find_map(|(scheme, outcome)| match outcome {
-            Outcome::Invalid(reason) => Some((*scheme, reason.as_str())),
-            Outcome::Pass(_) | Outcome::Missing => None,
-        });
+        let invalid =
+            self.schemes
+                .iter()
+                .zip(outcomes)
+                .find_map(|(scheme, outcome)| match outcome {
+                    Some(Outcome::Invalid(reason)) => Some((scheme, reason.as_str())),
+                    Some(Outcome::Pass(_) | Outcome::Missing) | None => None,
+                });
         if let (Some(missing), None) = (scope_shortfall, invalid) {
             let scopes = missing.join(" ");
             let error = A2aError::new(
@@ -308,7 +359,9 @@ impl Rules {
             };
         }
         let message = match invalid {
-            Some((scheme, reason)) => format!("authentication failed ({scheme}): {reason}"),
+            Some((scheme, reason)) => {
+                format!("authentication failed ({}): {reason}", scheme.name)
+            }
             None if self.alternatives.is_empty() => {
                 "authentication required, and this agent accepts no credentials".to_owned()
             }
@@ -318,9 +371,8 @@ impl Rules {
             }
             None => format!("authentication required: present {}", self.accepted()),
         };
-        let token_refused = invalid.is_some_and(|(scheme, _)| {
-            matches!(self.schemes.get(scheme), Some(Method::Bearer { .. }))
-        });
+        let token_refused =
+            invalid.is_some_and(|(scheme, _)| matches!(scheme.method, Method::Bearer { .. }));
         AuthFailure {
             error: A2aError::new(ErrorKind::Authentication, message),
             status: StatusCode::UNAUTHORIZED,
@@ -334,8 +386,8 @@ impl Rules {
         for alternative in &self.alternatives {
             let parts: Vec<String> = alternative
                 .iter()
-                .filter_map(|check| self.schemes.get(&check.scheme))
-                .map(|method| match method {
+                .filter_map(|check| self.schemes.get(check.scheme))
+                .map(|scheme| match &scheme.method {
                     Method::ApiKey { location, name, .. } => {
                         let place = match location {
                             Location::Header => "header",
@@ -360,10 +412,8 @@ impl Rules {
     /// scheme.
     fn challenges(&self, token_refused: bool) -> Vec<HeaderValue> {
         let mut values: Vec<String> = Vec::new();
-        let mut names: Vec<&String> = self.schemes.keys().collect();
-        names.sort();
-        for name in names {
-            let challenge = match &self.schemes[name] {
+        for scheme in &self.schemes {
+            let challenge = match &scheme.method {
                 Method::Bearer { .. } if token_refused => {
                     format!("Bearer realm=\"{}\", error=\"invalid_token\"", self.realm)
                 }
@@ -397,15 +447,19 @@ impl Rules {
 }
 
 /// Checks one scheme's credential.
-async fn run(scheme: &str, method: &Method, presented: &Presented<'_>) -> Outcome {
-    match method {
+async fn run(scheme: &Scheme, presented: &Presented<'_>) -> Outcome {
+    match &scheme.method {
         Method::ApiKey {
             location,
             name,
+            header,
             keys,
         } => {
             let value: Option<std::borrow::Cow<'_, [u8]>> = match location {
-                Location::Header => presented.header(name).map(std::borrow::Cow::Borrowed),
+                Location::Header => header
+                    .as_ref()
+                    .and_then(|header| presented.header(header))
+                    .map(std::borrow::Cow::Borrowed),
                 Location::Query => presented
                     .query(name)
                     .map(|value| std::borrow::Cow::Owned(value.into_bytes())),
@@ -417,11 +471,7 @@ async fn run(scheme: &str, method: &Method, presented: &Presented<'_>) -> Outcom
                 return Outcome::Missing;
             };
             match matching(keys, &value) {
-                Some(key) => Outcome::Pass(CallerProfile::static_credential(
-                    scheme,
-                    CredentialKind::ApiKey,
-                    key.caller.as_deref(),
-                )),
+                Some(key) => Outcome::Pass(Arc::clone(&key.profile)),
                 None => Outcome::Invalid("the API key is not valid".to_owned()),
             }
         }
@@ -436,24 +486,20 @@ async fn run(scheme: &str, method: &Method, presented: &Presented<'_>) -> Outcom
                 Bearer::Token(token) => token,
             };
             if let Some(credential) = matching(tokens, token.as_bytes()) {
-                return Outcome::Pass(CallerProfile::static_credential(
-                    scheme,
-                    CredentialKind::StaticToken,
-                    credential.caller.as_deref(),
-                ));
+                return Outcome::Pass(Arc::clone(&credential.profile));
             }
             let Some(verifier) = verifier else {
                 return Outcome::Invalid("the bearer token is not valid".to_owned());
             };
             match verifier.verify(token).await {
-                Ok(verified) => match CallerProfile::from_token(scheme, verified) {
-                    Some(profile) => Outcome::Pass(profile),
+                Ok(verified) => match CallerProfile::from_token(&scheme.name, verified) {
+                    Some(profile) => Outcome::Pass(Arc::new(profile)),
                     None => Outcome::Invalid(
                         "the token names no subject, username or client".to_owned(),
                     ),
                 },
                 Err(error) => {
-                    tracing::debug!(scheme, %error, "token refused");
+                    tracing::debug!(scheme = scheme.name, %error, "token refused");
                     Outcome::Invalid(error.to_string())
                 }
             }
@@ -461,26 +507,43 @@ async fn run(scheme: &str, method: &Method, presented: &Presented<'_>) -> Outcom
         Method::Certificate => match presented.certificate() {
             None => Outcome::Missing,
             Some(certificate) => match certificate.identity() {
-                Ok(identity) => Outcome::Pass(CallerProfile::from_certificate(
-                    scheme,
+                Ok(identity) => Outcome::Pass(Arc::new(CallerProfile::from_certificate(
+                    &scheme.name,
                     &identity.issuer,
                     &identity.subject,
-                )),
+                ))),
                 Err(error) => Outcome::Invalid(error.to_string()),
             },
         },
     }
 }
 
-/// The configured credential equal to `presented`; every one is compared, so the time
-/// taken does not say which matched.
-fn matching<'a>(
-    credentials: &'a [StaticCredential],
-    presented: &[u8],
-) -> Option<&'a StaticCredential> {
+/// What `scheme` accepts of `credentials`: each one's digest, and the caller it names.
+fn known(scheme: &str, kind: CredentialKind, credentials: &[StaticCredential]) -> Vec<Known> {
+    credentials
+        .iter()
+        .map(|credential| Known {
+            digest: credential.secret.digest(),
+            profile: Arc::new(CallerProfile::static_credential(
+                scheme,
+                kind,
+                credential.caller.as_deref(),
+            )),
+        })
+        .collect()
+}
+
+/// The configured credential equal to `presented`. It is hashed once and its digest compared
+/// with every configured one, each comparison taking the same time, so the time taken says
+/// neither which matched nor how much of one did.
+fn matching<'a>(credentials: &'a [Known], presented: &[u8]) -> Option<&'a Known> {
+    if credentials.is_empty() {
+        return None;
+    }
+    let presented = digest(presented);
     let mut found = None;
     for credential in credentials {
-        if credential.secret.matches(presented) && found.is_none() {
+        if same_digest(&credential.digest, &presented) && found.is_none() {
             found = Some(credential);
         }
     }
@@ -488,22 +551,18 @@ fn matching<'a>(
 }
 
 /// The profile that names the caller when one requirement combines schemes: an issued
-/// token, else a certificate, else a static credential, whatever the order of the schemes.
-fn strongest(profiles: Vec<CallerProfile>) -> CallerProfile {
+/// token, else a certificate, else a static credential, whatever the order of the schemes
+/// (between two of a kind, the first).
+fn stronger(current: Option<Arc<CallerProfile>>, next: &Arc<CallerProfile>) -> Arc<CallerProfile> {
     let rank = |profile: &CallerProfile| match profile.kind {
         CredentialKind::IssuedToken => 0,
         CredentialKind::Certificate => 1,
         CredentialKind::ApiKey | CredentialKind::StaticToken => 2,
     };
-    let mut best: Option<CallerProfile> = None;
-    for profile in profiles {
-        best = match best {
-            Some(current) if rank(&current) <= rank(&profile) => Some(current),
-            Some(_) | None => Some(profile),
-        };
+    match current {
+        Some(current) if rank(&current) <= rank(next) => current,
+        Some(_) | None => Arc::clone(next),
     }
-    // An alternative always has at least one check, so at least one profile passed.
-    best.unwrap_or_else(|| CallerProfile::static_credential("", CredentialKind::ApiKey, None))
 }
 
 fn nothing_checks(scheme: &str, hint: &'static str) -> AuthConfigError {

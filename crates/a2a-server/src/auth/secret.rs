@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use sha2::{Digest, Sha256};
+use sha2::{Digest as _, Sha256};
 
 /// A secret value (API key, static token, client secret). Its `Debug` and `Display` print
 /// `[redacted]`, so it never reaches a log; comparisons with presented credentials take the
@@ -27,13 +27,13 @@ impl Secret {
     /// taken says nothing about how long a prefix matched, nor about the secret's length.
     #[must_use]
     pub fn matches(&self, presented: &[u8]) -> bool {
-        let expected = Sha256::digest(self.0.as_bytes());
-        let presented = Sha256::digest(presented);
-        expected
-            .iter()
-            .zip(presented.iter())
-            .fold(0u8, |difference, (a, b)| difference | (a ^ b))
-            == 0
+        same_digest(&self.digest(), &digest(presented))
+    }
+
+    /// The SHA-256 of the secret, which the server keeps to compare presented credentials
+    /// with (see [`digest`] and [`same_digest`]) without hashing the secret again.
+    pub(crate) fn digest(&self) -> Digest {
+        digest(self.0.as_bytes())
     }
 
     /// True when the secret is empty (refused as a credential).
@@ -41,6 +41,24 @@ impl Secret {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+}
+
+/// A SHA-256 digest.
+pub(crate) type Digest = [u8; 32];
+
+/// The SHA-256 of `bytes`.
+pub(crate) fn digest(bytes: &[u8]) -> Digest {
+    Sha256::digest(bytes).into()
+}
+
+/// True when two digests are equal, in a time that does not depend on where they differ.
+pub(crate) fn same_digest(a: &Digest, b: &Digest) -> bool {
+    let difference = a
+        .iter()
+        .zip(b)
+        .fold(0u8, |difference, (a, b)| difference | (a ^ b));
+    // Kept opaque, so the compiler cannot turn the fold into an early exit.
+    std::hint::black_box(difference) == 0
 }
 
 impl fmt::Debug for Secret {

@@ -12,10 +12,7 @@ pub(in crate::auth::token) fn check_times(
     leeway: Duration,
     require_exp: bool,
 ) -> Result<(), TokenError> {
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|since| since.as_secs_f64())
-        .unwrap_or_default();
+    let now = now();
     let leeway = leeway.as_secs_f64();
     match numeric_date(claims, "exp")? {
         Some(exp) if now >= exp + leeway => return Err(TokenError::Expired),
@@ -29,6 +26,19 @@ pub(in crate::auth::token) fn check_times(
         }
     }
     Ok(())
+}
+
+/// The seconds since the epoch now, as the time claims count them.
+pub(in crate::auth::token) fn now() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|since| since.as_secs_f64())
+        .unwrap_or_default()
+}
+
+/// `exp`, when it is a NumericDate.
+pub(in crate::auth::token) fn expiry(claims: &Map<String, Value>) -> Option<f64> {
+    numeric_date(claims, "exp").ok().flatten()
 }
 
 /// A NumericDate claim (RFC 7519 §2): seconds since the epoch, possibly fractional.

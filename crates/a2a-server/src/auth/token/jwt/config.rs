@@ -36,6 +36,7 @@ impl JwtConfig {
             algorithms: ASYMMETRIC.to_vec(),
             max_token_bytes: 16 * 1024,
             jwks: JwksOptions::default(),
+            verified_tokens: 4096,
         }
     }
 
@@ -92,6 +93,13 @@ impl JwtConfig {
     #[must_use]
     pub fn with_jwks_options(mut self, options: JwksOptions) -> Self {
         self.jwks = options;
+        self
+    }
+
+    /// Sets [`verified_tokens`](Self::verified_tokens); zero remembers none.
+    #[must_use]
+    pub fn with_verified_tokens(mut self, capacity: usize) -> Self {
+        self.verified_tokens = capacity;
         self
     }
 }

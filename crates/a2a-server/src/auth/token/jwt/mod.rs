@@ -14,9 +14,11 @@ use super::jwks::{JwksCache, JwksOptions};
 mod claims;
 mod config;
 mod parse;
+mod verified;
 mod verifier;
 
 pub(super) use self::claims::{check_audience, check_issuer, check_times};
+use self::verified::VerifiedCache;
 
 /// Where a [`JwtVerifier`] finds its keys.
 #[derive(Clone)]
@@ -72,6 +74,12 @@ pub struct JwtConfig {
     pub max_token_bytes: usize,
     /// How remote keys are fetched and cached.
     pub jwks: JwksOptions,
+    /// How many verified tokens are remembered, so that a token presented again is not
+    /// verified again: each until its `exp`, and only while the keys that verified it are
+    /// the current ones (a JWKS fetched again means every token is verified again). When
+    /// full, the token remembered first is forgotten. Zero: no token is remembered. Default
+    /// 4 096.
+    pub verified_tokens: usize,
 }
 
 /// Verifies JWT access tokens with keys from a JWKS. Cloning shares the key cache.
@@ -102,6 +110,8 @@ struct Inner {
     algorithms: Vec<Algorithm>,
     max_token_bytes: usize,
     keys: JwksCache,
+    /// `None` when [`JwtConfig::verified_tokens`] is zero.
+    verified: Option<VerifiedCache>,
 }
 
 /// A JWS in compact form, split and decoded but not yet verified.

@@ -3,7 +3,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::json;
 
 use super::*;
-use crate::auth::token::{TokenConfigError, TokenError};
+use crate::auth::token::{JwksOptions, TokenConfigError, TokenError, TokenVerifier};
 
 fn segment(value: &Value) -> String {
     URL_SAFE_NO_PAD.encode(value.to_string())
@@ -210,4 +210,167 @@ fn configuration_must_say_who_issues_and_for_whom() {
         )
         .is_ok()
     );
+}
+
+/// An ES256 key: its JWK (with `kid`), and tokens signed with it.
+struct Signer {
+    kid: String,
+    pkcs8: Vec<u8>,
+    jwk: Value,
+}
+
+impl Signer {
+    fn new(kid: &str) -> Self {
+        use ring::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair as _};
+        let rng = ring::rand::SystemRandom::new();
+        let pkcs8 = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng).unwrap();
+        let pair = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, pkcs8.as_ref(), &rng)
+            .unwrap();
+        let point = pair.public_key().as_ref();
+        let jwk = json!({
+            "kty": "EC", "crv": "P-256", "kid": kid, "alg": "ES256", "use": "sig",
+            "x": URL_SAFE_NO_PAD.encode(&point[1..33]), "y": URL_SAFE_NO_PAD.encode(&point[33..65]),
+        });
+        Self {
+            kid: kid.to_owned(),
+            pkcs8: pkcs8.as_ref().to_vec(),
+            jwk,
+        }
+    }
+
+    /// A token for `sub` expiring at `exp` (seconds since the epoch, maybe fractional).
+    fn sign(&self, sub: &str, exp: f64) -> String {
+        let header = jsonwebtoken::Header {
+            kid: Some(self.kid.clone()),
+            ..jsonwebtoken::Header::new(Algorithm::ES256)
+        };
+        let claims = json!({ "iss": "https://idp", "aud": "agent", "sub": sub, "exp": exp });
+        let key = jsonwebtoken::EncodingKey::from_ec_der(&self.pkcs8);
+        jsonwebtoken::encode(&header, &claims, &key).unwrap()
+    }
+}
+
+fn jwk_set(signers: &[&Signer]) -> JwkSet {
+    let keys: Vec<Value> = signers.iter().map(|signer| signer.jwk.clone()).collect();
+    serde_json::from_value(json!({ "keys": keys })).unwrap()
+}
+
+fn remembered(verifier: &JwtVerifier) -> usize {
+    verifier
+        .inner
+        .verified
+        .as_ref()
+        .map_or(0, |cache| cache.len())
+}
+
+fn seconds_from_now(seconds: f64) -> f64 {
+    super::claims::now() + seconds
+}
+
+#[tokio::test]
+async fn a_verified_token_is_remembered_and_another_is_verified() {
+    let signer = Signer::new("k1");
+    let verifier = JwtVerifier::new(
+        JwtConfig::new(JwksSource::Keys(jwk_set(&[&signer])))
+            .with_issuer("https://idp")
+            .with_audience("agent"),
+    )
+    .unwrap();
+    let token = signer.sign("alice", seconds_from_now(3600.0));
+    let first = verifier.verify(&token).await.unwrap();
+    assert_eq!(remembered(&verifier), 1);
+    assert_eq!(verifier.verify(&token).await.unwrap(), first);
+    assert_eq!(remembered(&verifier), 1);
+
+    // The same header and claims with another signature: verified, and refused.
+    let (signed, _) = token.rsplit_once('.').unwrap();
+    let forged = format!("{signed}.{}", URL_SAFE_NO_PAD.encode([7; 64]));
+    assert_eq!(verifier.verify(&forged).await, Err(TokenError::Signature));
+    // Another caller's token is theirs, not the first one's.
+    let other = signer.sign("bob", seconds_from_now(3600.0));
+    let verified = verifier.verify(&other).await.unwrap();
+    assert_eq!(verified.subject.as_deref(), Some("bob"));
+    assert_eq!(remembered(&verifier), 2);
+
+    // Zero remembers nothing, and verifies all the same.
+    let uncached = JwtVerifier::new(
+        JwtConfig::new(JwksSource::Keys(jwk_set(&[&signer])))
+            .with_issuer("https://idp")
+            .with_audience("agent")
+            .with_verified_tokens(0),
+    )
+    .unwrap();
+    assert_eq!(uncached.verify(&token).await.unwrap(), first);
+    assert_eq!(uncached.verify(&forged).await, Err(TokenError::Signature));
+    assert_eq!(remembered(&uncached), 0);
+}
+
+#[tokio::test]
+async fn a_remembered_token_still_expires() {
+    let signer = Signer::new("k1");
+    let verifier = JwtVerifier::new(
+        JwtConfig::new(JwksSource::Keys(jwk_set(&[&signer])))
+            .with_issuer("https://idp")
+            .with_audience("agent")
+            .with_leeway(Duration::ZERO),
+    )
+    .unwrap();
+    let token = signer.sign("alice", seconds_from_now(0.3));
+    assert!(verifier.verify(&token).await.is_ok());
+    assert_eq!(remembered(&verifier), 1);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(verifier.verify(&token).await, Err(TokenError::Expired));
+}
+
+#[tokio::test]
+async fn a_remembered_token_is_verified_again_once_the_keys_are_fetched_again() {
+    use std::sync::Mutex;
+
+    let old = Signer::new("2024");
+    let new = Signer::new("2025");
+    let published = Arc::new(Mutex::new(
+        serde_json::to_string(&jwk_set(&[&old])).unwrap(),
+    ));
+    let serving = Arc::clone(&published);
+    let app = axum::Router::new().route(
+        "/jwks.json",
+        axum::routing::get(move || {
+            let body = serving.lock().unwrap().clone();
+            async move { body }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = Url::parse(&format!(
+        "http://{}/jwks.json",
+        listener.local_addr().unwrap()
+    ))
+    .unwrap();
+    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+    let verifier = JwtVerifier::new(
+        JwtConfig::new(JwksSource::Url(url))
+            .with_issuer("https://idp")
+            .with_audience("agent")
+            .with_jwks_options(
+                JwksOptions::default()
+                    .with_cache_ttl(Duration::from_millis(100))
+                    .with_refresh_cooldown(Duration::from_millis(10)),
+            ),
+    )
+    .unwrap();
+    let token = old.sign("alice", seconds_from_now(3600.0));
+    assert!(verifier.verify(&token).await.is_ok());
+    assert!(verifier.verify(&token).await.is_ok());
+    assert_eq!(remembered(&verifier), 1);
+
+    // The old key is withdrawn: once the keys are read again, its token is refused.
+    *published.lock().unwrap() = serde_json::to_string(&jwk_set(&[&new])).unwrap();
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    assert_eq!(verifier.verify(&token).await, Err(TokenError::UnknownKey));
+    assert!(
+        verifier
+            .verify(&new.sign("alice", seconds_from_now(3600.0)))
+            .await
+            .is_ok()
+    );
+    server.abort();
 }

@@ -1,13 +1,16 @@
 //! Making a [`JwtVerifier`] from its configuration, and checking a token with it: size,
-//! header, signature against the cached keys, then times, issuer and audience.
+//! header, signature against the cached keys, then times, issuer and audience; or, for a
+//! token verified before with the current keys and not expired, what that found.
 
 use std::sync::Arc;
 
 use url::Url;
 
-use super::super::jwks::{JwksCache, KeyMiss, KeySet, Refresh};
+use super::super::jwks::{JwksCache, KeyMiss, KeySet, Refresh, Snapshot};
 use super::super::oidc::DiscoveryTarget;
 use super::super::{Redirects, TokenConfigError, TokenError, TokenVerifier, VerifiedToken};
+use super::claims::{expiry, now};
+use super::verified::{VerifiedCache, VerifiedWith};
 use super::{
     ASYMMETRIC, Inner, JwksSource, JwtConfig, JwtVerifier, Token, check_audience, check_issuer,
     check_times,
@@ -81,6 +84,7 @@ impl JwtVerifier {
                 algorithms: config.algorithms,
                 max_token_bytes: config.max_token_bytes,
                 keys,
+                verified: VerifiedCache::new(config.verified_tokens),
             }),
         })
     }
@@ -107,8 +111,9 @@ impl JwtVerifier {
         Self::new(config)
     }
 
-    /// The key to check a token with: the one its header names, fetched again when unknown.
-    async fn check_signature(&self, token: &Token<'_>) -> Result<Option<Arc<str>>, TokenError> {
+    /// Checks the token's signature with the key its header names, fetching the keys again
+    /// when it is unknown; returns the keys (and discovered issuer) that verified it.
+    async fn check_signature(&self, token: &Token<'_>) -> Result<VerifiedWith, TokenError> {
         let keys = &self.inner.keys;
         let first = keys.snapshot(Refresh::IfStale).await?;
         let snapshot = match first.keys.select(token.kid.as_deref(), token.alg) {
@@ -140,16 +145,18 @@ impl JwtVerifier {
             .unwrap_or(false)
         });
         if verified {
-            Ok(snapshot.issuer)
+            Ok(verified_with(snapshot))
         } else {
             Err(TokenError::Signature)
         }
     }
-}
 
-#[async_trait::async_trait]
-impl TokenVerifier for JwtVerifier {
-    async fn verify(&self, token: &str) -> Result<VerifiedToken, TokenError> {
+    /// Verifies `token` in full; returns what it says, the keys that verified it and its
+    /// `exp`.
+    async fn verify_uncached(
+        &self,
+        token: &str,
+    ) -> Result<(VerifiedToken, VerifiedWith, f64), TokenError> {
         let inner = &self.inner;
         let token = Token::parse(token, inner.max_token_bytes)?;
         if !inner.algorithms.contains(&token.alg) {
@@ -158,14 +165,53 @@ impl TokenVerifier for JwtVerifier {
                 token.alg
             )));
         }
-        let discovered_issuer = self.check_signature(&token).await?;
+        let with = self.check_signature(&token).await?;
         check_times(&token.claims, inner.leeway, true)?;
-        match inner.issuer.as_deref().or(discovered_issuer.as_deref()) {
+        match inner.issuer.as_deref().or(with.issuer.as_deref()) {
             Some(expected) => check_issuer(&token.claims, expected)?,
             None if inner.accept_any_issuer => {}
             None => return Err(TokenError::Issuer),
         }
         check_audience(&token.claims, &inner.audiences)?;
-        Ok(VerifiedToken::from_claims(token.claims, false))
+        // `check_times` required `exp`.
+        let expires = expiry(&token.claims).ok_or_else(|| TokenError::Claim("exp".into()))?;
+        Ok((
+            VerifiedToken::from_claims(token.claims, false),
+            with,
+            expires,
+        ))
+    }
+}
+
+fn verified_with(snapshot: Snapshot) -> VerifiedWith {
+    VerifiedWith {
+        keys: snapshot.keys,
+        issuer: snapshot.issuer,
+    }
+}
+
+#[async_trait::async_trait]
+impl TokenVerifier for JwtVerifier {
+    async fn verify(&self, token: &str) -> Result<VerifiedToken, TokenError> {
+        let inner = &self.inner;
+        // A token too long to verify is refused before it is hashed.
+        let Some(cache) = inner
+            .verified
+            .as_ref()
+            .filter(|_| token.len() <= inner.max_token_bytes)
+        else {
+            return self
+                .verify_uncached(token)
+                .await
+                .map(|(verified, ..)| verified);
+        };
+        let key = VerifiedCache::key(token);
+        let current = verified_with(inner.keys.snapshot(Refresh::IfStale).await?);
+        if let Some(verified) = cache.get(&key, &current, now()) {
+            return Ok(verified);
+        }
+        let (verified, with, expires) = self.verify_uncached(token).await?;
+        cache.insert(key, verified.clone(), expires, with, now());
+        Ok(verified)
     }
 }

@@ -4,18 +4,20 @@
 # servers on 127.0.0.1:0 ports, the same but for authentication (none, an API key, a static
 # bearer token, ES256 JWTs checked against a JWKS that `jwks` serves), runs `sendload`
 # against each in turn, alternating the order from round to round, and prints one table and
-# the goal lines.
+# the goal lines. A mode's cost is taken in each round against that round's no-auth run,
+# and the median over the rounds is reported.
 # Exit status: 2 when the setup failed (build, a server that does not start), 1 when a
 # figure could not be measured (the client failed, or requests failed), 0 otherwise,
 # whether the goals are met or not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SECONDS_PER_RUN=${BENCH_SECONDS:-10}  # one measured run
+SECONDS_PER_RUN=${BENCH_SECONDS:-3}   # one measured run
 CONCURRENCY=${BENCH_CONCURRENCY:-64}  # requests in flight
 WARMUP=${BENCH_WARMUP:-1000}          # requests before each measured run
-ROUNDS=${BENCH_ROUNDS:-3}             # runs per mode, alternated; medians
+ROUNDS=${BENCH_ROUNDS:-7}             # runs per mode, alternated; medians
 RESULTS=${BENCH_RESULTS:-target/bench-auth} # summaries and server logs, kept after the run
+A2A=${BENCH_A2A:-}                    # another a2a binary to measure (default: the one built)
 STATIC_GOAL=5 # % of the no-auth throughput an API key or a static bearer token may cost
 JWT_GOAL=20   # % an ES256 JWT may cost
 API_KEY=bench-api-key-0123456789abcdef
@@ -30,6 +32,8 @@ source bench/lib.sh # the working directory is the workspace root (above)
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer"
 
 build a2a sendload jwks
+[[ -n $A2A ]] || A2A=$BIN/a2a
+[[ -x $A2A ]] || die "$A2A is not an executable"
 
 fresh_results
 TICKS_PER_S=$(getconf CLK_TCK)
@@ -71,7 +75,7 @@ declare -A MODE_HEADERS=(
 declare -A URLS SERVER_PIDS
 for mode in "${MODES[@]}"; do
     # shellcheck disable=SC2086 # the flags are words
-    start_server "serve-$mode" "$BIN/a2a" serve --agent echo --bind 127.0.0.1:0 --store memory \
+    start_server "serve-$mode" "$A2A" serve --agent echo --bind 127.0.0.1:0 --store memory \
         --max-stored-tasks 10000 --log-level warn --shutdown-grace 1000 ${MODE_FLAGS[$mode]}
     URLS[$mode]="$URL/"
     SERVER_PIDS[$mode]=$PID
@@ -122,13 +126,27 @@ figure() {
     done
     median "${values[@]}"
 }
+# rate MODE ROUND / cpu_of MODE ROUND: req/s and server CPU µs per request of one run.
+rate() { [[ -f $RESULTS/run-$1-$2.json ]] && field "$RESULTS/run-$1-$2.json" tasks_per_s || true; }
+cpu_of() { [[ -f $RESULTS/run-$1-$2.cpu ]] && cat "$RESULTS/run-$1-$2.cpu" || true; }
 # cpu MODE: the median server CPU µs per request of the mode's runs.
 cpu() {
-    local values=() round file
+    local values=() round value
     for round in $(seq "$ROUNDS"); do
-        file=$RESULTS/run-$1-$round.cpu
-        [[ -f $file ]] || return 0
-        values+=("$(cat "$file")")
+        value=$(cpu_of "$1" "$round")
+        [[ -n $value ]] || return 0
+        values+=("$value")
+    done
+    median "${values[@]}"
+}
+# added MODE: the median over rounds of the server CPU µs per request the mode adds to the
+# round's no-auth run; empty when a run is missing.
+added() {
+    local values=() round value
+    for round in $(seq "$ROUNDS"); do
+        value=$(minus "$(cpu_of "$1" "$round")" "$(cpu_of none "$round")")
+        [[ -n $value ]] || return 0
+        values+=("$value")
     done
     median "${values[@]}"
 }
@@ -141,31 +159,41 @@ failures() {
     done
     echo "$total"
 }
-# cost MODE: the share of the no-auth throughput the mode loses, in %; empty when either
-# is missing.
+# cost MODE: the share of the no-auth throughput the mode loses, in %: in each round against
+# that round's no-auth run, then the median over rounds; empty when a run is missing.
 cost() {
-    local kept
-    kept=$(ratio "$(figure "$1" tasks_per_s)" "$(figure none tasks_per_s)")
-    [[ -n $kept ]] && awk -v k="$kept" 'BEGIN { print (1 - k) * 100 }' || true
+    local values=() round kept
+    for round in $(seq "$ROUNDS"); do
+        kept=$(ratio "$(rate "$1" "$round")" "$(rate none "$round")")
+        [[ -n $kept ]] || return 0
+        values+=("$(awk -v k="$kept" 'BEGIN { print (1 - k) * 100 }')")
+    done
+    median "${values[@]}"
 }
 
 echo
 echo "SendMessage (echo agent, memory store) by authentication; medians of $ROUNDS alternated runs of ${SECONDS_PER_RUN}s at $CONCURRENCY in flight"
-row='%-14s %9s %8s %8s %14s %10s %9s\n'
+row='%-14s %9s %8s %8s %14s %10s %8s %9s\n'
 # shellcheck disable=SC2059 # the format is the row's
-printf "$row" auth 'req/s' 'p50 ms' 'p99 ms' 'server us/req' 'cost' failures
+printf "$row" auth 'req/s' 'p50 ms' 'p99 ms' 'server us/req' 'added us' 'cost' failures
 for mode in "${MODES[@]}"; do
     failed=$(failures "$mode")
     [[ $failed == 0 ]] || status=1
+    mode_added=-
     mode_cost=-
-    [[ $mode == none ]] || mode_cost=$(num "$(cost "$mode")" %.1f%%)
+    if [[ $mode != none ]]; then
+        mode_added=$(num "$(added "$mode")" %.1f)
+        mode_cost=$(num "$(cost "$mode")" %.1f%%)
+    fi
     # shellcheck disable=SC2059
     printf "$row" "${LABELS[$mode]}" "$(num "$(figure "$mode" tasks_per_s)" %.0f)" \
         "$(num "$(figure "$mode" latency_ms_p50)" %.2f)" \
         "$(num "$(figure "$mode" latency_ms_p99)" %.2f)" \
-        "$(num "$(cpu "$mode")" %.0f)" "$mode_cost" "$failed"
+        "$(num "$(cpu "$mode")" %.0f)" "$mode_added" "$mode_cost" "$failed"
 done
-echo "(cost: 1 - req/s / no-auth req/s, in the same run)"
+echo "(added us: server CPU per request over the same round's no-auth run; cost: 1 - req/s /"
+echo " the same round's no-auth req/s; both the median over rounds)"
+step "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 # goal WHAT MODE LIMIT: one `Goal:` line, the mode's cost against LIMIT (%).
 goal() {

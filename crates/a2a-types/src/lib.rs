@@ -42,6 +42,7 @@ mod push;
 mod requests;
 mod task;
 mod timestamp;
+pub mod v03;
 mod wire;
 
 pub use self::artifact::Artifact;

@@ -723,3 +723,41 @@ fn what_does_not_survive_a_round_trip() {
             .unwrap_err();
     assert_eq!(err.field(), "securitySchemes.device.flows");
 }
+
+/// The Python SDK 1.3.0 serves a card that lists a v0.3 interface with the v0.3 members
+/// merged in; `dual_protocol_card` builds the same document from the v1.0 card alone.
+#[test]
+fn a_dual_protocol_card_matches_the_python_sdk() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/python-sdk/AgentCard/dual-protocol-v1-v03--well-known.json");
+    let served = read(&path);
+    let mut card: a2a_types::AgentCard = serde_json::from_value(served.clone()).unwrap();
+    // Only the v1.0 card: no legacy members anywhere.
+    card.extra.clear();
+    for scheme in card.security_schemes.values_mut() {
+        scheme.extra.clear();
+    }
+    for skill in &mut card.skills {
+        skill.extra.clear();
+    }
+    let dual = v03::dual_protocol_card(&card);
+    assert_eq!(serde_json::to_value(&dual).unwrap(), served);
+    // A v0.3 reader reads it as a v0.3 card, and the same again.
+    let legacy: v03::AgentCard = serde_json::from_value(served).unwrap();
+    assert_eq!(legacy.url, "https://agent.example.com/a2a/v03");
+    assert_eq!(v03::dual_protocol_card(&dual), dual);
+}
+
+#[test]
+fn a_v03_error_goes_into_the_shared_json_rpc_envelope() {
+    use a2a_types::jsonrpc::{JsonRpcResponse, RequestId};
+    let error = v03::JsonRpcError::from(A2aError::task_not_found("t-1"));
+    let response = JsonRpcResponse::error(RequestId::from(3_i64), error.clone().into());
+    let json = serde_json::to_value(&response).unwrap();
+    assert_eq!(json["error"]["code"], -32001);
+    let back = JsonRpcResponse::from_value(json).unwrap();
+    let a2a_types::jsonrpc::JsonRpcPayload::Error(read) = back.payload else {
+        panic!("not an error")
+    };
+    assert_eq!(v03::JsonRpcError::from(read), error);
+}

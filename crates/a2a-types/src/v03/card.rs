@@ -686,3 +686,48 @@ impl TryFrom<AgentCard> for card::AgentCard {
         })
     }
 }
+
+/// The members of a v0.3 card that a card serving both versions adds at its top level.
+const LEGACY_CARD_MEMBERS: [&str; 6] = [
+    "protocolVersion",
+    "url",
+    "preferredTransport",
+    "additionalInterfaces",
+    "supportsAuthenticatedExtendedCard",
+    "security",
+];
+
+/// A v1.0 card that v0.3 clients can read too: the v0.3 view of `card`
+/// ([`From<&AgentCard>`](AgentCard)) merged into it as unknown members, which v1.0 readers
+/// ignore and the v1.0 types keep. The top level gains `protocolVersion`, `url`,
+/// `preferredTransport`, `additionalInterfaces`, `supportsAuthenticatedExtendedCard` and
+/// `security` (those that are set); each security scheme gains its v0.3 members (`type`,
+/// `in`, `flows`, …) beside its v1.0 wrapper; each skill gains `security`.
+///
+/// Signatures are kept as they are: they must be made over the card as served.
+#[must_use]
+pub fn dual_protocol_card(card: &card::AgentCard) -> card::AgentCard {
+    let legacy = AgentCard::from(card);
+    let mut dual = card.clone();
+    if let Ok(Value::Object(members)) = serde_json::to_value(&legacy) {
+        for key in LEGACY_CARD_MEMBERS {
+            if let Some(value) = members.get(key) {
+                dual.extra.insert(key.to_owned(), value.clone());
+            }
+        }
+    }
+    for (name, scheme) in legacy.security_schemes.iter().flatten() {
+        if let (Some(target), Ok(Value::Object(members))) = (
+            dual.security_schemes.get_mut(name),
+            serde_json::to_value(scheme),
+        ) {
+            target.extra.extend(members);
+        }
+    }
+    for (skill, legacy_skill) in dual.skills.iter_mut().zip(&legacy.skills) {
+        if let Some(Ok(security)) = legacy_skill.security.as_ref().map(serde_json::to_value) {
+            skill.extra.insert("security".to_owned(), security);
+        }
+    }
+    dual
+}

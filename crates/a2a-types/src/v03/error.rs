@@ -277,3 +277,26 @@ impl JsonRpcError {
         }
     }
 }
+
+/// The same object in the JSON-RPC envelope types of [`crate::jsonrpc`], which carry both
+/// versions' errors (`JsonRpcResponse::error`).
+impl From<JsonRpcError> for crate::jsonrpc::JsonRpcError {
+    fn from(error: JsonRpcError) -> Self {
+        Self {
+            code: error.code,
+            message: error.message,
+            data: error.data,
+        }
+    }
+}
+
+/// The same object, read from an envelope of [`crate::jsonrpc`].
+impl From<crate::jsonrpc::JsonRpcError> for JsonRpcError {
+    fn from(error: crate::jsonrpc::JsonRpcError) -> Self {
+        Self {
+            code: error.code,
+            message: error.message,
+            data: error.data,
+        }
+    }
+}

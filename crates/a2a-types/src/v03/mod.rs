@@ -62,6 +62,7 @@ pub use self::card::{
     AgentCapabilities, AgentCard, AgentExtension, AgentInterface, AgentSkill, ApiKeySecurityScheme,
     HttpAuthSecurityScheme, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows,
     OpenIdConnectSecurityScheme, PROTOCOL_VERSION, SecurityRequirements, SecurityScheme,
+    dual_protocol_card,
 };
 pub use self::convert::ConversionError;
 pub use self::error::{ErrorCode, JsonRpcError};
@@ -76,6 +77,15 @@ pub use self::params::{
     PushNotificationAuthenticationInfo, PushNotificationConfig, TaskIdParams,
     TaskPushNotificationConfig, TaskQueryParams, list_result_to_v1,
 };
+/// The header that carries a push config's `token` to the webhook in v0.3.
+pub const NOTIFICATION_TOKEN_HEADER: &str = "X-A2A-Notification-Token";
+
+/// The header that lists activated extensions in v0.3 (v1.0: `A2A-Extensions`).
+pub const EXTENSIONS_HEADER: &str = "X-A2A-Extensions";
+
+/// The protocol version a request without an `A2A-Version` header speaks.
+pub const HEADERLESS_VERSION: &str = "0.3";
+
 pub use self::task::{
     SendMessageResult, StreamEvent, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus,
     TaskStatusUpdateEvent,

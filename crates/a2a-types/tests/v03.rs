@@ -761,3 +761,135 @@ fn a_v03_error_goes_into_the_shared_json_rpc_envelope() {
     };
     assert_eq!(v03::JsonRpcError::from(read), error);
 }
+
+/// The v0.3 method a response fixture answers, by its file-name prefix.
+fn response_method(file: &str) -> Option<v03::Method> {
+    let prefix = file.split("--").next().unwrap_or_default();
+    Some(match prefix {
+        "message-send" => v03::Method::MessageSend,
+        "message-stream" => v03::Method::MessageStream,
+        "tasks-get" => v03::Method::TasksGet,
+        "push-list" => v03::Method::PushConfigList,
+        "push-delete" => v03::Method::PushConfigDelete,
+        "agent-card" => v03::Method::GetAuthenticatedExtendedCard,
+        "error" => return None,
+        other => panic!("unknown response fixture prefix {other}"),
+    })
+}
+
+/// Checks that `value` is a valid v1.0 params document of `method`.
+fn assert_v1_params(method: a2a_types::jsonrpc::Method, value: Value) {
+    use a2a_types::jsonrpc::Method as M;
+    let outcome = match method {
+        M::SendMessage | M::SendStreamingMessage => {
+            a2a_types::json::from_value::<a2a_types::SendMessageRequest>(value).map(drop)
+        }
+        M::GetTask => a2a_types::json::from_value::<a2a_types::GetTaskRequest>(value).map(drop),
+        M::CancelTask => {
+            a2a_types::json::from_value::<a2a_types::CancelTaskRequest>(value).map(drop)
+        }
+        M::SubscribeToTask => {
+            a2a_types::json::from_value::<a2a_types::SubscribeToTaskRequest>(value).map(drop)
+        }
+        M::CreateTaskPushNotificationConfig => {
+            a2a_types::json::from_value::<a2a_types::TaskPushNotificationConfig>(value).map(drop)
+        }
+        M::GetTaskPushNotificationConfig => {
+            a2a_types::json::from_value::<a2a_types::GetTaskPushNotificationConfigRequest>(value)
+                .map(drop)
+        }
+        M::ListTaskPushNotificationConfigs => {
+            a2a_types::json::from_value::<a2a_types::ListTaskPushNotificationConfigsRequest>(value)
+                .map(drop)
+        }
+        M::DeleteTaskPushNotificationConfig => {
+            a2a_types::json::from_value::<a2a_types::DeleteTaskPushNotificationConfigRequest>(value)
+                .map(drop)
+        }
+        M::GetExtendedAgentCard => {
+            a2a_types::json::from_value::<a2a_types::GetExtendedAgentCardRequest>(value).map(drop)
+        }
+        M::ListTasks => panic!("no v0.3 method stands for ListTasks"),
+    };
+    outcome.unwrap_or_else(|err| panic!("{method}: {err}"));
+}
+
+#[test]
+fn json_params_and_results_translate_both_ways() {
+    use v03::translate;
+    let mut checked = 0;
+    for dir in ["hand", "sdk"] {
+        for (type_name, file, value) in load(dir) {
+            let context = format!("{dir}/{type_name}/{file}");
+            match type_name.as_str() {
+                "JsonRpcRequest" => {
+                    let method = v03::Method::parse(value["method"].as_str().unwrap()).unwrap();
+                    let params = value.get("params").cloned().unwrap_or(Value::Null);
+                    let v1 = translate::params_to_v1(method, params.clone())
+                        .unwrap_or_else(|err| panic!("{context}: {err}"));
+                    assert_v1_params(method.to_v1(), v1.clone());
+                    let back = translate::params_from_v1(method, v1).unwrap();
+                    match params_type(method) {
+                        Some(params_type) => {
+                            assert_eq!(back, after_round_trip(params_type, &params), "{context}");
+                        }
+                        None => assert_eq!(back, Value::Null, "{context}"),
+                    }
+                }
+                "JsonRpcResponse" => {
+                    let Some(method) = response_method(&file) else {
+                        continue;
+                    };
+                    let result = value.get("result").cloned().unwrap_or(Value::Null);
+                    let v1 = translate::result_to_v1(method, result.clone())
+                        .unwrap_or_else(|err| panic!("{context}: {err}"));
+                    let back = translate::result_from_v1(method, v1).unwrap();
+                    match result_type(&file) {
+                        Some(result_type) => {
+                            assert_eq!(back, after_round_trip(result_type, &result), "{context}");
+                        }
+                        None => assert_eq!(back, Value::Null, "{context}"),
+                    }
+                }
+                _ => continue,
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked}");
+
+    // A v0.3 caller's mistakes are invalid params naming the member.
+    let err = translate::params_to_v1(
+        v03::Method::MessageSend,
+        json!({"message": {"parts": [{"kind": "file", "file": {"bytes": "%%"}}]}}),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidParams);
+    assert_eq!(
+        err.field_violations()[0].field,
+        "message.parts[0].file.bytes"
+    );
+    let err =
+        translate::params_to_v1(v03::Method::TasksGet, json!({"historyLength": 2})).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidParams);
+    assert!(err.message().contains("id"), "{}", err.message());
+
+    // A v0.3 agent's bad answer is an invalid agent response.
+    let err = translate::result_to_v1(v03::Method::TasksGet, json!({"kind": "task"})).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidAgentResponse);
+
+    // Stream elements: `final` from the state, or as the server says.
+    let working = json!({"statusUpdate": {"taskId": "t", "contextId": "c",
+        "status": {"state": "TASK_STATE_INPUT_REQUIRED"}}});
+    let event = translate::stream_event_from_v1(working.clone(), None).unwrap();
+    assert_eq!(event["kind"], "status-update");
+    assert_eq!(event["status"]["state"], "input-required");
+    assert_eq!(event["final"], false);
+    let event = translate::stream_event_from_v1(working, Some(true)).unwrap();
+    assert_eq!(event["final"], true);
+    let back = translate::stream_event_to_v1(event).unwrap();
+    assert_eq!(
+        back["statusUpdate"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+}

@@ -59,6 +59,13 @@ impl From<ConversionError> for A2aError {
     }
 }
 
+/// For the conversions that cannot fail, so they can be used where a fallible one is expected.
+impl From<std::convert::Infallible> for ConversionError {
+    fn from(never: std::convert::Infallible) -> Self {
+        match never {}
+    }
+}
+
 /// Converts every element, naming the index of the first that fails (`[2]`).
 pub(super) fn try_each<T, U>(items: Vec<T>) -> Result<Vec<U>, ConversionError>
 where

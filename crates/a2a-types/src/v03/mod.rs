@@ -32,6 +32,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! v0.3 is frozen, so none of its enums is `#[non_exhaustive]`.
+//!
 //! # Conversions
 //!
 //! * v0.3 → v1.0 (a server reading requests, a client reading a v0.3 agent's answers) is
@@ -49,6 +51,10 @@
 //!   v0.3 push authentication keeps its first scheme; an OAuth scheme with several flows
 //!   becomes one v1.0 scheme per flow; errors v0.3 lacks get the nearest v0.3 code
 //!   ([`ErrorCode::from_kind`]).
+//! * [`translate`] does the same per JSON-RPC method on JSON values (params, results,
+//!   stream elements), for a server answering v0.3 through a v1.0 dispatcher, a client
+//!   calling a v0.3 agent, or a gateway between the two; [`dual_protocol_card`] builds a
+//!   card both generations of clients read.
 
 mod card;
 mod convert;
@@ -57,6 +63,7 @@ mod message;
 mod method;
 mod params;
 mod task;
+pub mod translate;
 
 pub use self::card::{
     AgentCapabilities, AgentCard, AgentExtension, AgentInterface, AgentSkill, ApiKeySecurityScheme,

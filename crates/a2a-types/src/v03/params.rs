@@ -320,7 +320,7 @@ impl TryFrom<PushNotificationConfig> for crate::TaskPushNotificationConfig {
     fn try_from(config: PushNotificationConfig) -> Result<Self, ConversionError> {
         let authentication = config
             .authentication
-            .map(|auth| {
+            .map(|auth| -> Result<_, ConversionError> {
                 let scheme = auth.schemes.into_iter().next().ok_or_else(|| {
                     ConversionError::new("authentication.schemes", "at least one scheme is needed")
                 })?;

@@ -893,3 +893,34 @@ fn json_params_and_results_translate_both_ways() {
         "TASK_STATE_INPUT_REQUIRED"
     );
 }
+
+#[test]
+fn a_fetched_card_is_read_whichever_version_wrote_it() {
+    use v03::translate::card_to_v1;
+    let legacy = read(&fixtures().join("sdk/AgentCard/full.json"));
+    let card = card_to_v1(legacy).unwrap();
+    assert!(
+        card.supported_interfaces
+            .iter()
+            .all(|interface| !interface.is_v1())
+    );
+    assert_eq!(
+        card.supported_interfaces[0].url,
+        "https://agent.example.com/a2a/v03"
+    );
+    assert_eq!(card.supported_interfaces.len(), 2);
+
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/python-sdk/AgentCard");
+    let dual = card_to_v1(read(&python.join("dual-protocol-v1-v03--well-known.json"))).unwrap();
+    assert_eq!(dual.supported_interfaces.len(), 4);
+    assert_eq!(dual.legacy_url(), Some("https://agent.example.com/a2a/v03"));
+    let v1 = card_to_v1(read(&python.join("full.json"))).unwrap();
+    assert!(
+        v1.supported_interfaces
+            .iter()
+            .any(a2a_types::AgentInterface::is_v1)
+    );
+
+    let err = card_to_v1(json!({"name": "x"})).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidAgentResponse);
+}

@@ -234,3 +234,22 @@ pub fn stream_event_from_v1(event: Value, is_final: Option<bool>) -> Result<Valu
 pub fn stream_event_to_v1(event: Value) -> Result<Value, A2aError> {
     convert::<StreamEvent, crate::StreamResponse>(event, Fault::Peer)
 }
+
+/// A fetched agent card as v1.0 sees it, whichever generation wrote it (client side): a
+/// card with `supportedInterfaces` is read as v1.0 (the v0.3 members of a card that serves
+/// both stay in its `extra`); a card without them is read as v0.3 and converted, so its
+/// `url` and `additionalInterfaces` become v0.3 interfaces.
+///
+/// # Errors
+/// Invalid agent response when the card is valid in neither version.
+pub fn card_to_v1(card: Value) -> Result<crate::AgentCard, A2aError> {
+    let has_interfaces = card
+        .get("supportedInterfaces")
+        .and_then(Value::as_array)
+        .is_some_and(|interfaces| !interfaces.is_empty());
+    if has_interfaces {
+        return decode(card, Fault::Peer);
+    }
+    let legacy: AgentCard = decode(card, Fault::Peer)?;
+    crate::AgentCard::try_from(legacy).map_err(|err| Fault::Peer.error(err.field(), err.problem()))
+}

@@ -40,8 +40,8 @@
 //!   `TryFrom`: base64 file bytes, timestamps and push authentication are checked, and a
 //!   failure is a [`ConversionError`] naming the member at fault (it converts into an
 //!   invalid-params [`A2aError`](crate::A2aError)).
-//! * v1.0 → v0.3 (a server writing answers, a client writing requests) is `From`, except
-//!   where v0.3 cannot express the value.
+//! * v1.0 → v0.3 (a server writing answers, a client writing requests) is `From`: it
+//!   cannot fail, and what v0.3 cannot express is dropped or reshaped as named below.
 //! * What has no counterpart on the other side is named on each conversion. The main
 //!   cases: v1.0 `tenant` is dropped; a v1.0 `historyLength` of 0 ("no history") is left out
 //!   and a v0.3 `0` ("all history") becomes unset; `blocking` is the inverse of

@@ -924,3 +924,15 @@ fn a_fetched_card_is_read_whichever_version_wrote_it() {
     let err = card_to_v1(json!({"name": "x"})).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidAgentResponse);
 }
+
+#[test]
+fn decode_errors_name_the_path_into_parts() {
+    let err = a2a_types::json::from_value::<v03::MessageSendParams>(json!({
+        "message": {"kind": "message", "messageId": "m", "role": "user",
+            "parts": [{"kind": "text", "text": "a"}, {"kind": "data", "data": [1]}]}
+    }))
+    .unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("message.parts[1]"), "{text}");
+    assert!(text.contains("data"), "{text}");
+}

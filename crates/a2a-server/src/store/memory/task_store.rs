@@ -190,7 +190,7 @@ impl TaskStore for InMemoryTaskStore {
         }
         tasks.by_id.insert(
             task.id.clone(),
-            Entry {
+            Box::new(Entry {
                 scope: scope.clone(),
                 body,
                 context_id: task.context_id.clone(),
@@ -200,7 +200,7 @@ impl TaskStore for InMemoryTaskStore {
                 terminal_since,
                 log,
                 whole_to: last_sequence,
-            },
+            }),
         );
 
         tasks.saves += 1;
@@ -383,6 +383,6 @@ impl InMemoryTaskStore {
             .by_id
             .get(id)
             .filter(|entry| entry.scope == *scope)
-            .map(read)
+            .map(|entry| read(entry))
     }
 }

@@ -10,6 +10,7 @@ use a2a_types::{AgentCard, ProtocolBinding};
 use http::HeaderMap;
 use http::header::{HeaderName, HeaderValue};
 
+use crate::ProtocolVersion;
 use crate::auth::Credentials;
 use crate::client::HeaderFn;
 use crate::discover::CardFetchOptions;
@@ -47,6 +48,7 @@ pub struct A2aClientBuilder {
     url: Option<(String, ProtocolBinding)>,
     tenant: Option<String>,
     preferred: Vec<ProtocolBinding>,
+    protocol_version: Option<ProtocolVersion>,
     grpc_plaintext: Option<bool>,
     host: Option<String>,
     port: Option<u16>,
@@ -74,6 +76,7 @@ impl std::fmt::Debug for A2aClientBuilder {
             .field("card", &self.card.as_ref().map(|card| &card.name))
             .field("url", &self.url)
             .field("preferred", &self.preferred)
+            .field("protocol_version", &self.protocol_version)
             .field("grpc_plaintext", &self.grpc_plaintext)
             .field("host", &self.host)
             .field("credentials", &self.credentials)
@@ -97,6 +100,7 @@ impl A2aClientBuilder {
             url: None,
             tenant: None,
             preferred: Vec::new(),
+            protocol_version: None,
             grpc_plaintext: None,
             host: None,
             port: None,
@@ -167,6 +171,15 @@ impl A2aClientBuilder {
     /// ```
     pub fn prefer_bindings(mut self, order: impl IntoIterator<Item = ProtocolBinding>) -> Self {
         self.preferred = order.into_iter().collect();
+        self
+    }
+
+    /// Speaks `version` whatever the card prefers: the card's interfaces for that version
+    /// (for 0.3 also the v0.3 members a dual card carries), or, for a client built from a
+    /// URL, that version at that URL. Unset, the card decides: 1.x when it offers it, else
+    /// 0.3; a client built from a URL speaks 1.0. v0.3 is not spoken over gRPC.
+    pub fn protocol_version(mut self, version: ProtocolVersion) -> Self {
+        self.protocol_version = Some(version);
         self
     }
 

@@ -30,7 +30,7 @@ pub(crate) type HeaderFn = Arc<dyn Fn() -> HeaderMap + Send + Sync>;
 /// [`with_options`](Self::with_options) gives a clone whose calls carry extra headers, a
 /// different timeout or more extensions.
 ///
-/// Every request carries `A2A-Version: 1.0`, the client's static headers, the headers of its
+/// Every request carries `A2A-Version: 1.0` (none to a v0.3 agent), the client's static headers, the headers of its
 /// header function, its credentials (only to the agent's origin), `A2A-Extensions` when
 /// extensions are asked for, and the per-call headers, in that order, later ones replacing
 /// earlier ones of the same name; `A2A-Version` cannot be replaced. On gRPC the same headers
@@ -70,6 +70,7 @@ impl std::fmt::Debug for A2aClient {
             .field("binding", &self.inner.endpoint.binding.protocol())
             .field("url", &display_url(&self.inner.endpoint.url))
             .field("tenant", &self.inner.endpoint.tenant)
+            .field("protocol_version", &self.inner.endpoint.version)
             .field("credentials", &self.inner.auth.is_some())
             .field("timeouts", &self.inner.timeouts)
             .finish_non_exhaustive()
@@ -96,6 +97,13 @@ impl A2aClient {
     #[must_use]
     pub fn url(&self) -> &str {
         self.inner.endpoint.url.as_str()
+    }
+
+    /// The protocol version the client speaks (v0.3 requests and answers are translated to
+    /// and from the v1.0 types at the edge).
+    #[must_use]
+    pub fn protocol_version(&self) -> crate::ProtocolVersion {
+        self.inner.endpoint.version
     }
 
     /// The tenant put into requests that name none.

@@ -286,11 +286,17 @@ async fn fetch_once(
     }
 }
 
-/// Decodes and validates a card body.
+/// Decodes and validates a card body, v1.0 or v0.3.
 pub(crate) fn decode_card(body: &[u8]) -> Result<AgentCard, ClientError> {
-    let card: AgentCard =
+    let value: serde_json::Value =
         a2a_types::json::from_slice(body).map_err(|error| ClientError::InvalidCard {
             reason: error.to_string(),
+        })?;
+    // A v1.0 card as it is; a v0.3 card (no `supportedInterfaces`) with its `url` and
+    // `additionalInterfaces` as v0.3 interfaces.
+    let card =
+        a2a_types::v03::translate::card_to_v1(value).map_err(|error| ClientError::InvalidCard {
+            reason: error.message().to_owned(),
         })?;
     validate_card(&card)?;
     Ok(card)

@@ -3,7 +3,9 @@
 //!
 //! Discover an agent from its card (or name a URL and binding), then call one method per A2A
 //! operation. Streams survive broken connections; idempotent calls are retried; credentials
-//! go only to the agent's own origin.
+//! go only to the agent's own origin. An agent whose card offers only A2A v0.3 is called in
+//! v0.3 over JSON-RPC or REST, translated at the edge: callers keep the v1.0 types
+//! ([`ProtocolVersion`], [`A2aClientBuilder::protocol_version`] to force one).
 //!
 //! ```
 //! use a2a_client::{A2aClient, ResponseExt, message};
@@ -79,6 +81,7 @@ mod response;
 mod sse;
 mod stream;
 pub mod transport;
+mod version;
 
 pub use self::auth::{ApiKeyPlacement, Credentials, OAuth2ClientCredentials, Secret};
 pub use self::builder::{A2aClientBuilder, DEFAULT_MAX_PAYLOAD_SIZE};
@@ -88,3 +91,4 @@ pub use self::error::{BoxError, ClientError, TimeoutKind};
 pub use self::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts};
 pub use self::response::{ResponseExt, ResponseKind};
 pub use self::stream::EventStream;
+pub use self::version::ProtocolVersion;

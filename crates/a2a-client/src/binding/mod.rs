@@ -1,6 +1,7 @@
 //! The three bindings: how each operation becomes a request (JSON-RPC envelope, REST verb,
 //! path, query and body, or a gRPC call) and how answers and events become results or
-//! errors; and which of a card's interfaces to use.
+//! errors; and which of a card's interfaces to use. [`v03`] speaks the two HTTP bindings to
+//! A2A v0.3 agents.
 
 mod answer;
 mod call;
@@ -9,6 +10,7 @@ mod endpoint;
 pub(crate) mod grpc;
 mod jsonrpc;
 mod rest;
+mod v03;
 
 use a2a_types::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
@@ -46,13 +48,15 @@ pub(crate) enum Binding {
     Grpc,
 }
 
-/// Where and how the client talks: the binding, the interface URL and its tenant. A gRPC
-/// interface's `host:port` is kept as an `http://` or `https://` URL of that address.
+/// Where and how the client talks: the binding, the interface URL, its tenant and the
+/// protocol version. A gRPC interface's `host:port` is kept as an `http://` or `https://`
+/// URL of that address.
 #[derive(Debug, Clone)]
 pub(crate) struct Endpoint {
     pub(crate) binding: Binding,
     pub(crate) url: url::Url,
     pub(crate) tenant: String,
+    pub(crate) version: crate::ProtocolVersion,
 }
 
 /// One operation with its request.

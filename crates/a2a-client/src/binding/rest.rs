@@ -204,6 +204,7 @@ mod tests {
             binding: Binding::HttpJson,
             url: url::Url::parse("http://agent.example/rest/").unwrap(),
             tenant: tenant.into(),
+            version: crate::ProtocolVersion::V1_0,
         }
     }
 

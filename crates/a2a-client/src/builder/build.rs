@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicU64;
 use a2a_types::{AgentCard, ProtocolBinding};
 
 use super::A2aClientBuilder;
+use crate::ProtocolVersion;
 use crate::auth::Authenticator;
 use crate::binding::grpc::{GrpcChannel, bind_to_card_host, grpc_url};
 use crate::binding::{Binding, Endpoint, pick_interface};
@@ -132,11 +133,12 @@ impl A2aClientBuilder {
             .as_deref()
             .map(parse_http_url)
             .transpose()?;
-        let (interface_url, binding, tenant) = match (&self.card, &self.url) {
+        let (interface_url, binding, tenant, version) = match (&self.card, &self.url) {
             (Some(card), _) => {
                 validate_card(card)?;
-                let (interface, binding) = pick_interface(card, &self.preferred)?;
-                (interface.url.clone(), binding, interface.tenant.clone())
+                let (interface, binding, version) =
+                    pick_interface(card, &self.preferred, self.protocol_version)?;
+                (interface.url, binding, interface.tenant, version)
             }
             (None, Some((url, binding))) => {
                 let binding = Binding::from_protocol(binding).ok_or_else(|| {
@@ -144,13 +146,19 @@ impl A2aClientBuilder {
                         reason: format!("this client does not speak the {binding} binding"),
                     }
                 })?;
+                let version = self.protocol_version.unwrap_or(ProtocolVersion::V1_0);
                 if binding != Binding::Grpc {
                     parse_http_url(url)?;
+                } else if version == ProtocolVersion::V0_3 {
+                    return Err(ClientError::NoUsableInterface {
+                        reason: "A2A v0.3 is spoken over JSONRPC and HTTP+JSON only".into(),
+                    });
                 }
                 (
                     url.clone(),
                     binding,
                     self.tenant.clone().unwrap_or_default(),
+                    version,
                 )
             }
             (None, None) => {
@@ -205,6 +213,7 @@ impl A2aClientBuilder {
                 binding,
                 url: address,
                 tenant,
+                version,
             },
             card: self.card,
             headers: self.headers,

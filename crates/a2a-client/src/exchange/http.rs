@@ -9,7 +9,7 @@ use http::header::{ACCEPT, CONTENT_TYPE, HeaderValue, LOCATION};
 
 use super::Failed;
 use crate::auth::Applied;
-use crate::binding::{Call, EVENT_STREAM, Reply, error_from_answer};
+use crate::binding::{Call, EVENT_STREAM, Reply};
 use crate::client::A2aClient;
 use crate::error::ClientError;
 use crate::stream;
@@ -26,7 +26,7 @@ impl A2aClient {
             .await
             .map_err(fail)?;
         if !status.is_success() {
-            return Err(fail(error_from_answer(
+            return Err(fail(self.inner.endpoint.error_from_answer(
                 status.as_u16(),
                 location.as_deref(),
                 &body,
@@ -64,7 +64,7 @@ impl A2aClient {
             .await
             .map_err(fail)?;
         if !status.is_success() {
-            return Err(fail(error_from_answer(
+            return Err(fail(self.inner.endpoint.error_from_answer(
                 status.as_u16(),
                 location.as_deref(),
                 &body,

@@ -144,7 +144,7 @@ async fn invalid_cards_are_refused() {
             &card_json(json!([
                 {"url": "https://x/custom", "protocolBinding": "urn:example:custom", "protocolVersion": "1.0"},
                 {"url": "grpc.example:443", "protocolBinding": "GRPC", "protocolVersion": "0.3"},
-                {"url": "https://x/old", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
+                {"url": "https://x/old", "protocolBinding": "JSONRPC", "protocolVersion": "0.2"}
             ])),
         ),
         _ => Response::builder().status(404).body(Body::empty()).unwrap(),

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
+use crate::proxy::versions::{Spoken, SpokenOnce};
+
 /// A registered, live agent (not expired, not deregistered).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -26,6 +28,8 @@ pub struct RegisteredAgent {
     pub registered_at: DateTime<Utc>,
     /// The last registration or heartbeat.
     pub last_seen: DateTime<Utc>,
+    /// The protocol versions the card declares, worked out on first use.
+    pub(crate) spoken: SpokenOnce,
 }
 
 impl RegisteredAgent {
@@ -41,7 +45,13 @@ impl RegisteredAgent {
             card,
             registered_at: now,
             last_seen: now,
+            spoken: SpokenOnce::default(),
         }
+    }
+
+    /// The JSON-RPC URLs per protocol version that the card declares.
+    pub(crate) fn spoken(&self) -> &Spoken {
+        self.spoken.get(&self.card)
     }
 }
 

@@ -26,6 +26,7 @@ use super::limits::read_request;
 use super::routes::Proxy;
 use super::stream::{self, Framing};
 use super::upstream::{self, Reply};
+use super::versions::{self, Direction, Plan, Translation};
 use super::{auth, headers};
 use crate::metrics::{Outcome, UNKNOWN_AGENT};
 use crate::registry::validate_agent_id;
@@ -169,9 +170,21 @@ async fn call(
         ))
         .await;
     };
+    let (url, translation) = match versions::plan(&request.method, url, || agent.spoken())? {
+        Plan::Pass(url) => (url, None),
+        Plan::ToV1 { url, method } => (url, Some(Translation::new(Direction::ToV1, method))),
+        Plan::ToV03 { url, method } => (url, Some(Translation::new(Direction::ToV03, method))),
+    };
+    let body = match &translation {
+        None => body,
+        Some(translation) => translation.request(whole_request(&body)?)?,
+    };
     let permit = proxy.limits.acquire(agent_id)?;
     let client = proxy.client()?;
-    let headers = headers::to_agent(client_headers, caller_id);
+    let mut headers = headers::to_agent(client_headers, caller_id);
+    if let Some(translation) = &translation {
+        translation.set_version_header(&mut headers);
+    }
     let outgoing = match proxy.agent_urls.get(url) {
         Some(url) => {
             let mut outgoing = reqwest::Request::new(Method::POST, url);
@@ -191,18 +204,42 @@ async fn call(
         proxy.config.max_response_bytes,
     )
     .await?;
-    match reply {
-        Reply::Stream(response) => {
+    match (reply, translation) {
+        (Reply::Stream(response), None) => {
             let framing = Framing::JsonRpc(request.id.clone().unwrap_or(RequestId::Null));
             let held = (permit, proxy.metrics.stream_opened(agent_id));
             let response = stream::response(response, agent_id, framing, &proxy.config, held);
             Ok((response, Outcome::Success))
         }
-        Reply::Complete {
-            status,
-            headers,
-            body,
-        } => relay(agent_id, request.id.as_ref(), status, &headers, body),
+        (Reply::Stream(response), Some(translation)) => {
+            let id = request.id.clone().unwrap_or(RequestId::Null);
+            let framing = Framing::JsonRpc(id.clone());
+            let held = (permit, proxy.metrics.stream_opened(agent_id));
+            let owner = agent_id.to_owned();
+            let map = Box::new(move |block: &[u8]| translation.events(&owner, &id, block));
+            let response =
+                stream::mapped_response(response, agent_id, framing, &proxy.config, held, map);
+            Ok((response, Outcome::Success))
+        }
+        (
+            Reply::Complete {
+                status,
+                headers,
+                body,
+            },
+            None,
+        ) => relay(agent_id, request.id.as_ref(), status, &headers, body),
+        (
+            Reply::Complete {
+                status,
+                headers,
+                body,
+            },
+            Some(translation),
+        ) => {
+            let body = translation.answer(agent_id, &body)?.unwrap_or(body);
+            relay(agent_id, request.id.as_ref(), status, &headers, body)
+        }
     }
 }
 

@@ -31,7 +31,12 @@
 //! | bearer token missing or refused | -32010 | `authentication failed: …` |
 //! | registry unreadable | -32603 | `internal error` |
 //!
-//! The agent's own answers, errors included, are relayed untouched.
+//! The agent's own answers, errors included, are relayed untouched, unless the caller and
+//! the agent speak different A2A versions: a v0.3 caller (`message/send`, …) reaching an
+//! agent whose card offers only v1.0, or a v1.0 caller reaching an agent that offers only
+//! v0.3, has its request, the answer and each stream event translated, the agent's errors
+//! given the caller's version's codes; the gateway's own errors above keep theirs
+//! (`versions`).
 
 mod auth;
 mod card;
@@ -47,6 +52,7 @@ mod rest;
 mod routes;
 pub mod stream;
 mod upstream;
+pub(crate) mod versions;
 
 pub use self::config::ProxyConfig;
 pub use self::error::GATEWAY_DOMAIN;

@@ -71,6 +71,25 @@ where
     S: Stream<Item = Result<Bytes, E>> + Send + 'static,
     E: Display + Send + 'static,
 {
+    relay_mapped(upstream, agent_id, framing, config, None)
+}
+
+/// Rewrites a block of whole events before it is sent (a translation between protocol
+/// versions); keepalives and the gateway's error frames are not passed through it.
+pub(crate) type EventMap = Box<dyn Fn(&[u8]) -> Bytes + Send + Sync>;
+
+/// [`relay`], with each block of events the agent sent rewritten by `map`.
+fn relay_mapped<S, E>(
+    upstream: S,
+    agent_id: &str,
+    framing: Framing,
+    config: &ProxyConfig,
+    map: Option<EventMap>,
+) -> impl Stream<Item = Result<Bytes, Infallible>> + Send + 'static
+where
+    S: Stream<Item = Result<Bytes, E>> + Send + 'static,
+    E: Display + Send + 'static,
+{
     let keepalive = (!config.sse_keepalive.is_zero()).then_some(config.sse_keepalive);
     let now = Instant::now();
     let relay = Relay {
@@ -88,6 +107,7 @@ where
         idle_deadline: now + config.max_sse_idle,
         keepalive,
         keepalive_deadline: keepalive.map(|period| now + period),
+        map,
     };
     futures::stream::unfold(Some(relay), |relay| async move {
         let mut relay = relay?;
@@ -114,11 +134,26 @@ pub(crate) fn response<H: Send + 'static>(
     relayed_response(events, response_headers, agent_id, framing, config, held)
 }
 
+/// [`response`], with each block of the agent's events rewritten by `map`.
+pub(crate) fn mapped_response<H: Send + 'static>(
+    upstream: reqwest::Response,
+    agent_id: &str,
+    framing: Framing,
+    config: &ProxyConfig,
+    held: H,
+    map: EventMap,
+) -> Response {
+    let response_headers = headers::to_client(upstream.headers());
+    let events = upstream.bytes_stream();
+    let frames = relay_mapped(events, agent_id, framing, config, Some(map));
+    streamed(frames, response_headers, held)
+}
+
 /// The `200 text/event-stream` response relaying `upstream`, an SSE byte stream, with
 /// `response_headers`; `held` is kept as in [`response`].
 pub(crate) fn relayed_response<S, E, H>(
     upstream: S,
-    mut response_headers: HeaderMap,
+    response_headers: HeaderMap,
     agent_id: &str,
     framing: Framing,
     config: &ProxyConfig,
@@ -129,7 +164,17 @@ where
     E: Display + Send + 'static,
     H: Send + 'static,
 {
-    let frames = relay(upstream, agent_id, framing, config).map(move |frame| {
+    let frames = relay(upstream, agent_id, framing, config);
+    streamed(frames, response_headers, held)
+}
+
+/// The `200 text/event-stream` response sending `frames`, holding `held` until they end.
+fn streamed<F, H>(frames: F, mut response_headers: HeaderMap, held: H) -> Response
+where
+    F: Stream<Item = Result<Bytes, Infallible>> + Send + 'static,
+    H: Send + 'static,
+{
+    let frames = frames.map(move |frame| {
         let _held = &held;
         frame
     });
@@ -158,6 +203,7 @@ struct Relay {
     idle_deadline: Instant,
     keepalive: Option<Duration>,
     keepalive_deadline: Option<Instant>,
+    map: Option<EventMap>,
 }
 
 impl Relay {
@@ -173,7 +219,10 @@ impl Relay {
                                 self.idle_deadline = Instant::now() + self.max_idle;
                             }
                             self.sent_something();
-                            return Step::Send(block.bytes);
+                            return Step::Send(match &self.map {
+                                Some(map) => map(&block.bytes),
+                                None => block.bytes,
+                            });
                         }
                         Ok(None) => {}
                         Err(EventTooLarge) => {

@@ -14,6 +14,7 @@ use super::options::RegistryOptions;
 use super::record;
 use super::store::{Saved, Store, StoredAgent};
 use crate::agent::{AgentDirectory, DirectoryError, RegisteredAgent};
+use crate::proxy::versions::SpokenOnce;
 
 /// The agent registry on SQLite or PostgreSQL.
 ///
@@ -192,6 +193,7 @@ impl Registry {
                 card,
                 registered_at: time(registered_at),
                 last_seen: time(last_seen),
+                spoken: SpokenOnce::default(),
             }),
         }
     }
@@ -353,6 +355,7 @@ fn agent(stored: StoredAgent) -> Result<RegisteredAgent, RegistryError> {
         card,
         registered_at: time(stored.registered_at),
         last_seen: time(stored.last_seen),
+        spoken: SpokenOnce::default(),
     })
 }
 

@@ -53,8 +53,15 @@ async fn gateway_with_fake(agent_id: &str, app: axum::Router, path: &str) -> Gat
 async fn a_slow_agent_times_out_at_the_requested_second_and_its_call_is_cancelled() {
     let (app, was_cancelled) = slow_agent("too late");
     let gateway = gateway_with_fake("slow-agent-01", app, "/").await;
-    let mut request = send_message("message/send", "This will timeout");
-    request["params"]["configuration"] = json!({"timeout": 1});
+    // The seed's request: a v0.3 method with a hand-written message (no messageId, no
+    // role), which the gateway completes on its way to this v1.0 agent.
+    let request = json!({
+        "jsonrpc": "2.0", "id": 7, "method": "message/send",
+        "params": {
+            "message": {"parts": [{"text": "This will timeout"}]},
+            "configuration": {"timeout": 1}
+        }
+    });
 
     let started = Instant::now();
     let (status, body) = gateway.rpc("slow-agent-01", &request).await;

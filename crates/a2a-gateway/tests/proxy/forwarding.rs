@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
+use a2a_gateway::agent::RegisteredAgent;
 use a2a_types::error::A2A_DOMAIN;
 use axum::body::Bytes;
 use axum::http::StatusCode;
@@ -60,9 +61,11 @@ async fn any_method_name_is_forwarded_unchanged() {
         ([("content-type", "application/json")], answer.to_string())
     })
     .await;
-    gateway
-        .directory
-        .register("any-01", Some(format!("http://{addr}/")), None);
+    // A KubeMQ record: its protocol versions are unknown, so nothing is translated.
+    let url = format!("http://{addr}/");
+    let mut agent = RegisteredAgent::new("any-01", "any", json!({"name": "any", "url": url}));
+    agent.jsonrpc_url = Some(url);
+    gateway.directory.insert(agent);
     for method in [
         "message/send",
         "message/stream",

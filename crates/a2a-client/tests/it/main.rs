@@ -16,6 +16,7 @@ mod operations;
 mod push_delivery;
 mod push_signature;
 mod python_sdk;
+mod python_sdk_03;
 mod resume;
 mod retries;
 mod support;

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use a2a_types::ProtocolBinding;
+use a2a_types::v03::{self, translate};
+use a2a_types::{AgentCard, ProtocolBinding};
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse as _, Response};
@@ -74,7 +75,18 @@ fn public_base(proxy: &Proxy, headers: &HeaderMap) -> String {
 /// dropped, and so are signatures, which covered the agent's URLs and would no longer
 /// verify. Anything else is a KubeMQ record, returned as the registry's enriched record,
 /// exactly as `GET /agents/{id}` shows it.
+///
+/// Since the gateway translates between A2A versions on `/a2a/{agent_id}`, the card offers
+/// both: a v1.0 card gains a v0.3 JSON-RPC interface and the v0.3 top-level members
+/// (`url`, `protocolVersion`, `preferredTransport`) when it lacks them, and a v0.3 card
+/// is served as a card of both versions ([`v03::dual_protocol_card`]) with JSON-RPC
+/// interfaces at `through`.
 fn seen_through_gateway(agent: &RegisteredAgent, through: &str) -> Value {
+    if agent.card.get("supportedInterfaces").is_none()
+        && let Some(card) = v03_card_through(agent, through)
+    {
+        return card;
+    }
     let mut card = agent.card.clone();
     let grpc_version = grpc_interface(&agent.card)
         .and_then(|interface| interface.get("protocolVersion")?.as_str())
@@ -109,13 +121,64 @@ fn seen_through_gateway(agent: &RegisteredAgent, through: &str) -> Value {
             }
         }
     }
+    let offers_jsonrpc = interfaces.iter().any(|interface| {
+        interface.get("protocolBinding").and_then(Value::as_str)
+            == Some(ProtocolBinding::JsonRpc.as_str())
+    });
+    let offers_v03 = interfaces.iter().any(|interface| {
+        interface.get("protocolBinding").and_then(Value::as_str)
+            == Some(ProtocolBinding::JsonRpc.as_str())
+            && interface
+                .get("protocolVersion")
+                .and_then(Value::as_str)
+                .is_some_and(|version| version.starts_with("0."))
+    });
+    // The gateway translates v0.3 on the JSON-RPC route, which a gRPC-only agent lacks.
+    let translated = offers_jsonrpc && agent.jsonrpc_url.is_some();
+    if translated && !offers_v03 {
+        interfaces.push(json!({
+            "url": through, "protocolBinding": ProtocolBinding::JsonRpc.as_str(),
+            "protocolVersion": V03_INTERFACE_VERSION,
+        }));
+    }
     if let Some(object) = card.as_object_mut() {
-        if object.contains_key("url") {
+        if object.contains_key("url") || translated {
             object.insert("url".to_owned(), through.into());
+        }
+        if translated {
+            object
+                .entry("protocolVersion")
+                .or_insert_with(|| v03::PROTOCOL_VERSION.into());
+            object
+                .entry("preferredTransport")
+                .or_insert_with(|| ProtocolBinding::JsonRpc.as_str().into());
         }
         object.remove("signatures");
     }
     card
+}
+
+/// The `protocolVersion` of the v0.3 JSON-RPC interface a card offers through the gateway.
+const V03_INTERFACE_VERSION: &str = "0.3";
+
+/// A v0.3 card (no `supportedInterfaces`, a `protocolVersion` 0.x) as a card of both
+/// versions whose JSON-RPC interfaces are `through`; `None` for anything else (a KubeMQ
+/// record).
+fn v03_card_through(agent: &RegisteredAgent, through: &str) -> Option<Value> {
+    agent.spoken().v03.as_ref()?;
+    let card = translate::card_to_v1(agent.card.clone()).ok()?;
+    let mut card = serde_json::to_value(card).ok()?;
+    let object = card.as_object_mut()?;
+    object.insert(
+        "supportedInterfaces".to_owned(),
+        json!([
+            {"url": through, "protocolBinding": ProtocolBinding::JsonRpc.as_str(), "protocolVersion": "1.0"},
+            {"url": through, "protocolBinding": ProtocolBinding::JsonRpc.as_str(), "protocolVersion": V03_INTERFACE_VERSION}
+        ]),
+    );
+    object.remove("signatures");
+    let card: AgentCard = serde_json::from_value(card).ok()?;
+    serde_json::to_value(v03::dual_protocol_card(&card)).ok()
 }
 
 #[cfg(test)]
@@ -173,6 +236,60 @@ mod tests {
                 {"url": THROUGH, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
             ])
         );
+    }
+
+    #[test]
+    fn a_card_served_through_the_gateway_offers_both_versions() {
+        let mut agent = RegisteredAgent::new(
+            "echo",
+            "Echo",
+            json!({
+                "name": "Echo", "description": "", "version": "1",
+                "supportedInterfaces": [
+                    {"url": "http://10.0.0.5/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+                ],
+                "capabilities": {}, "defaultInputModes": [], "defaultOutputModes": [], "skills": []
+            }),
+        );
+        agent.jsonrpc_url = Some("http://10.0.0.5/a2a".to_owned());
+        let card = seen_through_gateway(&agent, THROUGH);
+        assert_eq!(
+            card["supportedInterfaces"],
+            json!([
+                {"url": THROUGH, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                {"url": THROUGH, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
+            ])
+        );
+        assert_eq!(card["url"], THROUGH);
+        assert_eq!(card["protocolVersion"], "0.3.0");
+        assert_eq!(card["preferredTransport"], "JSONRPC");
+
+        // A v0.3 card: both versions, at the gateway, the agent's address nowhere.
+        let mut agent = RegisteredAgent::new(
+            "old",
+            "Old",
+            json!({
+                "name": "Old", "description": "", "version": "1", "url": "http://10.0.0.6/",
+                "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC",
+                "capabilities": {"streaming": true}, "defaultInputModes": ["text"],
+                "defaultOutputModes": ["text"], "skills": []
+            }),
+        );
+        agent.jsonrpc_url = Some("http://10.0.0.6/".to_owned());
+        let card = seen_through_gateway(&agent, THROUGH);
+        let versions: Vec<&str> = card["supportedInterfaces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|interface| {
+                assert_eq!(interface["url"], THROUGH);
+                interface["protocolVersion"].as_str().unwrap()
+            })
+            .collect();
+        assert_eq!(versions, ["1.0", "0.3"]);
+        assert_eq!(card["url"], THROUGH);
+        assert_eq!(card["capabilities"]["streaming"], true);
+        assert!(!card.to_string().contains("10.0.0.6"), "{card}");
     }
 
     #[test]

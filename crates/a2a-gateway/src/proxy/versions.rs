@@ -34,7 +34,7 @@ pub(crate) struct Spoken {
     /// The first JSON-RPC interface of version 1.x.
     v1: Option<String>,
     /// Where it answers v0.3 JSON-RPC.
-    v03: Option<String>,
+    pub(crate) v03: Option<String>,
 }
 
 impl Spoken {

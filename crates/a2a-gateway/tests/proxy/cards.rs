@@ -51,7 +51,10 @@ async fn an_agents_card_points_at_the_gateway_or_is_its_record() {
         .unwrap();
     let through = gateway.url("/a2a/echo-agent-01");
     let interfaces = card["supportedInterfaces"].as_array().unwrap();
-    assert_eq!(interfaces.len(), 2);
+    // JSON-RPC and HTTP+JSON 1.0, and JSON-RPC 0.3, which the gateway translates.
+    assert_eq!(interfaces.len(), 3);
+    assert_eq!(interfaces[2]["protocolVersion"], "0.3");
+    assert_eq!(card["url"], through.as_str());
     assert!(
         interfaces
             .iter()

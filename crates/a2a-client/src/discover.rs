@@ -292,14 +292,39 @@ pub(crate) fn decode_card(body: &[u8]) -> Result<AgentCard, ClientError> {
         a2a_types::json::from_slice(body).map_err(|error| ClientError::InvalidCard {
             reason: error.to_string(),
         })?;
-    // A v1.0 card as it is; a v0.3 card (no `supportedInterfaces`) with its `url` and
-    // `additionalInterfaces` as v0.3 interfaces.
-    let card =
-        a2a_types::v03::translate::card_to_v1(value).map_err(|error| ClientError::InvalidCard {
-            reason: error.message().to_owned(),
-        })?;
+    let invalid = |error: a2a_types::A2aError| ClientError::InvalidCard {
+        reason: error.message().to_owned(),
+    };
+    // A v0.3 card (no `supportedInterfaces`) has its `url` and `additionalInterfaces` read
+    // as v0.3 interfaces; any other card is read as v1.0.
+    let card = if is_v03_card(&value) {
+        a2a_types::v03::translate::card_to_v1(value).map_err(invalid)?
+    } else {
+        a2a_types::json::from_value(value).map_err(|error| ClientError::InvalidCard {
+            reason: error.to_string(),
+        })?
+    };
     validate_card(&card)?;
     Ok(card)
+}
+
+/// Whether a card is a v0.3 one: no `supportedInterfaces`, a `url`, and a `protocolVersion`
+/// of 0.x, or none at all but no v1.0-style `protocolVersions` either (a gateway's own card
+/// with `url` and `protocolVersions: ["1.0"]` is not an agent to call in v0.3).
+fn is_v03_card(card: &serde_json::Value) -> bool {
+    let has_interfaces = card
+        .get("supportedInterfaces")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|interfaces| !interfaces.is_empty());
+    let has_url = card.get("url").is_some_and(serde_json::Value::is_string);
+    let version_ok = match card
+        .get("protocolVersion")
+        .and_then(serde_json::Value::as_str)
+    {
+        Some(version) => version.starts_with("0."),
+        None => card.get("protocolVersions").is_none(),
+    };
+    !has_interfaces && has_url && version_ok
 }
 
 /// A card must name at least one interface.
@@ -405,6 +430,18 @@ pub(crate) fn parse_http_url(text: &str) -> Result<url::Url, ClientError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn v03_cards_are_told_from_other_cards_without_interfaces() {
+        let v03 = serde_json::json!({"url": "http://a/rpc", "protocolVersion": "0.3.0"});
+        assert!(is_v03_card(&v03));
+        assert!(is_v03_card(&serde_json::json!({"url": "http://a/rpc"})));
+        let gateway = serde_json::json!({"url": "http://gw", "protocolVersions": ["1.0"]});
+        assert!(!is_v03_card(&gateway));
+        let v1 = serde_json::json!({"url": "http://a", "protocolVersion": "0.3.0",
+            "supportedInterfaces": [{"url": "http://a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]});
+        assert!(!is_v03_card(&v1));
+    }
 
     #[test]
     fn a_url_with_a_path_has_a_nested_card_to_fall_back_on() {

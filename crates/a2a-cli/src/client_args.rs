@@ -31,6 +31,10 @@ pub(crate) struct ClientArgs {
     )]
     pub(crate) binding: Option<Binding>,
 
+    /// The A2A protocol version to speak [default: the card's: 1.0 when it offers it, else 0.3]
+    #[arg(long, value_enum, value_name = "VERSION", help_heading = "Connection")]
+    pub(crate) protocol_version: Option<ProtocolVersion>,
+
     /// Send this API key (see --api-key-header)
     #[arg(long, value_name = "KEY", env = "A2A_API_KEY", hide_env_values = true,
           conflicts_with_all = ["bearer", "oauth_client_id"], help_heading = "Connection")]
@@ -157,6 +161,27 @@ impl Binding {
             Self::Jsonrpc => a2a_types::ProtocolBinding::JsonRpc,
             Self::Rest => a2a_types::ProtocolBinding::HttpJson,
             Self::Grpc => a2a_types::ProtocolBinding::Grpc,
+        }
+    }
+}
+
+/// A protocol version the client speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ProtocolVersion {
+    /// A2A v1.0.
+    #[value(name = "1.0", alias = "1")]
+    V1,
+    /// A2A v0.3 (JSON-RPC or HTTP+JSON).
+    #[value(name = "0.3")]
+    V03,
+}
+
+impl ProtocolVersion {
+    /// The client library's version.
+    pub(crate) fn library(self) -> a2a_client::ProtocolVersion {
+        match self {
+            Self::V1 => a2a_client::ProtocolVersion::V1_0,
+            Self::V03 => a2a_client::ProtocolVersion::V0_3,
         }
     }
 }

@@ -14,7 +14,8 @@ use crate::client_args::ClientArgs;
 use crate::error::UsageError;
 
 /// Fetches the agent's card (from `URL/.well-known/agent-card.json`, or the URL itself when
-/// it ends in `.json`) and builds a client for it.
+/// it ends in `.json`) and builds a client for it: in the `--protocol-version` asked for, else
+/// in 1.0 when the card offers it and in 0.3 when it offers only that.
 ///
 /// # Errors
 /// Usage errors in the flags (exit 2), the client library's failures otherwise, and an
@@ -30,8 +31,9 @@ pub(crate) async fn open(args: &ClientArgs) -> anyhow::Result<A2aClient> {
         // The library falls back to another interface (spec §5.4); a binding the user
         // named is a requirement, so say it cannot be met instead.
         return Err(UsageError::new(format!(
-            "--binding: the agent's card has no {} interface for protocol 1.x",
-            binding.protocol()
+            "--binding: the agent's card has no {} interface for protocol {}",
+            binding.protocol(),
+            client.protocol_version()
         ))
         .into());
     }
@@ -75,6 +77,9 @@ fn builder(args: &ClientArgs) -> Result<A2aClientBuilder, UsageError> {
     let mut builder = A2aClient::builder();
     if let Some(binding) = args.binding {
         builder = builder.prefer_binding(binding.protocol());
+    }
+    if let Some(version) = args.protocol_version {
+        builder = builder.protocol_version(version.library());
     }
     for (name, value) in args.header_pairs()? {
         builder = builder.header(name, value);

@@ -43,7 +43,12 @@ fn problems(card: &AgentCard) -> Vec<String> {
         }
     }
     let callable = card.supported_interfaces.iter().any(|interface| {
-        interface.is_v1()
+        let version = interface
+            .protocol_version
+            .split('.')
+            .take(2)
+            .collect::<Vec<_>>();
+        (interface.is_v1() || version == ["0", "3"])
             && matches!(
                 interface.protocol_binding,
                 ProtocolBinding::JsonRpc | ProtocolBinding::HttpJson
@@ -51,7 +56,7 @@ fn problems(card: &AgentCard) -> Vec<String> {
     });
     if !callable {
         problems.push(
-            "the card has no JSONRPC or HTTP+JSON interface for protocol 1.x: a2a cannot call this agent"
+            "the card has no JSONRPC or HTTP+JSON interface for protocol 1.x or 0.3: a2a cannot call this agent"
                 .to_owned(),
         );
     }

@@ -25,6 +25,7 @@ mod gateway;
 mod page_tokens;
 mod protocol_choices;
 mod push_delivery;
+mod python_sdk_03;
 mod register;
 mod serve;
 mod support;

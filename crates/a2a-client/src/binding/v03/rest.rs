@@ -7,7 +7,7 @@
 //! with an HTTP status.
 
 use a2a_types::jsonrpc::Method as V1Method;
-use a2a_types::v03::{Method, translate};
+use a2a_types::v03::{self, Method, translate};
 use a2a_types::{A2aError, ErrorKind, StreamResponse};
 use bytes::Bytes;
 use serde::de::DeserializeOwned;
@@ -198,21 +198,28 @@ pub(crate) fn decode_event(event: &SseEvent) -> Result<StreamResponse, ClientErr
     decode_value("stream event", result)
 }
 
-/// The error of a non-2xx answer: the SDK's `{"message": …}` body is read by its status
-/// (404 TaskNotFound, 409 TaskNotCancelable, 501 UnsupportedOperation or
-/// PushNotificationNotSupported, …); any other body as on v1.0.
+/// The error of a non-2xx answer: a v0.3 JSON-RPC error object by its code; the Python
+/// SDK's `{"message": …}` by its status (404 TaskNotFound, 409 TaskNotCancelable, 501
+/// UnsupportedOperation or PushNotificationNotSupported, …); any other body as on v1.0.
 pub(crate) fn error_from_answer(status: u16, location: Option<&str>, body: &[u8]) -> ClientError {
-    let message = serde_json::from_slice::<Value>(body)
-        .ok()
-        .and_then(|value| {
-            let object = value.as_object()?;
-            let only_message = object.len() == 1;
-            object
-                .get("message")
-                .and_then(Value::as_str)
-                .filter(|_| only_message)
-                .map(str::to_owned)
-        });
+    let value = serde_json::from_slice::<Value>(body).ok();
+    // A v0.3 JSON-RPC error object as the body (`{"code", "message", "data"}`).
+    if let Some(error) = value
+        .as_ref()
+        .filter(|value| value.get("code").is_some_and(Value::is_i64))
+        .and_then(|value| serde_json::from_value::<v03::JsonRpcError>(value.clone()).ok())
+    {
+        return ClientError::Agent(error.to_a2a());
+    }
+    let message = value.and_then(|value| {
+        let object = value.as_object()?;
+        let only_message = object.len() == 1;
+        object
+            .get("message")
+            .and_then(Value::as_str)
+            .filter(|_| only_message)
+            .map(str::to_owned)
+    });
     let Some(message) = message else {
         return crate::binding::error_from_answer(status, location, body);
     };
@@ -299,6 +306,12 @@ mod tests {
             br#"{"message":"Push notifications are not supported by the agent"}"#,
         );
         assert_eq!(error.kind(), Some(ErrorKind::PushNotificationNotSupported));
+        let error = error_from_answer(
+            400,
+            None,
+            br#"{"code":-32002,"message":"Task cannot be canceled"}"#,
+        );
+        assert_eq!(error.kind(), Some(ErrorKind::TaskNotCancelable));
         let _: a2a_types::Empty = decode(V1Method::DeleteTaskPushNotificationConfig, b"").unwrap();
     }
 }

@@ -562,6 +562,23 @@ async fn a_v1_caller_reaches_a_v03_only_python_agent_calls_and_streams() {
     assert_eq!(body["error"]["code"], -32601, "{body}");
     assert_eq!(body["error"]["data"][0]["domain"], "a2a-gateway", "{body}");
 
+    // `a2a send` through the gateway: the card there offers both versions, at the gateway.
+    let url = format!("{}/a2a/python-03", gateway.url());
+    let output = tokio::task::spawn_blocking(move || {
+        a2a()
+            .args(["send", &url, "from a2a send"])
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("echo: from a2a send"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
     // A v0.3 caller reaches it untouched.
     let body = gateway
         .rpc(

@@ -232,11 +232,13 @@ async fn call(
         (
             Reply::Complete {
                 status,
-                headers,
+                mut headers,
                 body,
             },
             Some(translation),
         ) => {
+            // The agent's version is not the caller's.
+            headers.remove(versions::VERSION_HEADER);
             let body = translation.answer(agent_id, &body)?.unwrap_or(body);
             relay(agent_id, request.id.as_ref(), status, &headers, body)
         }

@@ -26,7 +26,7 @@ use serde_json::Value;
 use super::error::GatewayError;
 
 /// The request header naming the protocol version (v1.0).
-const VERSION_HEADER: &str = "a2a-version";
+pub(crate) const VERSION_HEADER: &str = "a2a-version";
 
 /// The JSON-RPC URLs of an agent per protocol version, read from its registered card.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

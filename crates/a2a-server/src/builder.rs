@@ -306,14 +306,14 @@ impl A2aServerBuilder {
             ))
         });
         let executor = self.executor;
+        let versions = self.config.protocol_versions;
         let engine = Arc::new(Engine::new(store, cluster, self.config, push, executor));
-        let card = Arc::new(self.card);
-        let handler = RequestHandler::new(
-            Arc::clone(&engine),
-            card,
-            self.extended_card.map(Arc::new),
-            authenticator,
-        );
+        // The cards as served: with the v0.3 interfaces and members when v0.3 is on.
+        let card = Arc::new(binding::served_card(&self.card, versions));
+        let extended_card = self
+            .extended_card
+            .map(|card| Arc::new(binding::served_card(&card, versions)));
+        let handler = RequestHandler::new(Arc::clone(&engine), card, extended_card, authenticator);
         Ok(A2aServer {
             handler,
             endpoints,

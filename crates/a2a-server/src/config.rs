@@ -65,6 +65,60 @@ pub struct ServerConfig {
     pub cross_owner: CrossOwner,
     /// Push delivery: webhook policy, retries, timeouts.
     pub push: PushOptions,
+    /// The protocol versions served. Default: 1.0 and 0.3 (0.3 on the same URLs, told apart
+    /// by method name or REST path).
+    pub protocol_versions: ProtocolVersions,
+}
+
+/// Which A2A protocol versions a server answers. 1.0 is always served; A2A v0.3 beside it
+/// is on by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProtocolVersions {
+    /// Answer A2A v0.3 requests (JSON-RPC method names such as `message/send`, REST paths
+    /// under `/v1/`) in v0.3 shapes, and list v0.3 interfaces on the card.
+    pub v0_3: bool,
+}
+
+impl ProtocolVersions {
+    /// 1.0 and 0.3.
+    pub const BOTH: Self = Self { v0_3: true };
+    /// 1.0 only.
+    pub const V1_ONLY: Self = Self { v0_3: false };
+
+    /// Reads a list such as `1.0,0.3` (or `1.0`). 1.0 must be in it: it is always served.
+    ///
+    /// # Errors
+    /// A message naming a version this server does not speak, or a list without 1.0.
+    pub fn parse(list: &str) -> Result<Self, String> {
+        let mut versions = Self { v0_3: false };
+        let mut v1 = false;
+        for version in list
+            .split(',')
+            .map(str::trim)
+            .filter(|item| !item.is_empty())
+        {
+            match version {
+                "1.0" | "1" => v1 = true,
+                "0.3" => versions.v0_3 = true,
+                other => {
+                    return Err(format!(
+                        "unknown protocol version {other:?}: this server speaks 1.0 and 0.3"
+                    ));
+                }
+            }
+        }
+        if !v1 {
+            return Err("the protocol versions must include 1.0".to_owned());
+        }
+        Ok(versions)
+    }
+}
+
+impl Default for ProtocolVersions {
+    fn default() -> Self {
+        Self::BOTH
+    }
 }
 
 /// How push notifications are delivered.
@@ -142,6 +196,7 @@ impl Default for ServerConfig {
             page_token_key: None,
             cross_owner: CrossOwner::NotFound,
             push: PushOptions::default(),
+            protocol_versions: ProtocolVersions::BOTH,
         }
     }
 }

@@ -15,13 +15,15 @@ use serde_json::{Map, Value};
 use super::call::{self, resolve_tenant};
 use super::dispatch::{Outcome, Params};
 use super::routes::Bindings;
-use super::{Endpoint, body, media, response, sse};
+use super::{Endpoint, body, media, response, sse, v03};
 use crate::handler::{CallContext, EventStream};
 
-/// What a method produced: the `result` member, or the events of a streaming method.
-enum Answer {
+/// What a method produced: the `result` member, or the events of a streaming method; or a
+/// v0.3 method, answered by the v0.3 edge with the params it came with.
+enum Answer<'a> {
     Result(Box<Outcome>),
     Stream(EventStream),
+    V03(a2a_types::v03::Method, Option<Params<'a>>),
 }
 
 /// A request's id (`None` for a notification), method name and params.
@@ -123,7 +125,12 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
     };
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
     let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
-    let outcome = execute(bindings, endpoint, &method, params, &mut call).await;
+    let outcome = match execute(bindings, endpoint, &method, params, &mut call).await {
+        Ok(Answer::V03(method, params)) => {
+            return v03::serve_jsonrpc(bindings, endpoint, id, method, params, call).await;
+        }
+        outcome => outcome,
+    };
     let Some(id) = id else {
         // A notification is executed but never answered (JSON-RPC 2.0 §4.1); a streamed
         // turn goes on without a reader, like any stream whose client left.
@@ -138,6 +145,8 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
         Ok(Answer::Stream(events)) => {
             sse::response(events, sse::Framing::JsonRpc(id), bindings.sse_keepalive)
         }
+        // Answered above.
+        Ok(Answer::V03(..)) => return response::empty(StatusCode::INTERNAL_SERVER_ERROR),
         Err(error) => return response::jsonrpc_error(id, &error),
     };
     response::with_extensions(answer, &call.activated_extensions)
@@ -145,14 +154,20 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
 
 /// Runs the method. A streaming method answers with its events once the first one is known,
 /// so an error before it is a plain JSON-RPC error response.
-async fn execute(
+async fn execute<'a>(
     bindings: &Bindings,
     endpoint: &Endpoint,
     name: &str,
-    params: Option<Params<'_>>,
+    params: Option<Params<'a>>,
     call: &mut CallContext,
-) -> Result<Answer, A2aError> {
+) -> Result<Answer<'a>, A2aError> {
     let Some(method) = Method::from_name(name) else {
+        // Only once the 1.0 lookup failed: a v0.3 method name, from a v0.3 caller.
+        if let Some(legacy) = a2a_types::v03::Method::parse(name)
+            && v03::speaks_v03(&bindings.handler, call.version.as_deref())
+        {
+            return Ok(Answer::V03(legacy, params));
+        }
         return Err(unknown_method(name, call));
     };
     // The version decides how params are read, so it is checked before them.

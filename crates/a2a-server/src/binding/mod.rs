@@ -17,6 +17,7 @@ mod rest_query;
 mod rest_route;
 mod routes;
 mod sse;
+mod v03;
 
 use a2a_types::error::RestStatusProfile;
 
@@ -61,3 +62,4 @@ pub(crate) struct RouterOptions {
 }
 
 pub(crate) use self::path::{join_paths, normalize_path, router, url_path};
+pub(crate) use self::v03::{is_marked as is_v03_push_url, push_body as v03_push_body, served_card};

@@ -22,7 +22,7 @@ use super::response::{self, RestErrors};
 use super::rest_query::{self, Query};
 use super::rest_route::{self, Miss, Operation};
 use super::routes::Bindings;
-use super::{Endpoint, body, sse};
+use super::{Endpoint, body, sse, v03};
 use crate::handler::{CallContext, EventStream};
 
 /// Serves one request under an HTTP+JSON endpoint; `path` is what follows the endpoint's path.
@@ -32,6 +32,9 @@ pub(super) async fn serve(
     path: &str,
     request: Request,
 ) -> Response {
+    if v03::wants_rest(bindings, path, &request) {
+        return v03::serve_rest(bindings, endpoint, path, request).await;
+    }
     let (parts, body) = request.into_parts();
     let negotiated = media::negotiate(&parts.headers);
     let errors = RestErrors {

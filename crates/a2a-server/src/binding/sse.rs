@@ -24,6 +24,8 @@ const KEEP_ALIVE: &[u8] = b": keep-alive\n\n";
 /// What is sent if even an error document cannot be written, per binding; never expected, as
 /// error documents hold only strings and numbers.
 const FALLBACK_JSONRPC_ERROR: &[u8] = b"event: error\ndata: {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32603,\"message\":\"internal error\"}}\n\n";
+const FALLBACK_V03_REST_ERROR: &[u8] =
+    b"event: error\ndata: {\"code\":-32603,\"message\":\"internal error\"}\n\n";
 const FALLBACK_STATUS_ERROR: &[u8] = b"event: error\ndata: {\"error\":{\"code\":500,\"status\":\"INTERNAL\",\"message\":\"internal error\"}}\n\n";
 
 /// How each event's `data:` is written: the binding's envelope.
@@ -41,6 +43,10 @@ pub(super) enum Framing {
         /// The request path, a problem's `instance`.
         instance: String,
     },
+    /// A v0.3 JSON-RPC response per event, its result a v0.3 stream element.
+    JsonRpcV03(RequestId),
+    /// The v0.3 REST (protobuf JSON) `StreamResponse`; errors as the v0.3 error object.
+    HttpJsonV03,
 }
 
 /// A `200 text/event-stream` response carrying `events`. A `keepalive` of zero sends no
@@ -119,6 +125,17 @@ impl Framing {
                 },
             ),
             Self::HttpJson { .. } => serde_json::to_writer(&mut frame, &event.response),
+            Self::JsonRpcV03(id) => serde_json::to_writer(
+                &mut frame,
+                &Success {
+                    jsonrpc: a2a_types::jsonrpc::JSONRPC_VERSION,
+                    id,
+                    result: &super::v03::stream_event(&event.response),
+                },
+            ),
+            Self::HttpJsonV03 => {
+                serde_json::to_writer(&mut frame, &super::v03::rest_stream_event(&event.response)?)
+            }
         }
         .map_err(unserialisable)?;
         frame.extend_from_slice(b"\n\n");
@@ -142,14 +159,20 @@ impl Framing {
                 problem: false,
                 ..
             } => serde_json::to_vec(&error.to_rpc_status(*profile).to_value()),
+            Self::JsonRpcV03(id) => serde_json::to_vec(&JsonRpcResponse::error(
+                id.clone(),
+                a2a_types::v03::JsonRpcError::from(error).into(),
+            )),
+            Self::HttpJsonV03 => serde_json::to_vec(&a2a_types::v03::JsonRpcError::from(error)),
         };
         match data {
             Ok(data) => frame(Some("error"), None, &data),
             Err(failure) => {
                 tracing::error!(error = %failure, "stream error frame could not be serialised");
                 Bytes::from_static(match self {
-                    Self::JsonRpc(_) => FALLBACK_JSONRPC_ERROR,
+                    Self::JsonRpc(_) | Self::JsonRpcV03(_) => FALLBACK_JSONRPC_ERROR,
                     Self::HttpJson { .. } => FALLBACK_STATUS_ERROR,
+                    Self::HttpJsonV03 => FALLBACK_V03_REST_ERROR,
                 })
             }
         }

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use a2a_types::{A2aError, PushConfigId, StreamResponse, TaskId, TaskPushNotificationConfig};
+use a2a_types::{A2aError, PushConfigId, TaskId, TaskPushNotificationConfig};
 use tokio::sync::{Notify, Semaphore};
 use tokio_util::sync::CancellationToken;
 
@@ -236,8 +236,21 @@ impl Dispatcher {
                 record(DeliveryProgress::new(delivered, 0, 0, None)).await;
                 return;
             }
+            // A webhook registered over v0.3 gets the task, in the v0.3 shape, per event.
+            let v03 = crate::binding::is_v03_push_url(&config.url);
             for event in events {
-                match self.post(&config, &event.response).await {
+                let body = if v03 {
+                    self.v03_body(&scope, &task_id).await
+                } else {
+                    serde_json::to_vec(&event.response).map_err(|error| {
+                        Outcome::Refused(format!("cannot encode the event: {error}"))
+                    })
+                };
+                let outcome = match body {
+                    Ok(body) => self.post(&config, body).await,
+                    Err(outcome) => outcome,
+                };
+                match outcome {
                     Outcome::Delivered => {
                         tracing::debug!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, "push delivered");
                     }
@@ -278,6 +291,17 @@ impl Dispatcher {
                     return;
                 }
             }
+        }
+    }
+
+    /// The body of a v0.3 delivery: the task as it is now, `kind: "task"` (what v0.3
+    /// webhooks receive for every update).
+    async fn v03_body(&self, scope: &TaskScope, task_id: &TaskId) -> Result<Vec<u8>, Outcome> {
+        match self.tasks.load(scope, task_id).await {
+            Ok(Some(stored)) => crate::binding::v03_push_body(stored.task)
+                .map_err(|error| Outcome::Refused(format!("cannot encode the task: {error}"))),
+            Ok(None) => Err(Outcome::Refused("the task is gone".to_owned())),
+            Err(error) => Err(Outcome::Retry(format!("cannot read the task: {error}"))),
         }
     }
 
@@ -325,11 +349,7 @@ impl Dispatcher {
     /// One POST of `response` to `config`'s webhook, its address checked again first so a
     /// name that now resolves somewhere forbidden is refused (DNS may have changed since
     /// registration).
-    async fn post(
-        &self,
-        config: &TaskPushNotificationConfig,
-        response: &StreamResponse,
-    ) -> Outcome {
+    async fn post(&self, config: &TaskPushNotificationConfig, body: Vec<u8>) -> Outcome {
         let checked = match check_webhook(&config.url, &self.policy(), self.resolver.as_ref()).await
         {
             Ok(checked) => checked,
@@ -347,10 +367,6 @@ impl Dispatcher {
         let client = match checked.pinned_client(base) {
             Ok(client) => client,
             Err(error) => return Outcome::Retry(format!("cannot build the HTTP client: {error}")),
-        };
-        let body = match serde_json::to_vec(response) {
-            Ok(body) => body,
-            Err(error) => return Outcome::Refused(format!("cannot encode the event: {error}")),
         };
         let mut request = client
             .post(checked.url().clone())

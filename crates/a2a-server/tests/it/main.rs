@@ -24,3 +24,4 @@ mod streaming;
 mod support;
 mod tls;
 mod turn_rules;
+mod v03;

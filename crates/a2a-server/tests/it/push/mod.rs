@@ -3,6 +3,7 @@
 //! only, 410 removing the config, hostile URLs refused at registration, the capability gate.
 
 mod receiver;
+mod v03;
 
 use std::time::Duration;
 

@@ -455,9 +455,12 @@ impl Resumer {
                     return Ok(Reconnected::Open);
                 }
                 // Spec §8.4: a task that finished meanwhile cannot be subscribed to; its
-                // final state comes from GetTask.
+                // final state comes from GetTask. v0.3 agents (the Python SDK's) answer
+                // InvalidParams instead; the snapshot tells whether it was that.
                 Err(ClientError::Agent(error))
-                    if error.kind() == ErrorKind::UnsupportedOperation =>
+                    if error.kind() == ErrorKind::UnsupportedOperation
+                        || (error.kind() == ErrorKind::InvalidParams
+                            && self.client.protocol_version() == crate::ProtocolVersion::V0_3) =>
                 {
                     return self.final_snapshot(task_id).await;
                 }

@@ -234,3 +234,55 @@ async fn a_v03_card_preferring_rest_is_called_on_the_v03_rest_paths() {
         serde_json::json!({"name": "tasks/t-1"})
     );
 }
+
+#[tokio::test]
+async fn a_v03_stream_that_breaks_after_the_task_finished_ends_with_its_final_state() {
+    let mock = Mock::start(|request, _| {
+        let path = request.uri.path().to_owned();
+        if path == "/.well-known/agent-card.json" {
+            let base = format!("http://{}", request.header("host").unwrap());
+            return json_response(200, &v03_card(&base, "JSONRPC"));
+        }
+        let body = request.json();
+        match body["method"].as_str() {
+            // The stream ends while the task is still working.
+            Some("message/stream") => {
+                let event = serde_json::json!({"jsonrpc": "2.0", "id": body["id"],
+                    "result": v03_task("working")});
+                Response::builder()
+                    .header("content-type", "text/event-stream")
+                    .body(Body::from(format!("data: {event}\n\n")))
+                    .unwrap()
+            }
+            // As the Python SDK 0.3 answers a resubscribe to a finished task.
+            Some("tasks/resubscribe") => json_response(
+                200,
+                &serde_json::json!({"jsonrpc": "2.0", "id": body["id"],
+                    "error": {"code": -32602, "message": "Task t-1 is in terminal state: completed"}}),
+            ),
+            _ => json_response(
+                200,
+                &serde_json::json!({"jsonrpc": "2.0", "id": body["id"], "result": v03_task("completed")}),
+            ),
+        }
+    })
+    .await;
+    let client = A2aClient::discover(&mock.url("/")).await.unwrap();
+    let events = stream_text(&client, "hi").await.unwrap();
+    let states: Vec<_> = events.iter().map(|event| event.state()).collect();
+    assert_eq!(
+        states,
+        [Some(TaskState::Working), Some(TaskState::Completed)],
+        "{events:?}"
+    );
+    let methods: Vec<String> = mock
+        .requests()
+        .iter()
+        .skip(1)
+        .map(|request| request.json()["method"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        methods,
+        ["message/stream", "tasks/resubscribe", "tasks/get"]
+    );
+}

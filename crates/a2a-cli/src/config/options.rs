@@ -241,6 +241,9 @@ pub(crate) struct ServeOptions {
     /// The protocol version of a request without A2A-Version, e.g. 1.0. By the spec such a request is 0.3, which this server refuses with VersionNotSupported [default: none]
     #[arg(long, value_name = "VERSION", help_heading = "Protocol choices")]
     pub(crate) assume_version: Option<String>,
+    /// The A2A protocol versions served, comma-separated: `1.0,0.3` serves A2A v0.3 beside 1.0 on the same URLs (v0.3 JSON-RPC method names, v0.3 REST paths under /v1/, v0.3 interfaces and members on the card); `1.0` serves 1.0 only, refusing v0.3 methods with VersionNotSupported [default: 1.0,0.3]
+    #[arg(long, value_name = "VERSIONS", help_heading = "Protocol choices")]
+    pub(crate) protocol_versions: Option<String>,
     /// SubscribeToTask ends where the task's turn does (at INPUT_REQUIRED; at once for a task waiting for input) instead of staying open until the task is terminal [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Protocol choices", num_args = 0..=1,
           require_equals = true, default_missing_value = "true",
@@ -346,6 +349,7 @@ impl ServeOptions {
             idempotent_cancel: self.idempotent_cancel.or(lower.idempotent_cancel),
             lenient_message_id: self.lenient_message_id.or(lower.lenient_message_id),
             assume_version: self.assume_version.or(lower.assume_version),
+            protocol_versions: self.protocol_versions.or(lower.protocol_versions),
             subscribe_ends_on_interrupt: self
                 .subscribe_ends_on_interrupt
                 .or(lower.subscribe_ends_on_interrupt),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use a2a_server::ServerConfig;
-use a2a_server::config::CrossOwner;
+use a2a_server::config::{CrossOwner, ProtocolVersions};
 use a2a_server::cors::CorsConfig;
 use a2a_server::store::InMemoryTaskStoreConfig;
 use a2a_store_sql::SqlStoreOptions;
@@ -263,6 +263,10 @@ fn protocol_choices(options: &ServeOptions, server: &mut ServerConfig) -> Result
             ));
         }
         server.assume_version_when_absent = Some(version.to_owned());
+    }
+    if let Some(versions) = &options.protocol_versions {
+        server.protocol_versions = ProtocolVersions::parse(versions)
+            .map_err(|message| invalid("protocol-versions", message))?;
     }
     if let Some(on) = options.subscribe_ends_on_interrupt {
         server.subscribe_ends_on_interrupt = on;

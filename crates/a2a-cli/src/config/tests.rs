@@ -468,6 +468,32 @@ fn security_options_are_checked_together() {
 /// Every switch for a place where the spec and the products it grew from disagree, set
 /// through each of the three sources.
 #[test]
+fn protocol_versions_is_a_flag_a_variable_and_a_file_key() {
+    use a2a_server::config::ProtocolVersions;
+    let default = load(ServeOptions::default(), None, env(&[])).unwrap();
+    assert_eq!(default.server.protocol_versions, ProtocolVersions::BOTH);
+    let by_flag = load(flags(&["--protocol-versions", "1.0"]), None, env(&[])).unwrap();
+    assert_eq!(by_flag.server.protocol_versions, ProtocolVersions::V1_ONLY);
+    let by_environment = load(
+        ServeOptions::default(),
+        None,
+        env(&[("A2A_PROTOCOL_VERSIONS", "1.0")]),
+    )
+    .unwrap();
+    assert_eq!(
+        by_environment.server.protocol_versions,
+        ProtocolVersions::V1_ONLY
+    );
+    let file = TempFile::new("versions.toml", "protocol_versions = \"1.0, 0.3\"\n");
+    let by_file = load(ServeOptions::default(), Some(file.0.clone()), env(&[])).unwrap();
+    assert_eq!(by_file.server.protocol_versions, ProtocolVersions::BOTH);
+    for wrong in ["0.3", "2.0", "1.0,0.2"] {
+        let error = load(flags(&["--protocol-versions", wrong]), None, env(&[])).unwrap_err();
+        assert!(error.to_string().contains("protocol-versions"), "{error}");
+    }
+}
+
+#[test]
 fn every_protocol_choice_is_a_flag_a_variable_and_a_file_key() {
     let check = |settings: Settings| {
         let server = &settings.server;

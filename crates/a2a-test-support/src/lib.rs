@@ -1,5 +1,5 @@
 //! What the workspace's test suites share, so each lives once: the PostgreSQL test database
-//! and the official Python SDK (each reached, or skipped with a notice, the same way
+//! and the official Python and JS SDKs (each reached, or skipped with a notice, the same way
 //! everywhere), and a private certificate authority for the TLS tests. A dev-dependency
 //! only; nothing here ships.
 //!
@@ -12,6 +12,7 @@
 //! # }
 //! ```
 
+pub mod js;
 pub mod postgres;
 pub mod python;
 pub mod tls;

@@ -1,5 +1,5 @@
-//! The official Python SDK (`a2a-sdk` 1.3.0) for the interop tests: its interpreter, its
-//! scripts, and the programs the tests start.
+//! The official Python SDK (`a2a-sdk` 1.3.0, and 0.3.26 for the v0.3 tests) for the interop
+//! tests: its interpreters, its scripts, and the programs the tests start.
 //!
 //! The interpreter is the virtualenv's, `target/python-sdk/bin/python` (made by
 //! `bash .ci/run`), or `A2A_PYTHON`. A test that needs it asks [`interpreter`]: without it,
@@ -48,6 +48,41 @@ pub fn interpreter() -> Option<PathBuf> {
     );
     assert!(!is_ci(), "CI=true and {missing}");
     eprintln!("skipping the Python SDK interop test: {missing}");
+    None
+}
+
+/// The virtualenv with the v0.3 SDK (`a2a-sdk` 0.3.26), unless `A2A_PYTHON_03` says
+/// otherwise, under the workspace root.
+pub const VENV_PYTHON_03: &str = "target/python-sdk-03/bin/python";
+
+/// How to create the v0.3 virtualenv.
+const SETUP_03: &str = "bash .ci/run (or by hand, from the workspace root: \
+    python3 -m venv target/python-sdk-03 && \
+    target/python-sdk-03/bin/python -m pip install 'a2a-sdk[http-server]==0.3.26')";
+
+/// The interpreter of the virtualenv with the v0.3 SDK, or `None` (after a notice on
+/// stderr) to skip the test.
+///
+/// # Panics
+/// When there is none and [`is_ci`]: CI must run every interop test.
+#[must_use]
+pub fn interpreter_03() -> Option<PathBuf> {
+    let (python, origin) = match std::env::var_os("A2A_PYTHON_03") {
+        Some(path) => (PathBuf::from(path), "A2A_PYTHON_03"),
+        None => (
+            workspace_root().join(VENV_PYTHON_03),
+            "the default v0.3 venv",
+        ),
+    };
+    if python.is_file() {
+        return Some(python);
+    }
+    let missing = format!(
+        "the v0.3 Python SDK interpreter ({origin}, {}) does not exist; create it with {SETUP_03}",
+        python.display()
+    );
+    assert!(!is_ci(), "CI=true and {missing}");
+    eprintln!("skipping the v0.3 Python SDK interop test: {missing}");
     None
 }
 

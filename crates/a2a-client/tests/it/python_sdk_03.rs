@@ -127,6 +127,57 @@ async fn checks(url: &str, binding: &ProtocolBinding) -> Result<(), String> {
         "send: echo artifact",
     )?;
 
+    // Every kind of part survives the trip (the SDK stores what it read; tasks/get gives it
+    // back): bytes, a URL, data, text. (Numbers in data are left out: protobuf JSON, on
+    // REST, turns them into floats.)
+    let parts = client
+        .send_message(
+            message::draft()
+                .text("parts")
+                .part(
+                    a2a_types::Part::raw(b"hello file".to_vec())
+                        .with_filename("f.txt")
+                        .with_media_type("text/plain"),
+                )
+                .part(
+                    a2a_types::Part::url("https://example.com/x.png").with_media_type("image/png"),
+                )
+                .data(serde_json::json!({"k": ["a", true]}))
+                .into_request(),
+        )
+        .await
+        .map_err(|error| fail("send parts", error))?;
+    let parts_id = parts.task_id().cloned().ok_or("parts: no task id")?;
+    let stored = client
+        .get_task(GetTaskRequest {
+            tenant: String::new(),
+            id: parts_id,
+            history_length: None,
+        })
+        .await
+        .map_err(|error| fail("get parts", error))?;
+    let sent = stored
+        .history
+        .first()
+        .map(|message| message.parts.clone())
+        .unwrap_or_default();
+    let expected = vec![
+        a2a_types::Part::text("parts"),
+        a2a_types::Part::raw(b"hello file".to_vec())
+            .with_filename("f.txt")
+            .with_media_type("text/plain"),
+        a2a_types::Part::url("https://example.com/x.png").with_media_type("image/png"),
+        a2a_types::Part::data(serde_json::json!({"k": ["a", true]})),
+    ];
+    check(
+        sent.len() == expected.len()
+            && sent
+                .iter()
+                .zip(&expected)
+                .all(|(got, want)| got.content == want.content && got.filename == want.filename),
+        &format!("parts: each part back as sent, got {sent:?}"),
+    )?;
+
     // message/stream
     let events = client
         .send_streaming_message(message::request("slow 3"))

@@ -122,7 +122,9 @@ impl A2aClientBuilder {
     }
 
     /// Talks to the first JSONRPC or HTTP+JSON interface of `card` for protocol 1.x, else its
-    /// first GRPC one (see [`prefer_bindings`](Self::prefer_bindings)).
+    /// first GRPC one (see [`prefer_bindings`](Self::prefer_bindings)); a card with no 1.x
+    /// interface, in v0.3 to its first JSONRPC or HTTP+JSON interface for 0.3 (see
+    /// [`protocol_version`](Self::protocol_version)).
     pub fn card(mut self, card: AgentCard) -> Self {
         self.card = Some(card);
         self

@@ -107,8 +107,9 @@ pub enum ClientError {
         /// What was wrong.
         reason: String,
     },
-    /// The card has no JSONRPC or HTTP+JSON interface for protocol 1.x, or the binding asked
-    /// for is not one this client speaks. Its kind is InvalidRequest.
+    /// The card has no interface this client can speak (JSONRPC, HTTP+JSON or GRPC for
+    /// protocol 1.x; JSONRPC or HTTP+JSON for 0.3) in the version asked for, or the binding
+    /// asked for is not one this client speaks. Its kind is InvalidRequest.
     #[error("no usable interface: {reason}")]
     NoUsableInterface {
         /// Why.

@@ -40,7 +40,7 @@ impl A2aClient {
     ///
     /// # Errors
     /// [`ClientError::NoUsableInterface`] when the card has no JSONRPC, HTTP+JSON or GRPC
-    /// interface for protocol 1.x.
+    /// interface for protocol 1.x, nor a JSONRPC or HTTP+JSON one for 0.3.
     pub fn from_card(card: AgentCard) -> Result<Self, ClientError> {
         Self::builder().card(card).build()
     }
@@ -119,8 +119,9 @@ impl A2aClientBuilder {
     /// Builds the client.
     ///
     /// # Errors
-    /// [`ClientError::NoUsableInterface`] when the card has no JSONRPC, HTTP+JSON or GRPC
-    /// interface for protocol 1.x, or a binding asked for is a custom one;
+    /// [`ClientError::NoUsableInterface`] when the card has no interface the client speaks in
+    /// the version asked for (see [`protocol_version`](Self::protocol_version)), a binding
+    /// asked for is a custom one, or v0.3 is asked for over gRPC;
     /// [`ClientError::InvalidCard`] for a card without interfaces; [`ClientError::Config`]
     /// for neither card nor URL, an invalid URL or header, or credentials that cannot be
     /// resolved (an OAuth grant with no token URL), a CA or client certificate PEM that

@@ -133,8 +133,8 @@ fn seen_through_gateway(agent: &RegisteredAgent, through: &str) -> Value {
                 .and_then(Value::as_str)
                 .is_some_and(|version| version.starts_with("0."))
     });
-    // The gateway translates v0.3 on the JSON-RPC route, which a gRPC-only agent lacks.
-    let translated = offers_jsonrpc && agent.jsonrpc_url.is_some();
+    // The gateway translates v0.3 on the JSON-RPC route, to JSON-RPC and gRPC agents alike.
+    let translated = offers_jsonrpc;
     if translated && !offers_v03 {
         interfaces.push(json!({
             "url": through, "protocolBinding": ProtocolBinding::JsonRpc.as_str(),
@@ -205,7 +205,9 @@ mod tests {
         );
         let card = seen_through_gateway(&agent, THROUGH);
         let interfaces = card["supportedInterfaces"].as_array().unwrap();
-        assert_eq!(interfaces.len(), 2);
+        // gRPC dropped; JSON-RPC in v0.3 added, which the gateway translates.
+        assert_eq!(interfaces.len(), 3);
+        assert_eq!(interfaces[2]["protocolVersion"], "0.3");
         assert!(
             interfaces
                 .iter()
@@ -233,7 +235,8 @@ mod tests {
             card["supportedInterfaces"],
             json!([
                 {"url": THROUGH, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-                {"url": THROUGH, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+                {"url": THROUGH, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+                {"url": THROUGH, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
             ])
         );
     }

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use a2a_types::jsonrpc::{
     EnvelopeError, JsonRpcPayload, JsonRpcRequest, JsonRpcResponse, RequestId,
 };
+use a2a_types::v03;
 use axum::Json;
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
@@ -156,7 +157,13 @@ async fn call(
         let url = grpc_url(&agent.card).ok_or_else(|| GatewayError::MethodNotFound {
             reason: format!("agent {agent_id} has no JSON-RPC or gRPC interface"),
         })?;
-        let request = whole_request(&body)?;
+        let mut request = whole_request(&body)?;
+        // A v0.3 caller's request is translated to the v1.0 one gRPC carries.
+        let translation = v03::Method::parse(&request.method)
+            .map(|method| Translation::new(Direction::ToV1, method));
+        if let Some(translation) = &translation {
+            request = translation.translated_request(request)?;
+        }
         // Boxed: a gRPC call's future is ten times the size of the rest of a call's, and
         // every call's future is moved (copied) as axum passes the handler's along; those
         // copies were a tenth of the gateway's instructions per call.
@@ -167,6 +174,7 @@ async fn call(
             client_headers,
             caller_id,
             &request,
+            translation,
         ))
         .await;
     };

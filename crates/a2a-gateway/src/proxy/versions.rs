@@ -10,6 +10,9 @@
 //! errors keep their codes whatever the version; the agent's errors are given the other
 //! version's codes ([`v03::ErrorCode::from_kind`]).
 //!
+//! An agent reached over gRPC (it offers no JSON-RPC) speaks v1.0: a v0.3 caller's request
+//! is translated before it is carried over gRPC, and the answer after.
+//!
 //! A v0.3 message without `messageId` or `role`, as hand-written calls send them
 //! (`{"parts": [{"text": "Hello?"}]}`), gets a fresh id and the user role on its way to a
 //! v1.0 agent, which requires both.
@@ -200,6 +203,20 @@ impl Translation {
     /// Invalid params (-32602) when the params are not a valid request of the caller's
     /// version.
     pub(crate) fn request(&self, request: JsonRpcRequest) -> Result<Bytes, GatewayError> {
+        let translated = self.translated_request(request)?;
+        serde_json::to_vec(&translated)
+            .map(Bytes::from)
+            .map_err(|_| GatewayError::Internal)
+    }
+
+    /// `request` with its method and params in the agent's version.
+    ///
+    /// # Errors
+    /// As [`Translation::request`].
+    pub(crate) fn translated_request(
+        &self,
+        request: JsonRpcRequest,
+    ) -> Result<JsonRpcRequest, GatewayError> {
         let params = request.params.unwrap_or(Value::Null);
         let (method, params) = match self.direction {
             Direction::ToV1 => {
@@ -214,14 +231,11 @@ impl Translation {
                 (self.method.as_str(), (!params.is_null()).then_some(params))
             }
         };
-        let translated = JsonRpcRequest {
+        Ok(JsonRpcRequest {
             method: method.to_owned(),
             params,
             ..request
-        };
-        serde_json::to_vec(&translated)
-            .map(Bytes::from)
-            .map_err(|_| GatewayError::Internal)
+        })
     }
 
     /// The agent's whole answer `body` in the caller's version, when it is a JSON-RPC
@@ -265,26 +279,10 @@ impl Translation {
     ) -> Result<JsonRpcResponse, GatewayError> {
         let payload = match response.payload {
             JsonRpcPayload::Result(result) => {
-                let translated = match (self.direction, stream) {
-                    (Direction::ToV1, true) => {
-                        let is_final = ends_v1_stream(&result).then_some(true);
-                        translate::stream_event_from_v1(result, is_final)
-                    }
-                    (Direction::ToV1, false) => translate::result_from_v1(self.method, result),
-                    (Direction::ToV03, true) => translate::stream_event_to_v1(result),
-                    (Direction::ToV03, false) => translate::result_to_v1(self.method, result),
-                };
-                JsonRpcPayload::Result(translated.map_err(|error| {
-                    GatewayError::invalid_response(
-                        agent_id,
-                        format!("no {} form: {}", self.caller_version(), error.message()),
-                    )
-                })?)
+                JsonRpcPayload::Result(self.result(agent_id, result, stream)?)
             }
             JsonRpcPayload::Error(error) => JsonRpcPayload::Error(match self.direction {
-                Direction::ToV1 => {
-                    v03::JsonRpcError::from(&A2aError::from_jsonrpc_error(&error)).into()
-                }
+                Direction::ToV1 => self.error(&A2aError::from_jsonrpc_error(&error)),
                 Direction::ToV03 => v03::JsonRpcError::from(error).to_a2a().to_jsonrpc_error(),
             }),
         };
@@ -292,6 +290,42 @@ impl Translation {
             id: response.id,
             payload,
         })
+    }
+
+    /// The agent's `result` (of the whole call, or one stream element when `stream`) in
+    /// the caller's version.
+    ///
+    /// # Errors
+    /// Invalid agent response (-32004) when it has no form in the caller's version.
+    pub(crate) fn result(
+        &self,
+        agent_id: &str,
+        result: Value,
+        stream: bool,
+    ) -> Result<Value, GatewayError> {
+        let translated = match (self.direction, stream) {
+            (Direction::ToV1, true) => {
+                let is_final = ends_v1_stream(&result).then_some(true);
+                translate::stream_event_from_v1(result, is_final)
+            }
+            (Direction::ToV1, false) => translate::result_from_v1(self.method, result),
+            (Direction::ToV03, true) => translate::stream_event_to_v1(result),
+            (Direction::ToV03, false) => translate::result_to_v1(self.method, result),
+        };
+        translated.map_err(|error| {
+            GatewayError::invalid_response(
+                agent_id,
+                format!("no {} form: {}", self.caller_version(), error.message()),
+            )
+        })
+    }
+
+    /// The agent's error (read as v1.0) as the caller's version writes it.
+    pub(crate) fn error(&self, error: &A2aError) -> jsonrpc::JsonRpcError {
+        match self.direction {
+            Direction::ToV1 => v03::JsonRpcError::from(error).into(),
+            Direction::ToV03 => error.to_jsonrpc_error(),
+        }
     }
 
     const fn caller_version(&self) -> &'static str {

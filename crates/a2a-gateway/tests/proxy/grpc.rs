@@ -246,10 +246,69 @@ async fn a_grpc_only_agents_card_through_the_gateway_offers_json_rpc_and_http_js
         .iter()
         .map(|interface| interface["protocolBinding"].as_str().unwrap())
         .collect();
-    assert_eq!(bindings, ["JSONRPC", "HTTP+JSON"], "{card}");
+    // JSON-RPC also in v0.3, which the gateway translates.
+    assert_eq!(bindings, ["JSONRPC", "HTTP+JSON", "JSONRPC"], "{card}");
+    assert_eq!(interfaces[2]["protocolVersion"], "0.3", "{card}");
     assert!(
         interfaces
             .iter()
             .all(|interface| interface["url"] == through.as_str())
     );
+}
+
+#[tokio::test]
+async fn a_v03_caller_reaches_a_grpc_only_agent_translated_both_ways() {
+    let gateway = gateway_with_grpc_agent("grpc-v03").await;
+    // A hand-written v0.3 message/send: no messageId, no role, no kind.
+    let send = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "message/send",
+        "params": {"message": {"parts": [{"text": "hello in v0.3"}]}}
+    });
+    let (status, body) = gateway.rpc("grpc-v03", &send).await;
+    assert_eq!(status, 200);
+    let task = &body["result"];
+    assert_eq!(task["kind"], "task", "{body}");
+    assert_eq!(task["status"]["state"], "completed", "{body}");
+    assert_eq!(task["artifacts"][0]["parts"][0]["kind"], "text", "{body}");
+    assert_eq!(task["artifacts"][0]["parts"][0]["text"], "hello in v0.3");
+
+    // message/stream: v0.3 events, the last one final.
+    let stream = json!({
+        "jsonrpc": "2.0", "id": "s", "method": "message/stream",
+        "params": {"message": {"kind": "message", "messageId": "m-2", "role": "user",
+            "parts": [{"kind": "text", "text": "stream 2"}]}}
+    });
+    let body = jsonrpc_stream(
+        &gateway.http,
+        gateway.url("/a2a/grpc-v03"),
+        stream.to_string(),
+    )
+    .await;
+    let results: Vec<Value> = sse_events(&body)
+        .into_iter()
+        .map(|(_, event)| {
+            assert_eq!(event["id"], "s", "{body}");
+            event["result"].clone()
+        })
+        .collect();
+    let texts: Vec<&str> = results
+        .iter()
+        .filter(|result| result["kind"] == "artifact-update")
+        .map(|result| result["artifact"]["parts"][0]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["chunk 0", "chunk 1"], "{body}");
+    let last = results.last().unwrap();
+    assert_eq!(last["kind"], "status-update", "{body}");
+    assert_eq!(last["status"]["state"], "completed", "{body}");
+    assert_eq!(last["final"], true, "{body}");
+
+    // The agent's error with v0.3's code and the gateway's kept for what it refuses.
+    let get = json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/get", "params": {"id": "nope"}});
+    let (_, body) = gateway.rpc("grpc-v03", &get).await;
+    assert_eq!(body["error"]["code"], -32001, "{body}");
+    assert_eq!(error_info(&body)["domain"], "a2a-protocol.org", "{body}");
+    let bad = json!({"jsonrpc": "2.0", "id": 4, "method": "tasks/get", "params": {"id": 5}});
+    let (_, body) = gateway.rpc("grpc-v03", &bad).await;
+    assert_eq!(body["error"]["code"], -32602, "{body}");
+    assert_eq!(error_info(&body)["domain"], "a2a-gateway", "{body}");
 }

@@ -5,7 +5,7 @@ use std::convert::Infallible;
 
 use a2a_types::A2aError;
 use a2a_types::error::RestStatusProfile;
-use a2a_types::jsonrpc::JsonRpcResponse;
+use a2a_types::jsonrpc::{JsonRpcError, JsonRpcResponse};
 use axum::Json;
 use axum::response::{IntoResponse as _, Response};
 use bytes::Bytes;
@@ -17,6 +17,7 @@ use tokio::sync::OwnedSemaphorePermit;
 
 use super::super::routes::Proxy;
 use super::super::stream::{self, Framing};
+use super::super::versions::Translation;
 use super::invoke::{Answer, Events, Failure};
 use crate::metrics::Outcome;
 
@@ -31,20 +32,54 @@ pub(crate) fn respond(
     framing: Framing,
     answer: Result<Answer, Failure>,
     permit: OwnedSemaphorePermit,
+    translation: Option<Translation>,
 ) -> Result<(Response, Outcome), super::super::error::GatewayError> {
     match answer {
-        Ok(Answer::Unary(value)) => Ok((single(&framing, value), Outcome::Success)),
+        Ok(Answer::Unary(value)) => {
+            let value = match translation {
+                Some(translation) => translation.result(agent_id, value, false)?,
+                None => value,
+            };
+            Ok((single(&framing, value), Outcome::Success))
+        }
         Ok(Answer::Stream(events)) => {
             let held = (permit, proxy.metrics.stream_opened(agent_id));
             let mut headers = HeaderMap::new();
             headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-            let events = sse(events, framing.clone());
+            let events = match translation {
+                None => events,
+                Some(translation) => {
+                    let owner = agent_id.to_owned();
+                    events
+                        .map(move |element| {
+                            element.and_then(|value| {
+                                translation
+                                    .result(&owner, value, true)
+                                    .map_err(Failure::Gateway)
+                            })
+                        })
+                        .boxed()
+                }
+            };
+            let events = sse(events, framing.clone(), translation);
             let response =
                 stream::relayed_response(events, headers, agent_id, framing, &proxy.config, held);
             Ok((response, Outcome::Success))
         }
-        Err(Failure::Agent(error)) => Ok((agent_error(&framing, &error), Outcome::AgentError)),
+        Err(Failure::Agent(error)) => Ok((
+            agent_error(&framing, &error, translation.as_ref()),
+            Outcome::AgentError,
+        )),
         Err(Failure::Gateway(error)) => Err(error),
+    }
+}
+
+/// The agent's error as JSON-RPC writes it for the caller: in v1.0, or in v0.3 through
+/// `translation`.
+fn jsonrpc_error(error: &A2aError, translation: Option<&Translation>) -> JsonRpcError {
+    match translation {
+        Some(translation) => translation.error(error),
+        None => error.to_jsonrpc_error(),
     }
 }
 
@@ -58,11 +93,13 @@ fn single(framing: &Framing, value: Value) -> Response {
 
 /// The agent's own error: a JSON-RPC error at HTTP 200, or a `google.rpc.Status` body with
 /// the error's HTTP status.
-fn agent_error(framing: &Framing, error: &A2aError) -> Response {
+fn agent_error(framing: &Framing, error: &A2aError, translation: Option<&Translation>) -> Response {
     match framing {
-        Framing::JsonRpc(id) => {
-            Json(JsonRpcResponse::error(id.clone(), error.to_jsonrpc_error())).into_response()
-        }
+        Framing::JsonRpc(id) => Json(JsonRpcResponse::error(
+            id.clone(),
+            jsonrpc_error(error, translation),
+        ))
+        .into_response(),
         Framing::HttpJson => {
             let profile = RestStatusProfile::Spec;
             let status = StatusCode::from_u16(error.kind().http_status(profile))
@@ -76,7 +113,11 @@ fn agent_error(framing: &Framing, error: &A2aError) -> Response {
 /// is the `StreamResponse`, or the bare `StreamResponse`); the agent's error as an
 /// `event: error` frame, as an A2A server ends a stream; the gateway's as its `task.error`
 /// frame. The stream ends after either.
-fn sse(events: Events, framing: Framing) -> impl Stream<Item = Result<Bytes, Infallible>> {
+fn sse(
+    events: Events,
+    framing: Framing,
+    translation: Option<Translation>,
+) -> impl Stream<Item = Result<Bytes, Infallible>> {
     events.map(move |element| {
         Ok(match element {
             Ok(value) => event(None, &document(&framing, value)),
@@ -84,7 +125,7 @@ fn sse(events: Events, framing: Framing) -> impl Stream<Item = Result<Bytes, Inf
                 let body = match &framing {
                     Framing::JsonRpc(id) => serde_json::to_value(JsonRpcResponse::error(
                         id.clone(),
-                        error.to_jsonrpc_error(),
+                        jsonrpc_error(&error, translation.as_ref()),
                     ))
                     .unwrap_or_else(|failure| {
                         // Never expected: the document holds only strings and numbers.

@@ -8,13 +8,15 @@ use http::header::HeaderMap;
 use super::super::error::GatewayError;
 use super::super::routes::Proxy;
 use super::super::stream::Framing;
+use super::super::versions::Translation;
 use super::super::{headers, upstream};
 use super::answer::respond;
 use super::invoke::{Target, invoke};
 use super::operation::Operation;
 use crate::metrics::Outcome;
 
-/// Calls `agent_id` at its gRPC interface `url` for `request`.
+/// Calls `agent_id` at its gRPC interface `url` for `request` (a v1.0 request; with
+/// `translation`, one translated from a v0.3 caller's, whose answer is translated back).
 ///
 /// # Errors
 /// The gateway's own error: [`GatewayError::MethodNotFound`] for a name that is not an
@@ -27,6 +29,7 @@ pub(crate) async fn call(
     client_headers: &HeaderMap,
     caller_id: &str,
     request: &JsonRpcRequest,
+    translation: Option<Translation>,
 ) -> Result<(Response, Outcome), GatewayError> {
     let method = request
         .a2a_method()
@@ -47,5 +50,5 @@ pub(crate) async fn call(
     };
     let answer = invoke(operation, target).await;
     let framing = Framing::JsonRpc(request.id.clone().unwrap_or(RequestId::Null));
-    respond(proxy, agent_id, framing, answer, permit)
+    respond(proxy, agent_id, framing, answer, permit, translation)
 }

@@ -64,7 +64,7 @@ pub(crate) async fn call(
         max_response_bytes: proxy.config.max_response_bytes,
     };
     let answer = invoke(operation, target).await;
-    respond(proxy, agent_id, Framing::HttpJson, answer, permit)
+    respond(proxy, agent_id, Framing::HttpJson, answer, permit, None)
 }
 
 /// The segments of `path` after `/a2a/{agent_id}`, still percent-encoded.

@@ -17,6 +17,7 @@ mod client_push;
 mod client_send;
 mod client_tasks;
 mod client_terminal;
+mod client_v03;
 mod conformance;
 mod conformance_run;
 mod crash;

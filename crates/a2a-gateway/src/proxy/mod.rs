@@ -22,12 +22,12 @@
 //! |---|---|---|
 //! | body not JSON, or `Content-Type` not `application/json` | -32700 | |
 //! | bad envelope, batch, bad `agent_id`, body too large | -32600 | |
-//! | agent has no JSON-RPC interface (nor gRPC to translate to) | -32601 | |
-//! | `params` neither object nor array | -32602 | |
+//! | agent has no JSON-RPC interface (nor gRPC to translate to); `ListTasks` to an agent that serves only A2A v0.3 | -32601 | |
+//! | `params` neither object nor array; params of a call to translate that its version cannot read | -32602 | |
 //! | deadline passed (stream: idle too long) | -32001 | `agent timeout: <id>` |
 //! | no live agent with the id | -32002 | `agent not found: <id>` |
 //! | unreachable; 502/503/504; busy; reply too large | -32003 | `agent unreachable: <id>`, `agent unavailable: 50x`, `server busy: concurrency limit reached`, `agent response too large` |
-//! | reply not JSON-RPC, or with another request's id | -32004 | `invalid agent response: …` |
+//! | reply not JSON-RPC, or with another request's id, or with no form in the caller's A2A version | -32004 | `invalid agent response: …` |
 //! | bearer token missing or refused | -32010 | `authentication failed: …` |
 //! | registry unreadable | -32603 | `internal error` |
 //!

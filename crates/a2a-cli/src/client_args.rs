@@ -131,7 +131,8 @@ pub(crate) struct ClientArgs {
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Connection")]
     pub(crate) timeout: Option<Duration>,
 
-    /// Print the protocol JSON as received, one value per line, instead of a summary
+    /// Print the protocol JSON as received (in v1.0 shapes, a v0.3 agent's answers translated),
+    /// one value per line, instead of a summary
     #[arg(long, help_heading = "Output")]
     pub(crate) json: bool,
 

@@ -551,6 +551,50 @@ async fn a_v1_caller_reaches_a_v03_only_python_agent_calls_and_streams() {
         "{body}"
     );
 
+    // SubscribeToTask (v0.3 tasks/resubscribe) to a running task: its updates, in v1.0.
+    let body = gateway
+        .rpc(
+            "python-03",
+            Some("1.0"),
+            &json!({
+                "jsonrpc": "2.0", "id": 7, "method": "SendMessage",
+                "params": {
+                    "message": {"messageId": "m-7", "role": "ROLE_USER", "parts": [{"text": "steps 10"}]},
+                    "configuration": {"returnImmediately": true}
+                }
+            }),
+        )
+        .await;
+    let running = body["result"]["task"]["id"].as_str().unwrap().to_owned();
+    let events = gateway
+        .stream(
+            "python-03",
+            Some("1.0"),
+            &json!({"jsonrpc": "2.0", "id": 8, "method": "SubscribeToTask", "params": {"id": running}}),
+        )
+        .await;
+    let last = &events.last().unwrap()["result"]["statusUpdate"];
+    assert_eq!(last["taskId"], running.as_str(), "{events:?}");
+    assert_eq!(
+        last["status"]["state"], "TASK_STATE_COMPLETED",
+        "{events:?}"
+    );
+
+    // CancelTask of a finished task: the agent's TaskNotCancelable (-32002, as the
+    // gateway's agent-not-found), told apart by its domain.
+    let body = gateway
+        .rpc(
+            "python-03",
+            Some("1.0"),
+            &json!({"jsonrpc": "2.0", "id": 9, "method": "CancelTask", "params": {"id": task_id}}),
+        )
+        .await;
+    assert_eq!(body["error"]["code"], -32002, "{body}");
+    assert_eq!(
+        body["error"]["data"][0]["domain"], "a2a-protocol.org",
+        "{body}"
+    );
+
     // ListTasks has no v0.3 form: the gateway refuses it.
     let body = gateway
         .rpc(

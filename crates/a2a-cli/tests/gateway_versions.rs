@@ -6,7 +6,7 @@
 //! v0.3 only.
 //!
 //! The Python agent is tests/interop/python03/gateway_agent.py, run with
-//! `target/python-sdk-03/bin/python` (`A2A_PYTHON03` overrides it). Without that
+//! `target/python-sdk-03/bin/python` (`A2A_PYTHON_03` overrides it). Without that
 //! virtualenv its test is skipped with a notice, except under `CI=true`, where it fails.
 
 #![allow(
@@ -20,11 +20,10 @@
 #[path = "it/support.rs"]
 mod support;
 
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use a2a_test_support::python::{Listening, workspace_root};
+use a2a_test_support::python::{self, Listening, workspace_root};
 use serde_json::{Value, json};
 
 use crate::support::{Server, a2a, eventually};
@@ -421,33 +420,9 @@ async fn a_v03_caller_reaches_a_v1_only_agent_calls_and_streams() {
     );
 }
 
-/// The Python 0.3 virtualenv's interpreter, or `None` after a notice (a failure when
-/// `CI=true`).
-fn python03() -> Option<PathBuf> {
-    let python = std::env::var_os("A2A_PYTHON03").map_or_else(
-        || workspace_root().join("target/python-sdk-03/bin/python"),
-        PathBuf::from,
-    );
-    if python.is_file() {
-        return Some(python);
-    }
-    let missing = format!(
-        "the Python SDK 0.3 interpreter {} does not exist; create it with \
-         (python3 -m venv target/python-sdk-03 && \
-         target/python-sdk-03/bin/pip install 'a2a-sdk[http-server]==0.3.26')",
-        python.display()
-    );
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "CI=true and {missing}"
-    );
-    eprintln!("skipping the gateway's Python SDK 0.3 test: {missing}");
-    None
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_v1_caller_reaches_a_v03_only_python_agent_calls_and_streams() {
-    let Some(python) = python03() else {
+    let Some(python) = python::interpreter_03() else {
         return;
     };
     let gateway = Gateway::start();

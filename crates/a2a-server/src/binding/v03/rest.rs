@@ -4,8 +4,8 @@
 //! JSON-RPC code (what the v0.3 JS SDK reads; the Python SDK reads the HTTP status, which
 //! is the one the 1.0 binding gives the same error).
 
-use a2a_types::A2aError;
 use a2a_types::v03::Method;
+use a2a_types::{A2aError, GetExtendedAgentCardRequest};
 use axum::extract::Request;
 use axum::response::Response;
 use http::{Method as HttpMethod, StatusCode};
@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use super::super::routes::Bindings;
 use super::super::{Endpoint, body, call, media, response, sse};
 use super::{Answer, proto};
+use crate::handler::CallContext;
 use crate::percent;
 
 /// The prefix of every v0.3 REST path.
@@ -173,6 +174,18 @@ pub(in crate::binding) async fn serve(
         Ok(params) => params,
         Err(error) => return errors.response(&error),
     };
+    if route == Route::Card {
+        return match card(bindings, &mut call).await {
+            Ok(document) => match serde_json::to_vec(&document) {
+                Ok(body) => response::with_extensions(
+                    response::bytes(StatusCode::OK, media::APPLICATION_JSON, body),
+                    &call.activated_extensions,
+                ),
+                Err(_) => errors.response(&A2aError::internal()),
+            },
+            Err(error) => errors.response(&error),
+        };
+    }
     let method = route.method();
     let answer = match super::run(&bindings.handler, method, params, &mut call).await {
         Ok(Answer::Result(result)) => {
@@ -188,6 +201,31 @@ pub(in crate::binding) async fn serve(
         Err(error) => return errors.response(&error),
     };
     response::with_extensions(answer, &call.activated_extensions)
+}
+
+/// The extended card for `/v1/card`: the v0.3 card, its security schemes in both v0.3
+/// forms at once. The v0.3 SDKs disagree on this path: the Python one reads the v0.3 JSON
+/// card, the JS one the v0.3 protobuf JSON card, whose schemes are wrappers
+/// (`{"apiKeySecurityScheme": {…}}`). The served card's schemes already carry both (the
+/// wrapper, which is also the 1.0 form, and the v0.3 members beside it), and every other
+/// member reads the same in both, or is ignored by the reader that does not know it.
+async fn card(bindings: &Bindings, call: &mut CallContext) -> Result<Value, A2aError> {
+    let handler = &bindings.handler;
+    call.activated_extensions = handler.activated_extensions(call)?;
+    let request = GetExtendedAgentCardRequest {
+        tenant: call.tenant.clone(),
+    };
+    let card = handler.get_extended_agent_card(call, request).await?;
+    let mut document = serde_json::to_value(a2a_types::v03::AgentCard::from(&card))
+        .map_err(|_| A2aError::internal())?;
+    if !card.security_schemes.is_empty()
+        && let Some(object) = document.as_object_mut()
+    {
+        let schemes =
+            serde_json::to_value(&card.security_schemes).map_err(|_| A2aError::internal())?;
+        object.insert("securitySchemes".into(), schemes);
+    }
+    Ok(document)
 }
 
 /// The v0.3 JSON-RPC params of a route, from its path, query and body.
@@ -254,10 +292,8 @@ impl Route {
             Self::SetPush(_) | Self::GetPush(..) => proto::push_config_to(result),
             Self::ListPush(_) => proto::push_configs_to(result),
             Self::DeletePush(..) => Value::Object(Map::new()),
-            // The card as the v0.3 SDKs serve it: the v0.3 JSON card.
-            Self::Card => result.clone(),
-            // Streams answer with events, never a result.
-            Self::Stream | Self::Subscribe(_) => Value::Null,
+            // The card is answered by `card`; streams answer with events.
+            Self::Card | Self::Stream | Self::Subscribe(_) => result.clone(),
         }
     }
 }

@@ -1,0 +1,166 @@
+//! Interop with the official A2A v0.3 SDKs (issue 18): the Python SDK 0.3.26 client and the
+//! JS SDK `@a2a-js/sdk` 0.3.14 client drive the real `a2a serve --agent conformance`
+//! binary, which serves v0.3 beside 1.0 on the same URLs, over JSON-RPC and REST: send,
+//! stream, get, push config (set, get; list and delete too from JS, whose webhook and the
+//! Python one check the v0.3 Task delivery and its token header), resubscribe, cancel, and
+//! the v0.3 errors.
+//!
+//! The drivers are `tests/interop/python03/drive_agent.py` (run with the interpreter of
+//! `target/python-sdk-03`, made by `bash .ci/run`; `A2A_PYTHON_03` overrides it) and
+//! `tests/interop/js03/drive_agent.mjs` (run with `node`, its SDK installed by `npm ci` in
+//! that directory, also by `bash .ci/run`). Each prints one line per check and
+//! `all checks passed [BINDING]` at the end.
+//!
+//! Without an SDK the tests are skipped with a notice, except under `CI=true`, where they
+//! fail.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use a2a_test_support::python::{self as sdk, Listening, describe, workspace_root};
+
+/// The key the agent requires and the drivers present.
+const API_KEY: &str = "interop-key-v03-0123456789";
+
+/// How long the server may take to print its `listening on` line.
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long one driver run may take before it is killed.
+const DRIVER_TIMEOUT: Duration = Duration::from_secs(180);
+
+#[test]
+fn python_sdk_03_client_over_jsonrpc() {
+    python("jsonrpc");
+}
+
+#[test]
+fn python_sdk_03_client_over_rest() {
+    python("rest");
+}
+
+#[test]
+fn js_sdk_03_client_over_jsonrpc() {
+    js("jsonrpc");
+}
+
+#[test]
+fn js_sdk_03_client_over_rest() {
+    js("rest");
+}
+
+fn python(binding: &str) {
+    let Some(python) = sdk::interpreter_03() else {
+        return;
+    };
+    let script = workspace_root().join("tests/interop/python03/drive_agent.py");
+    let agent = conformance_agent();
+    let driver = sdk::command(&python, &script);
+    run_driver(driver, &agent, binding, "Python 0.3");
+}
+
+fn js(binding: &str) {
+    let Some((node, dir)) = a2a_test_support::js::sdk_03() else {
+        return;
+    };
+    let agent = conformance_agent();
+    let mut driver = Command::new(node);
+    driver.arg(dir.join("drive_agent.mjs")).current_dir(&dir);
+    run_driver(driver, &agent, binding, "JS 0.3");
+}
+
+/// `a2a serve --agent conformance` with push (local webhooks: the drivers' are on
+/// 127.0.0.1), tasks in memory, the API key required, both protocol versions (the default).
+fn conformance_agent() -> Listening {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_a2a"));
+    command.args([
+        "serve",
+        "--agent",
+        "conformance",
+        "--bind",
+        "127.0.0.1:0",
+        "--store",
+        "memory",
+        "--api-key",
+        API_KEY,
+        "--push-notifications",
+        "--allow-local-webhooks",
+    ]);
+    Listening::start(
+        command,
+        "listening on ",
+        "a2a serve --agent conformance",
+        STARTUP_TIMEOUT,
+    )
+}
+
+/// Runs `driver URL BINDING` against `agent` and checks it passed every check.
+fn run_driver(mut driver: Command, agent: &Listening, binding: &str, what: &str) {
+    let mut child = driver
+        .arg(&agent.url)
+        .arg(binding)
+        .env("A2A_API_KEY", API_KEY)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|error| panic!("cannot run the {what} driver: {error}"));
+    let (tx, rx) = mpsc::channel();
+    let out = drain(child.stdout.take().expect("piped stdout"), tx.clone());
+    let err = drain(child.stderr.take().expect("piped stderr"), tx);
+    let deadline = Instant::now() + DRIVER_TIMEOUT;
+    let mut timed_out = false;
+    for _ in 0..2 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(left) {
+            timed_out = true;
+            let _ = child.kill();
+            break;
+        }
+    }
+    let status = child.wait().expect("wait for the driver");
+    let output = format!(
+        "{}{}",
+        out.join().expect("stdout reader"),
+        err.join().expect("stderr reader")
+    );
+    let report = || {
+        format!(
+            "--- {what} driver output ({binding}) ---\n{output}\n--- server log ---\n{}",
+            agent.log()
+        )
+    };
+    assert!(
+        !timed_out,
+        "the {what} driver ({binding}) did not finish within {DRIVER_TIMEOUT:?}\n{}",
+        report()
+    );
+    assert!(
+        status.success(),
+        "the {what} driver ({binding}) failed: {}\n{}",
+        describe(status),
+        report()
+    );
+    assert!(
+        output.contains(&format!("all checks passed [{binding}]")),
+        "the {what} driver ({binding}) exited 0 without finishing its checks\n{}",
+        report()
+    );
+    eprintln!("{output}");
+}
+
+/// Reads a pipe to the end on a thread; signals `done` when the pipe closes.
+fn drain(
+    mut pipe: impl Read + Send + 'static,
+    done: mpsc::Sender<()>,
+) -> thread::JoinHandle<String> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        let _ = done.send(());
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}

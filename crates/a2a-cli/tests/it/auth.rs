@@ -28,9 +28,11 @@ async fn without_credentials_every_call_is_refused_with_a_warning_at_start() {
 async fn an_api_key_is_declared_in_the_card_and_accepted_from_the_client() {
     let server = Server::start(&["--api-key", "k-0123456789"]);
     let card = server.get("/.well-known/agent-card.json").await;
+    // The 1.0 scheme, with its v0.3 members beside it for v0.3 clients.
     assert_eq!(
         card["securitySchemes"]["apiKey"],
-        json!({"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"}})
+        json!({"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"},
+            "type": "apiKey", "in": "header", "name": "X-API-Key"})
     );
     assert_eq!(
         card["securityRequirements"],
@@ -66,8 +68,8 @@ async fn a_bearer_token_works_and_each_credential_is_an_alternative() {
     let server = Server::start(&["--bearer-token", "tok-abcdef", "--api-key", "k-1"]);
     let card = server.get("/.well-known/agent-card.json").await;
     assert_eq!(
-        card["securitySchemes"]["bearer"],
-        json!({"httpAuthSecurityScheme": {"scheme": "Bearer"}})
+        card["securitySchemes"]["bearer"]["httpAuthSecurityScheme"],
+        json!({"scheme": "Bearer"})
     );
     cli(&["send", &server.url, "one", "--bearer", "tok-abcdef"]).ok();
     cli(&["send", &server.url, "two", "--api-key", "k-1"]).ok();

@@ -44,7 +44,7 @@ async fn with_no_flags_it_starts_within_a_second_and_answers_the_readme_request(
 async fn the_card_names_both_bindings_at_the_root_and_both_answer() {
     let server = Server::start(&[]);
     let card = server.get("/.well-known/agent-card.json").await;
-    let interfaces: Vec<(&str, &str)> = card["supportedInterfaces"]
+    let interfaces: Vec<(&str, &str, &str)> = card["supportedInterfaces"]
         .as_array()
         .unwrap()
         .iter()
@@ -52,11 +52,22 @@ async fn the_card_names_both_bindings_at_the_root_and_both_answer() {
             (
                 interface["url"].as_str().unwrap(),
                 interface["protocolBinding"].as_str().unwrap(),
+                interface["protocolVersion"].as_str().unwrap(),
             )
         })
         .collect();
     let url = server.url.as_str();
-    assert_eq!(interfaces, [(url, "JSONRPC"), (url, "HTTP+JSON")]);
+    // The 1.0 interfaces first, then their v0.3 twins (v0.3 is served beside 1.0).
+    assert_eq!(
+        interfaces,
+        [
+            (url, "JSONRPC", "1.0"),
+            (url, "HTTP+JSON", "1.0"),
+            (url, "JSONRPC", "0.3"),
+            (url, "HTTP+JSON", "0.3")
+        ]
+    );
+    assert_eq!(card["url"], url);
     assert_eq!(card["capabilities"]["streaming"], true);
 
     let rest = json!({"message": user_message("m-rest", "over rest")});

@@ -262,6 +262,8 @@ pub fn interface_bindings(card: &Value) -> Vec<&str> {
         .as_array()
         .unwrap()
         .iter()
+        // The 1.0 interfaces; the v0.3 twins the server adds follow them.
+        .filter(|interface| interface["protocolVersion"] != "0.3")
         .map(|interface| interface["protocolBinding"].as_str().unwrap())
         .collect()
 }

@@ -32,7 +32,7 @@ pub(super) async fn serve(
     path: &str,
     request: Request,
 ) -> Response {
-    if v03::wants_rest(bindings, path, &request) {
+    if v03::wants_rest(bindings, path, request.headers(), request.uri()) {
         return v03::serve_rest(bindings, endpoint, path, request).await;
     }
     let (parts, body) = request.into_parts();

@@ -19,7 +19,7 @@ use super::call::Authenticated;
 use super::card::CardRoute;
 use super::jwks::JwksRoute;
 use super::response::{self, RestErrors};
-use super::{BindingKind, Endpoint, RouterOptions, jsonrpc, media, rest};
+use super::{BindingKind, Endpoint, RouterOptions, jsonrpc, media, rest, v03};
 use crate::auth::AuthFailure;
 use crate::handler::RequestHandler;
 
@@ -148,7 +148,19 @@ async fn dispatch(bindings: &Bindings, request: Request) -> Response {
             parts.extensions.insert(Authenticated(caller));
         }
         Ok(None) => {}
-        Err(failure) => return refuse(bindings, &parts, jsonrpc_endpoint.is_some(), failure),
+        Err(failure) => {
+            let v03_rest = jsonrpc_endpoint.is_none()
+                && rest_endpoint.as_ref().is_some_and(|(_, rest)| {
+                    v03::wants_rest(bindings, rest, &parts.headers, &parts.uri)
+                });
+            return refuse(
+                bindings,
+                &parts,
+                jsonrpc_endpoint.is_some(),
+                v03_rest,
+                failure,
+            );
+        }
     }
     let request = Request::from_parts(parts, body);
     match (jsonrpc_endpoint, rest_endpoint) {
@@ -161,9 +173,18 @@ async fn dispatch(bindings: &Bindings, request: Request) -> Response {
 /// The answer to a request authentication refused: 401 (or 403 for a missing
 /// scope) with `WWW-Authenticate`, the body in the binding's error shape. The request's
 /// id is not known, as its body is never read.
-fn refuse(bindings: &Bindings, parts: &Parts, jsonrpc: bool, failure: AuthFailure) -> Response {
+fn refuse(
+    bindings: &Bindings,
+    parts: &Parts,
+    jsonrpc: bool,
+    v03_rest: bool,
+    failure: AuthFailure,
+) -> Response {
     let mut response = if jsonrpc {
         response::jsonrpc_error_with_status(RequestId::Null, &failure.error, failure.status)
+    } else if v03_rest {
+        // A v0.3 REST path: the v0.3 error body (JSON-RPC's codes agree for these errors).
+        v03::rest_refusal(&failure.error, failure.status)
     } else {
         let errors = RestErrors {
             negotiated: media::negotiate(&parts.headers),

@@ -24,7 +24,7 @@ use crate::config::ProtocolVersions;
 use crate::handler::{CallContext, EventStream, RequestHandler};
 
 pub(super) use self::jsonrpc::serve as serve_jsonrpc;
-pub(super) use self::rest::{serve as serve_rest, wants as wants_rest};
+pub(super) use self::rest::{refusal as rest_refusal, serve as serve_rest, wants as wants_rest};
 
 /// The `protocolVersion` of the v0.3 interfaces the served card lists.
 const INTERFACE_VERSION: &str = "0.3";

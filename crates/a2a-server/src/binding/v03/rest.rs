@@ -114,13 +114,24 @@ fn resolve(path: &str, method: &HttpMethod) -> Result<Route, Miss> {
 
 /// Whether this request under an HTTP+JSON endpoint is v0.3: a `/v1/` path, v0.3 on, and
 /// no 1.x version (a 1.x request there names a tenant `v1`).
-pub(in crate::binding) fn wants(bindings: &Bindings, path: &str, request: &Request) -> bool {
+pub(in crate::binding) fn wants(
+    bindings: &Bindings,
+    path: &str,
+    headers: &http::HeaderMap,
+    uri: &http::Uri,
+) -> bool {
     if !is_v03_path(path) || !bindings.handler.config().protocol_versions.v0_3 {
         return false;
     }
-    let query = percent::query_pairs(request.uri().query().unwrap_or_default());
-    let call = call::call_context(request.headers(), request.extensions(), &query);
+    let query = percent::query_pairs(uri.query().unwrap_or_default());
+    let call = call::call_context(headers, &http::Extensions::new(), &query);
     super::speaks_v03(&bindings.handler, call.version.as_deref())
+}
+
+/// A refusal of a v0.3 REST request before it reached the binding (authentication): the
+/// v0.3 error body with `status`.
+pub(in crate::binding) fn refusal(error: &A2aError, status: StatusCode) -> Response {
+    Errors::response_with_status(error, status)
 }
 
 /// Serves one v0.3 REST request; `path` is what follows the endpoint's path.

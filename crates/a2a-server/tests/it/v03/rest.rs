@@ -251,3 +251,45 @@ async fn message_stream_and_subscribe_send_v03_stream_responses() {
     let last = &events.last().unwrap().1["statusUpdate"];
     assert_eq!(last["status"]["state"], "TASK_STATE_CANCELLED");
 }
+
+#[tokio::test]
+async fn the_card_path_gives_schemes_both_v03_sdks_read() {
+    use a2a_server::A2aServer;
+    use a2a_server::auth::Authentication;
+    use a2a_types::card::{ApiKeyLocation, SecurityRequirement, SecurityScheme};
+
+    let mut card = super::v03_card();
+    card.security_schemes.insert(
+        "key".into(),
+        SecurityScheme::api_key(ApiKeyLocation::Header, "X-API-Key"),
+    );
+    card.security_requirements.push(SecurityRequirement::scheme(
+        "key",
+        std::iter::empty::<&str>(),
+    ));
+    let server = TestServer::start_secured(
+        A2aServer::builder(card.clone(), crate::support::BindingEcho)
+            .extended_card(card)
+            .authentication(Authentication::required().api_key("key-0123456789")),
+    )
+    .await;
+    let anonymous = rest(&server, Method::GET, "/rest/v1/card", None).await;
+    assert_eq!(anonymous.status, 401);
+    assert_eq!(anonymous.json()["code"], -32000);
+    let card = server
+        .send(
+            Method::GET,
+            "/rest/v1/card",
+            &[("X-API-Key", "key-0123456789")],
+            None,
+        )
+        .await
+        .json();
+    // The v0.3 JSON members (Python) and the protobuf wrapper (JS), side by side.
+    assert_eq!(
+        card["securitySchemes"]["key"],
+        json!({"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"},
+            "type": "apiKey", "in": "header", "name": "X-API-Key"})
+    );
+    assert_eq!(card["security"], json!([{"key": []}]));
+}

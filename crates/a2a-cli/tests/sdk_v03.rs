@@ -52,12 +52,29 @@ fn js_sdk_03_client_over_rest() {
     js("rest");
 }
 
+/// The same over a SQLite store: the v0.3 registration is remembered by what the SQL push
+/// store persists, so the delivery is still the v0.3 Task.
+#[test]
+fn python_sdk_03_client_over_jsonrpc_with_a_sql_store() {
+    let Some(python) = sdk::interpreter_03() else {
+        return;
+    };
+    let script = workspace_root().join("tests/interop/python03/drive_agent.py");
+    let agent = conformance_agent("sqlite::memory:");
+    run_driver(
+        sdk::command(&python, &script),
+        &agent,
+        "jsonrpc",
+        "Python 0.3",
+    );
+}
+
 fn python(binding: &str) {
     let Some(python) = sdk::interpreter_03() else {
         return;
     };
     let script = workspace_root().join("tests/interop/python03/drive_agent.py");
-    let agent = conformance_agent();
+    let agent = conformance_agent("memory");
     let driver = sdk::command(&python, &script);
     run_driver(driver, &agent, binding, "Python 0.3");
 }
@@ -66,15 +83,15 @@ fn js(binding: &str) {
     let Some((node, dir)) = a2a_test_support::js::sdk_03() else {
         return;
     };
-    let agent = conformance_agent();
+    let agent = conformance_agent("memory");
     let mut driver = Command::new(node);
     driver.arg(dir.join("drive_agent.mjs")).current_dir(&dir);
     run_driver(driver, &agent, binding, "JS 0.3");
 }
 
 /// `a2a serve --agent conformance` with push (local webhooks: the drivers' are on
-/// 127.0.0.1), tasks in memory, the API key required, both protocol versions (the default).
-fn conformance_agent() -> Listening {
+/// 127.0.0.1), tasks in `store`, the API key required, both protocol versions (the default).
+fn conformance_agent(store: &str) -> Listening {
     let mut command = Command::new(env!("CARGO_BIN_EXE_a2a"));
     command.args([
         "serve",
@@ -83,7 +100,7 @@ fn conformance_agent() -> Listening {
         "--bind",
         "127.0.0.1:0",
         "--store",
-        "memory",
+        store,
         "--api-key",
         API_KEY,
         "--push-notifications",

@@ -1,5 +1,6 @@
 //! The JSON-RPC 2.0 binding (spec §5.1): one POST endpoint, one request object per body, the
-//! eleven methods by their v1.0 names.
+//! eleven methods by their v1.0 names. A name that is none of them but a v0.3 method, from a
+//! caller that names no 1.x version, goes to the v0.3 edge (`v03`).
 
 use std::borrow::Cow;
 

@@ -1,5 +1,6 @@
 //! The bindings: JSON-RPC 2.0 and HTTP+JSON (REST) on axum with the agent card route, and
-//! gRPC on its own routes. Every route ends in the same [`RequestHandler`].
+//! gRPC on its own routes, with A2A v0.3 beside 1.0 on the JSON-RPC and HTTP+JSON ones
+//! (`v03`). Every route ends in the same [`RequestHandler`].
 
 mod body;
 mod call;

@@ -363,3 +363,26 @@ async fn limits_and_required_extensions_give_v03_errors() {
     assert_eq!(activated.json()["result"]["kind"], "task");
     assert_eq!(activated.header("a2a-extensions"), Some("urn:ext:required"));
 }
+
+#[tokio::test]
+async fn a_v03_notification_is_run_but_not_answered() {
+    let server = serve(ProtocolVersions::BOTH).await;
+    let context = crate::support::uuid();
+    let mut sent = message("quietly");
+    sent["contextId"] = json!(context);
+    let body = json!({"jsonrpc": "2.0", "method": "message/send", "params": {"message": sent}});
+    let response = server
+        .send(
+            reqwest::Method::POST,
+            "/a2a",
+            &[("Content-Type", "application/json")],
+            Some(serde_json::to_vec(&body).unwrap()),
+        )
+        .await;
+    assert_eq!(response.status, 204);
+    assert!(response.body.is_empty());
+    let listed = server
+        .call("ListTasks", json!({"contextId": context}))
+        .await;
+    assert_eq!(listed["tasks"].as_array().unwrap().len(), 1, "{listed}");
+}

@@ -19,6 +19,6 @@ mod python_sdk;
 mod python_sdk_03;
 mod resume;
 mod retries;
-mod v03;
 mod support;
+mod v03;
 mod wire;

@@ -77,6 +77,7 @@ impl Postgres {
         .await
         .map_err(connect_failed)?;
         Ok(Self {
+            creates: super::creates::Creates::spawn(pool.clone()),
             pool,
             expiry: Expiry::new(settings.completed_task_ttl),
             channel,

@@ -7,11 +7,13 @@
 //! - `connect`: the pool, the schema and its migration, the listener.
 //! - `tasks`: reading tasks and their events, and the shared secret.
 //! - `save`: a task save with its events, in one statement.
+//! - `creates`: the creates of new tasks, batched: one statement and commit for many.
 //! - `push`: push configs, and the claims and records of their deliveries.
 //! - `leases`: turn leases, and the signals sent to other instances.
 //! - `expiry`: deleting expired tasks.
 
 mod connect;
+mod creates;
 mod expiry;
 mod leases;
 mod listener;
@@ -33,6 +35,8 @@ type Shared = crate::shared::Shared<sqlx::Postgres>;
 #[derive(Debug, Clone)]
 pub(crate) struct Postgres {
     pool: PgPool,
+    /// The batcher new tasks are created through.
+    creates: creates::Creates,
     expiry: Expiry,
     /// The NOTIFY channel of this schema.
     channel: String,

@@ -1,10 +1,13 @@
 //! A task save on PostgreSQL: the task's row and its events in one statement, so one round
 //! trip; a create that finds an expired task under its id replaces it in a transaction.
 
+use std::sync::Arc;
+
 use a2a_server::store::{Expected, Saved, StoreError, Version};
 use a2a_types::TaskId;
 use sqlx::{Connection, PgConnection};
 
+use super::creates::Create;
 use super::{Postgres, Shared};
 use crate::error::backend;
 use crate::rows::{
@@ -48,7 +51,6 @@ impl Postgres {
         events: Vec<String>,
     ) -> Result<Saved, StoreError> {
         let now = now_millis();
-        let task_id = || TaskId::new(row.task_id.clone());
         let columns = |version| SaveColumns {
             scope: &scope,
             row: &row,
@@ -82,34 +84,74 @@ impl Postgres {
                 }
             }
             Expected::Absent => {
-                for _ in 0..CREATE_ATTEMPTS {
-                    let mut conn = self.pool.acquire().await.map_err(backend)?;
-                    let create = columns(first_version(None));
-                    if let Some(done) = insert(&mut conn, &create, &events).await? {
-                        return Ok(to_saved(done));
-                    }
-                    match Shared::find(&mut *conn, &row.task_id)
-                        .await
-                        .map_err(backend)?
-                    {
-                        // An expired task gives its id up: it goes, with its events and
-                        // push configs, and the new one takes a greater version.
-                        Some((_, Some(expired_at), version)) if expired_at <= now => {
-                            let create = columns(first_version(Some(version)));
-                            let replaced = replace_expired(&mut conn, &create, &events).await?;
-                            if let Some(done) = replaced {
-                                return Ok(to_saved(done));
-                            }
-                        }
-                        // Task ids are global: any scope's live task conflicts.
-                        Some(_) => return Err(StoreError::Conflict { task_id: task_id() }),
-                        // Gone between the two statements: try again.
-                        None => {}
-                    }
+                // Most creates go in a batch with others; an id that is taken (a live task,
+                // or an expired one to replace) and a failed batch go the one-task way.
+                let terminal = row.terminal;
+                let lease = lease_columns(row.running, &self.instance_id, self.lease_ttl, now);
+                let create = Arc::new(Create {
+                    version: first_version(None),
+                    terminal_at: terminal.then_some(now),
+                    lease: (lease.0.map(|_| Arc::clone(&self.instance_id)), lease.1),
+                    expires_at: self.expiry.expires_at(now).filter(|_| terminal),
+                    scope: scope.clone(),
+                    row,
+                    events,
+                });
+                if let Ok(Some(done)) = self.creates.create(Arc::clone(&create)).await {
+                    return Ok(to_saved(done));
                 }
-                Err(StoreError::Conflict { task_id: task_id() })
+                let Create {
+                    scope, row, events, ..
+                } = Arc::unwrap_or_clone(create);
+                self.create_one(scope, row, events, now).await
             }
         }
+    }
+
+    /// A create on its own: the task, or the expired task under its id replaced.
+    async fn create_one(
+        &self,
+        scope: ScopeKey,
+        row: TaskRow,
+        events: Vec<String>,
+        now: i64,
+    ) -> Result<Saved, StoreError> {
+        let task_id = || TaskId::new(row.task_id.clone());
+        let columns = |version| SaveColumns {
+            scope: &scope,
+            row: &row,
+            version,
+            events: to_i64(events.len()),
+            now,
+            expires_at: self.expiry.expires_at(now),
+            lease: lease_columns(row.running, &self.instance_id, self.lease_ttl, now),
+        };
+        for _ in 0..CREATE_ATTEMPTS {
+            let mut conn = self.pool.acquire().await.map_err(backend)?;
+            let create = columns(first_version(None));
+            if let Some(done) = insert(&mut conn, &create, &events).await? {
+                return Ok(to_saved(done));
+            }
+            match Shared::find(&mut *conn, &row.task_id)
+                .await
+                .map_err(backend)?
+            {
+                // An expired task gives its id up: it goes, with its events and
+                // push configs, and the new one takes a greater version.
+                Some((_, Some(expired_at), version)) if expired_at <= now => {
+                    let create = columns(first_version(Some(version)));
+                    let replaced = replace_expired(&mut conn, &create, &events).await?;
+                    if let Some(done) = replaced {
+                        return Ok(to_saved(done));
+                    }
+                }
+                // Task ids are global: any scope's live task conflicts.
+                Some(_) => return Err(StoreError::Conflict { task_id: task_id() }),
+                // Gone between the two statements: try again.
+                None => {}
+            }
+        }
+        Err(StoreError::Conflict { task_id: task_id() })
     }
 }
 

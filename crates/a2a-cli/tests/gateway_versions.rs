@@ -1,7 +1,9 @@
 //! `a2a gateway` between A2A versions, with real agents only: seed 004's curl examples
 //! (v0.3 calls such as `POST /a2a/echo-agent-01` with `"method":"message/send"`) answered as
-//! the seed shows by `a2a serve --register` agents that serve v1.0 only, the slow-agent
-//! timeout included; a v0.3 caller's calls and streams translated for those agents; and a
+//! the seed shows by `a2a serve --register` agents, the slow-agent timeout included, both
+//! by agents as `a2a serve` starts them (v0.3 beside v1.0: the gateway passes the v0.3 call
+//! through) and by agents that serve v1.0 only (the gateway translates); a v0.3 caller's
+//! calls and streams translated for v1.0-only agents; and a
 //! v1.0 caller reaching an agent served by the official Python SDK 0.3.26, which speaks
 //! v0.3 only.
 //!
@@ -155,9 +157,18 @@ fn v1_only() -> Vec<&'static str> {
     }
 }
 
-/// `a2a serve` serving v1.0 only, registered with `gateway` as `agent_id`; `extra` is more
+/// Which A2A versions an agent of these tests serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Serves {
+    /// As `a2a serve` starts: v0.3 beside v1.0.
+    Default,
+    /// `--protocol-versions 1.0`.
+    V1Only,
+}
+
+/// `a2a serve` registered with `gateway` as `agent_id`, serving `serves`; `extra` is more
 /// arguments (`--agent exec -- …`).
-async fn agent(gateway: &Gateway, agent_id: &str, extra: &[&str]) -> Server {
+async fn agent(gateway: &Gateway, agent_id: &str, serves: Serves, extra: &[&str]) -> Server {
     let mut args = vec![
         "--register",
         gateway.url(),
@@ -166,7 +177,11 @@ async fn agent(gateway: &Gateway, agent_id: &str, extra: &[&str]) -> Server {
         "--heartbeat-interval",
         "500ms",
     ];
-    let versions = v1_only();
+    let versions = if serves == Serves::V1Only {
+        v1_only()
+    } else {
+        Vec::new()
+    };
     args.extend(versions.iter().copied());
     args.extend_from_slice(extra);
     let server = Server::start(&args);
@@ -186,9 +201,11 @@ async fn agent(gateway: &Gateway, agent_id: &str, extra: &[&str]) -> Server {
         .iter()
         .filter_map(|interface| interface["protocolVersion"].as_str())
         .collect();
-    assert!(
-        versions.iter().all(|version| version.starts_with('1')),
-        "the agent must serve v1.0 only for these tests: {card}"
+    let v1_only = versions.iter().all(|version| version.starts_with('1'));
+    assert_eq!(
+        v1_only,
+        serves == Serves::V1Only,
+        "the agent must serve {serves:?}: {card}"
     );
     server
 }
@@ -213,13 +230,24 @@ fn assert_gateway_error(body: &Value, code: i64, message: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_seeds_examples_are_answered_as_the_seed_shows_by_real_agents() {
+async fn the_seeds_examples_are_answered_as_the_seed_shows_by_default_agents() {
+    the_seeds_examples_are_answered_as_the_seed_shows(Serves::Default).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_seeds_examples_are_answered_as_the_seed_shows_by_v1_only_agents() {
+    the_seeds_examples_are_answered_as_the_seed_shows(Serves::V1Only).await;
+}
+
+/// Seed 004's curl examples against real agents serving `serves`.
+async fn the_seeds_examples_are_answered_as_the_seed_shows(serves: Serves) {
     let gateway = Gateway::start();
-    let _echo = agent(&gateway, "echo-agent-01", &[]).await;
+    let _echo = agent(&gateway, "echo-agent-01", serves, &[]).await;
     // slow-agent-01 takes 5 s, as in the seed.
     let _slow = agent(
         &gateway,
         "slow-agent-01",
+        serves,
         &["--agent", "exec", "--", "sh", "-c", "sleep 5; cat"],
     )
     .await;
@@ -333,7 +361,7 @@ async fn the_seeds_examples_are_answered_as_the_seed_shows_by_real_agents() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_v03_caller_reaches_a_v1_only_agent_calls_and_streams() {
     let gateway = Gateway::start();
-    let _echo = agent(&gateway, "echo-agent-01", &[]).await;
+    let _echo = agent(&gateway, "echo-agent-01", Serves::V1Only, &[]).await;
     let message = json!({
         "kind": "message", "messageId": "m-1", "role": "user",
         "parts": [{"kind": "text", "text": "one two three"}]

@@ -40,6 +40,39 @@ async fn message_send_answers_a_v03_task() {
 }
 
 #[tokio::test]
+async fn a_message_without_id_or_role_is_the_users_with_a_fresh_id() {
+    let server = serve(ProtocolVersions::BOTH).await;
+    // As hand-written v0.3 calls (and the gateway examples) send it.
+    let task = ok(
+        &server,
+        "message/send",
+        json!({"message": {"parts": [{"text": "Hello?"}]}}),
+    )
+    .await;
+    assert_eq!(task["status"]["state"], "completed", "{task}");
+    assert_eq!(task["artifacts"][0]["parts"][0]["text"], "Hello?", "{task}");
+    let sent = &task["history"][0];
+    assert_eq!(sent["role"], "user", "{task}");
+    assert!(
+        sent["messageId"].as_str().is_some_and(|id| !id.is_empty()),
+        "{task}"
+    );
+    let response = server
+        .http
+        .post(server.url("/a2a"))
+        .json(
+            &json!({"jsonrpc": "2.0", "id": 5, "method": "message/stream",
+            "params": {"message": {"parts": [{"kind": "text", "text": "streamed"}]}}}),
+        )
+        .send()
+        .await
+        .unwrap();
+    let events = super::events(response).await;
+    let last = &events.last().unwrap().1;
+    assert_eq!(last["result"]["status"]["state"], "completed", "{events:?}");
+}
+
+#[tokio::test]
 async fn get_and_cancel_answer_v03_tasks_and_errors() {
     let server = serve(ProtocolVersions::BOTH).await;
     let id = waiting_task(&server).await;

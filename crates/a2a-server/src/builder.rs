@@ -83,15 +83,18 @@ impl A2aServer {
         self.engine.shutdown(grace).await;
     }
 
-    /// An axum router serving the card and every endpoint, with CORS when configured
-    /// (preflights answered on every path). Serving, TLS and other middleware stay the caller's.
+    /// An axum router serving the card, every endpoint and the health checks
+    /// ([`crate::health`]: `/healthz`, `/readyz`), with CORS when configured (preflights
+    /// answered on every path) and one access-log event per request ([`crate::access`]).
+    /// Serving, TLS and other middleware stay the caller's.
     pub fn router(&self) -> axum::Router {
         self.engine.start_background();
         let router = binding::router(self.handler.clone(), &self.endpoints, &self.options);
-        match &self.cors {
+        let router = match &self.cors {
             Some(cors) => Arc::clone(cors).apply(router),
             None => router,
-        }
+        };
+        router.layer(axum::middleware::from_fn(crate::access::log))
     }
 }
 

@@ -34,6 +34,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod access;
 pub mod auth;
 mod binding;
 mod builder;
@@ -43,6 +44,7 @@ pub mod cors;
 mod events;
 pub mod executor;
 pub mod handler;
+pub mod health;
 mod percent;
 pub mod push;
 pub mod store;

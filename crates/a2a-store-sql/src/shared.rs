@@ -68,6 +68,18 @@ where
     for<'r> Vec<u8>: Decode<'r, DB> + Type<DB>,
     DB::QueryResult: Affected,
 {
+    /// `SELECT 1` on `reads`: the database answers.
+    pub(crate) async fn ping<'c, E>(reads: E) -> Result<(), StoreError>
+    where
+        E: Executor<'c, Database = DB>,
+    {
+        sqlx::query("SELECT 1")
+            .execute(reads)
+            .await
+            .map_err(backend)?;
+        Ok(())
+    }
+
     /// The scope of the live task `id`, whoever owns it.
     pub(crate) async fn locate<'c, E>(reads: E, id: &TaskId) -> Result<Option<ScopeKey>, StoreError>
     where

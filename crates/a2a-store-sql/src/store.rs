@@ -259,6 +259,13 @@ impl TaskStore for SqlStore {
         Ok(Some(value))
     }
 
+    /// `SELECT 1` on the pool reads use: on SQLite a closed store fails it, on PostgreSQL
+    /// an unreachable server too (after the pool's acquire timeout, which the readiness
+    /// check does not wait for).
+    async fn ping(&self) -> Result<(), StoreError> {
+        on_backend!(&self.inner.backend, db => Shared::ping(db.reads()).await)
+    }
+
     async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError> {
         let scope = ScopeKey::of(scope);
         on_backend!(&self.inner.backend, db => Shared::load(db.reads(), &scope, id).await)

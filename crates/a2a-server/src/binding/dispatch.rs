@@ -4,7 +4,7 @@
 use a2a_types::jsonrpc::Method;
 use a2a_types::{
     A2aError, AgentCard, Empty, ListTaskPushNotificationConfigsResponse, ListTasksResponse,
-    SendMessageRequest, SendMessageResponse, Task, TaskPushNotificationConfig,
+    SendMessageRequest, SendMessageResponse, Task, TaskId, TaskPushNotificationConfig,
 };
 use serde::de::DeserializeOwned;
 use serde::{Serialize, Serializer};
@@ -110,6 +110,18 @@ pub(crate) enum Outcome {
     Card(Box<AgentCard>),
 }
 
+impl Outcome {
+    /// The task the result is about, when it names one.
+    fn task_id(&self) -> Option<&TaskId> {
+        match self {
+            Self::Sent(SendMessageResponse::Task(task)) | Self::Task(task) => Some(&task.id),
+            Self::Sent(SendMessageResponse::Message(message)) => message.task_id.as_ref(),
+            Self::PushConfig(config) => config.task_id.as_ref(),
+            Self::Tasks(_) | Self::PushConfigs(_) | Self::Empty(_) | Self::Card(_) => None,
+        }
+    }
+}
+
 impl Serialize for Outcome {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -163,6 +175,19 @@ impl RequestHandler {
 
     /// Runs the unary operation `method` with `params`; see [`RequestHandler::dispatch`].
     pub(crate) async fn run_unary(
+        &self,
+        call: &CallContext,
+        method: Method,
+        params: Params<'_>,
+    ) -> Result<Outcome, A2aError> {
+        let outcome = self.run_unary_inner(call, method, params).await?;
+        if let Some(task_id) = outcome.task_id() {
+            crate::access::note_task(task_id);
+        }
+        Ok(outcome)
+    }
+
+    async fn run_unary_inner(
         &self,
         call: &CallContext,
         method: Method,

@@ -167,10 +167,12 @@ async fn execute<'a>(
         if let Some(legacy) = a2a_types::v03::Method::parse(name)
             && v03::speaks_v03(&bindings.handler, call.version.as_deref())
         {
+            crate::access::note_operation(legacy.as_str());
             return Ok(Answer::V03(legacy, params));
         }
         return Err(unknown_method(name, call));
     };
+    crate::access::note_operation(method.as_str());
     // The version decides how params are read, so it is checked before them.
     bindings.handler.negotiate(call)?;
     let params = match params {
@@ -192,9 +194,10 @@ async fn execute<'a>(
         }
         Method::SubscribeToTask => {
             let request: SubscribeToTaskRequest = params.decode()?;
-            Ok(Answer::Stream(
-                handler.subscribe_to_task(call, request).await?,
-            ))
+            let task_id = request.id.clone();
+            let events = handler.subscribe_to_task(call, request).await?;
+            crate::access::note_task(&task_id);
+            Ok(Answer::Stream(events))
         }
         Method::SendMessage
         | Method::GetTask

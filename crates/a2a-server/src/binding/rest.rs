@@ -5,7 +5,7 @@
 use a2a_types::{
     A2aError, DeleteTaskPushNotificationConfigRequest, ErrorKind, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    PushConfigId, SendMessageRequest, SubscribeToTaskRequest, TaskId,
+    PushConfigId, SendMessageRequest, SendMessageResponse, SubscribeToTaskRequest, TaskId,
 };
 use axum::body::Body;
 use axum::extract::Request;
@@ -61,6 +61,9 @@ pub(super) async fn serve(
             return response::with_allow(errors.response_with_status(&error, status), &allowed);
         }
     };
+    crate::access::note_operation(route.operation.name());
+    // Named in the log only once the operation succeeded: then the task exists.
+    let task_id = route.operation.task_id().map(TaskId::from);
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
     let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
     let request = RestRequest {
@@ -70,7 +73,13 @@ pub(super) async fn serve(
         path_tenant: route.tenant,
         endpoint_tenant: &endpoint.tenant,
     };
-    let response = match request.execute(route.operation, body, &mut call).await {
+    let outcome = request.execute(route.operation, body, &mut call).await;
+    if outcome.is_ok()
+        && let Some(task_id) = &task_id
+    {
+        crate::access::note_task(task_id);
+    }
+    let response = match outcome {
         Ok(Success::Document { status, body }) => {
             response::bytes(status, negotiated.media.as_str(), body)
         }
@@ -168,7 +177,11 @@ impl RestRequest<'_> {
         match operation {
             Operation::SendMessage => {
                 let request = self.message_request(body, call).await?;
-                Success::ok(handler.send_message(call, request).await)
+                let sent = handler.send_message(call, request).await;
+                if let Ok(SendMessageResponse::Task(task)) = &sent {
+                    crate::access::note_task(&task.id);
+                }
+                Success::ok(sent)
             }
             Operation::SendStreamingMessage => {
                 let request = self.message_request(body, call).await?;

@@ -32,6 +32,42 @@ pub(super) enum Operation {
     GetExtendedAgentCard,
 }
 
+impl Operation {
+    /// The operation's name, as JSON-RPC calls it.
+    pub(super) const fn name(&self) -> &'static str {
+        match self {
+            Self::SendMessage => "SendMessage",
+            Self::SendStreamingMessage => "SendStreamingMessage",
+            Self::ListTasks => "ListTasks",
+            Self::GetTask { .. } => "GetTask",
+            Self::CancelTask { .. } => "CancelTask",
+            Self::SubscribeToTask { .. } => "SubscribeToTask",
+            Self::CreatePushConfig { .. } => "CreateTaskPushNotificationConfig",
+            Self::GetPushConfig { .. } => "GetTaskPushNotificationConfig",
+            Self::ListPushConfigs { .. } => "ListTaskPushNotificationConfigs",
+            Self::DeletePushConfig { .. } => "DeleteTaskPushNotificationConfig",
+            Self::GetExtendedAgentCard => "GetExtendedAgentCard",
+        }
+    }
+
+    /// The task the path names, if any.
+    pub(super) fn task_id(&self) -> Option<&str> {
+        match self {
+            Self::GetTask { task_id }
+            | Self::CancelTask { task_id }
+            | Self::SubscribeToTask { task_id }
+            | Self::CreatePushConfig { task_id }
+            | Self::GetPushConfig { task_id, .. }
+            | Self::ListPushConfigs { task_id }
+            | Self::DeletePushConfig { task_id, .. } => Some(task_id),
+            Self::SendMessage
+            | Self::SendStreamingMessage
+            | Self::ListTasks
+            | Self::GetExtendedAgentCard => None,
+        }
+    }
+}
+
 /// A matched request: the operation, and the tenant when the path had a `/{tenant}` prefix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Route {

@@ -22,6 +22,7 @@ use super::response::{self, RestErrors};
 use super::{BindingKind, Endpoint, RouterOptions, jsonrpc, media, rest, v03};
 use crate::auth::AuthFailure;
 use crate::handler::RequestHandler;
+use crate::health::{self, Probe};
 
 /// What every route shares.
 #[derive(Debug)]
@@ -58,6 +59,8 @@ pub(super) fn build(
         endpoints: endpoints.to_vec(),
     });
     let mut patterns = BTreeSet::new();
+    patterns.insert(health::HEALTHZ_PATH.to_owned());
+    patterns.insert(health::READYZ_PATH.to_owned());
     patterns.insert(escape(&bindings.card_path));
     if let Some(jwks) = &bindings.jwks {
         patterns.insert(escape(&jwks.path));
@@ -100,12 +103,22 @@ pub(super) fn build(
     router
 }
 
-/// Sends a request to its route. The card wins for reads of its path; then JSON-RPC
-/// endpoints, which own exactly their path; then HTTP+JSON endpoints, by prefix. The card is
-/// public, and so is the push signer's key set, which owns its path; every endpoint request
-/// is authenticated first, before its body is read.
+/// Sends a request to its route. Reads of `/healthz` and `/readyz` win over everything,
+/// unauthenticated (an HTTP+JSON endpoint at `/` would read them as tenants); the card wins
+/// for reads of its path; then JSON-RPC endpoints, which own exactly their path; then
+/// HTTP+JSON endpoints, by prefix. The card is public, and so is the push signer's key set,
+/// which owns its path; every endpoint request is authenticated first, before its body is
+/// read.
 async fn dispatch(bindings: &Bindings, request: Request) -> Response {
     let path = request.uri().path().to_owned();
+    match health::probe(request.method(), &path) {
+        Some(Probe::Live) => return health::response(StatusCode::OK, "ok"),
+        Some(Probe::Ready) => {
+            let readiness = bindings.handler.readiness().await;
+            return health::response(readiness.http_status(), readiness.as_str());
+        }
+        None => {}
+    }
     if let Some(jwks) = &bindings.jwks
         && path == jwks.path
     {

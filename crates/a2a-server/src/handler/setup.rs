@@ -43,6 +43,12 @@ impl RequestHandler {
         &self.inner.card
     }
 
+    /// Whether the server should get traffic: not while it drains at shutdown, nor while
+    /// its task store does not answer. What `/readyz` answers.
+    pub async fn readiness(&self) -> crate::health::Readiness {
+        self.inner.engine.readiness().await
+    }
+
     /// The server's switches and limits.
     pub(crate) fn config(&self) -> &crate::config::ServerConfig {
         self.inner.engine.config()

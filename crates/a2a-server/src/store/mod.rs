@@ -189,6 +189,16 @@ pub trait TaskStore: Send + Sync + 'static {
         Ok(None)
     }
 
+    /// Whether the backend answers, asked as cheaply as it can be (`SELECT 1` for a
+    /// database). The readiness check (`/readyz`) calls it on every probe, so it must not
+    /// touch tasks. The default, for a store in this process's memory, always answers.
+    ///
+    /// # Errors
+    /// [`StoreError::Backend`] when the backend cannot be reached.
+    async fn ping(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// Something will read finished tasks' logs later (push delivery sends every event,
     /// possibly after the task finished): a store that compacts the log of a finished task
     /// must from now on keep it whole, until the task expires. Stores that never compact

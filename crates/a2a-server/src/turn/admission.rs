@@ -154,7 +154,8 @@ impl Admission {
         self.tracker.spawn(future);
     }
 
-    fn is_shutting_down(&self) -> bool {
+    /// True once shutdown began: no new turn is admitted.
+    pub(super) fn is_shutting_down(&self) -> bool {
         lock(&self.state).shutting_down
     }
 }

@@ -97,6 +97,26 @@ pub(crate) struct RequestExtras {
 }
 
 impl Engine {
+    /// Whether the engine takes new work and its store answers within
+    /// [`READINESS_STORE_LIMIT`](crate::health::READINESS_STORE_LIMIT).
+    pub(crate) async fn readiness(&self) -> crate::health::Readiness {
+        use crate::health::{READINESS_STORE_LIMIT, Readiness};
+        if self.admission.is_shutting_down() {
+            return Readiness::Draining;
+        }
+        match tokio::time::timeout(READINESS_STORE_LIMIT, self.store.ping()).await {
+            Ok(Ok(())) => Readiness::Ready,
+            Ok(Err(error)) => {
+                tracing::warn!(error = %error, "readiness: the task store does not answer");
+                Readiness::StoreUnreachable
+            }
+            Err(_elapsed) => {
+                tracing::warn!("readiness: the task store did not answer in time");
+                Readiness::StoreUnreachable
+            }
+        }
+    }
+
     /// The server's switches and limits.
     pub(crate) fn config(&self) -> &ServerConfig {
         &self.config

@@ -15,6 +15,7 @@ mod bindings_rest;
 mod concurrency;
 mod cors;
 mod grpc;
+mod health;
 mod limits;
 mod list_tasks;
 mod push;

@@ -300,6 +300,10 @@ impl BrokenStore {
 
 #[async_trait::async_trait]
 impl a2a_server::store::TaskStore for BrokenStore {
+    async fn ping(&self) -> Result<(), a2a_server::store::StoreError> {
+        Err(Self::failure())
+    }
+
     async fn load(
         &self,
         _: &a2a_server::store::TaskScope,

@@ -175,3 +175,14 @@ async fn a_postgres_store_without_synchronous_commit_saves_and_loads() {
     drop(store);
     database.finish().await;
 }
+
+#[tokio::test]
+async fn a_ping_answers_while_the_store_is_open_and_fails_once_it_is_closed() {
+    on_both(async |database: &Database| {
+        let store = database.store().await;
+        store.ping().await.expect("an open store answers");
+        store.close().await;
+        assert!(store.ping().await.is_err(), "a closed store does not");
+    })
+    .await;
+}

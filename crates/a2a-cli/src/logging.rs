@@ -1,17 +1,32 @@
 //! Logs: `tracing` events on stderr, one human-readable line each or one JSON object each.
 //! Stdout stays free for the command's output.
+//!
+//! The filter is `RUST_LOG` when that variable is set and not empty, else `--log-level`
+//! (with its `A2A_*` variable and config-file key); both take `tracing_subscriber`'s
+//! `EnvFilter` syntax, e.g. `info` or `warn,a2a::access=info,a2a_server=debug`.
 
 use std::io::IsTerminal as _;
 
 use anyhow::Context as _;
-use tracing_subscriber::filter::Targets;
+use tracing_subscriber::EnvFilter;
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
 
 use crate::config::LogFormat;
+use crate::error::UsageError;
 
-/// Installs the global subscriber.
-pub(crate) fn init(format: LogFormat, filter: Targets) -> anyhow::Result<()> {
+/// The variable whose filter, when set and not empty, wins over `--log-level`.
+pub(crate) const RUST_LOG: &str = "RUST_LOG";
+
+/// Installs the global subscriber, filtered by `RUST_LOG` when the environment sets it, else
+/// by `log_level`.
+///
+/// # Errors
+/// A [`UsageError`] when the filter in force does not parse; an error when a subscriber is
+/// installed already.
+pub(crate) fn init(format: LogFormat, log_level: &str) -> anyhow::Result<()> {
+    let rust_log = std::env::var(RUST_LOG).ok();
+    let filter = choose(rust_log.as_deref(), log_level).map_err(UsageError::new)?;
     let registry = tracing_subscriber::registry().with(filter);
     let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
     match format {
@@ -21,4 +36,46 @@ pub(crate) fn init(format: LogFormat, filter: Targets) -> anyhow::Result<()> {
         LogFormat::Json => registry.with(layer.json()).try_init(),
     }
     .context("cannot install the logger")
+}
+
+/// `rust_log` when it is set and not blank, else `log_level`, parsed; the error names the
+/// one that does not parse.
+fn choose(rust_log: Option<&str>, log_level: &str) -> Result<EnvFilter, String> {
+    match rust_log.map(str::trim).filter(|value| !value.is_empty()) {
+        Some(value) => parse(value).map_err(|error| format!("{RUST_LOG}: `{value}`: {error}")),
+        None => parse(log_level).map_err(|error| format!("--log-level: `{log_level}`: {error}")),
+    }
+}
+
+/// A filter in `EnvFilter` syntax.
+///
+/// # Errors
+/// The parser's message when `filter` is not one.
+pub(crate) fn parse(filter: &str) -> Result<EnvFilter, String> {
+    EnvFilter::builder()
+        .parse(filter)
+        .map_err(|error| error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_log_wins_over_the_log_level_when_it_is_set() {
+        let filter = choose(Some("warn,a2a::access=info"), "debug").unwrap();
+        assert_eq!(filter.to_string(), "a2a::access=info,warn");
+        let filter = choose(None, "debug").unwrap();
+        assert_eq!(filter.to_string(), "debug");
+        let filter = choose(Some("  "), "error").unwrap();
+        assert_eq!(filter.to_string(), "error", "a blank RUST_LOG is not set");
+    }
+
+    #[test]
+    fn a_bad_filter_is_named_by_where_it_came_from() {
+        let error = choose(Some("=[bad"), "info").unwrap_err();
+        assert!(error.starts_with("RUST_LOG: "), "{error}");
+        let error = choose(None, "=[bad").unwrap_err();
+        assert!(error.starts_with("--log-level: "), "{error}");
+    }
 }

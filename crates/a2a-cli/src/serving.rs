@@ -98,9 +98,10 @@ fn serving(
 }
 
 /// Serves `server`'s routers on `listeners`, over TLS when `tls` is given, until
-/// `termination` completes (it returns the signal's name). Then it stops accepting; running
-/// turns get `grace` to finish, and connections get it too plus a margin to write their last
-/// responses, after which those still open are dropped.
+/// `termination` completes (it returns the signal's name). Then running turns get `grace` to
+/// finish while the listeners still accept (`/readyz` answers 503, new turns are refused);
+/// once they settled the listeners close, and connections get the rest of `grace` plus a
+/// margin to write their last responses, after which those still open are dropped.
 ///
 /// Every connection gets TCP_NODELAY: without it the last frames of a response wait ~40 ms
 /// for a delayed ACK.
@@ -142,12 +143,23 @@ pub(crate) async fn serve(
             tracing::info!(signal, grace_ms = grace.as_millis(), "shutting down");
         }
     }
+    // The listeners stay open while running turns finish: `/readyz` answers 503 from now
+    // on, so a load balancer polling it moves callers away; new work is refused as
+    // Unavailable and reads are still answered. Then they close, and connections get what
+    // is left of the grace plus the margin.
+    let deadline = tokio::time::Instant::now() + grace + CLOSE_MARGIN;
+    let draining = server.shutdown(grace);
+    tokio::pin!(draining);
+    let failed = tokio::select! {
+        () = &mut draining => None,
+        result = &mut serving => Some(result),
+    };
+    if let Some(result) = failed {
+        draining.await;
+        return result.context("the server failed while shutting down");
+    }
     stop.cancel();
-    let (_, drained) = tokio::join!(
-        server.shutdown(grace),
-        tokio::time::timeout(grace + CLOSE_MARGIN, &mut serving),
-    );
-    match drained {
+    match tokio::time::timeout_at(deadline, &mut serving).await {
         Ok(result) => result.context("the server failed while shutting down")?,
         Err(_elapsed) => {
             tracing::warn!("connections still open after the grace period were dropped")

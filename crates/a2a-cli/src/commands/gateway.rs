@@ -243,7 +243,7 @@ struct LoggingArgs {
         env = "A2A_GATEWAY_LOG_FORMAT"
     )]
     log_format: LogFormat,
-    /// Log filter, e.g. `info` or `warn,a2a_gateway=debug`
+    /// Log filter, e.g. `info` or `warn,a2a_gateway=debug`; RUST_LOG, when set and not empty, overrides it
     #[arg(
         long,
         value_name = "FILTER",
@@ -255,12 +255,7 @@ struct LoggingArgs {
 
 /// Serves the gateway until a termination signal, then drains and closes the registry.
 pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
-    let filter = args
-        .logging
-        .log_level
-        .parse()
-        .map_err(|error| UsageError::new(format!("--log-level: {error}")))?;
-    logging::init(args.logging.log_format, filter)?;
+    logging::init(args.logging.log_format, &args.logging.log_level)?;
     let mut proxy = proxy_config(&args)?;
     let options = registry_options(&args.registry)?;
     let tls = match (&args.serving.tls_cert, &args.serving.tls_key) {

@@ -25,6 +25,11 @@ use crate::{authentication, card, logging, output};
 Every option can also be set by an environment variable A2A_<OPTION> \
 (e.g. A2A_MAX_CONCURRENT_TASKS=4) or by a key of the TOML file given by --config \
 (e.g. max_concurrent_tasks = 4). A flag wins over the environment, which wins over the file.
+RUST_LOG, when set and not empty, overrides --log-level (same syntax).
+
+Probes: GET /healthz answers 200 while the process is up; GET /readyz answers 200 when the \
+task store answers, 503 while draining after SIGINT/SIGTERM or when the store does not. Both \
+need no credentials. Each request logs one info line under the target a2a::access.
 
 Examples:
   a2a serve
@@ -42,7 +47,7 @@ pub(crate) struct ServeArgs {
 pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let settings =
         config::load(args.options, args.config, std::env::vars_os()).map_err(UsageError::from)?;
-    logging::init(settings.log_format, settings.log_filter.clone())?;
+    logging::init(settings.log_format, &settings.log_level)?;
     let agent = Agent::new(&settings.agent).map_err(UsageError::from)?;
     let card = card::load(&settings).map_err(UsageError::from)?;
     let extended_card = card::load_extended(&settings).map_err(UsageError::from)?;

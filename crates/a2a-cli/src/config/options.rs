@@ -275,7 +275,7 @@ pub(crate) struct ServeOptions {
     /// Log format on stderr [default: text]
     #[arg(long, value_name = "FORMAT", help_heading = "Process")]
     pub(crate) log_format: Option<LogFormat>,
-    /// Log filter, e.g. `info` or `warn,a2a_server=debug` [default: info]
+    /// Log filter, e.g. `info` or `warn,a2a_server=debug`; RUST_LOG, when set and not empty, overrides it [default: info]
     #[arg(long, value_name = "FILTER", help_heading = "Process")]
     pub(crate) log_level: Option<String>,
 }

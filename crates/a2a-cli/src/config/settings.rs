@@ -11,7 +11,6 @@ use a2a_server::cors::CorsConfig;
 use a2a_server::store::InMemoryTaskStoreConfig;
 use a2a_store_sql::SqlStoreOptions;
 use a2a_types::ProtocolBinding;
-use tracing_subscriber::filter::Targets;
 
 use super::ConfigError;
 use super::options::{AgentKind, CrossOwnerAnswer, LogFormat, ServeOptions};
@@ -60,8 +59,8 @@ pub(crate) struct Settings {
     pub(crate) shutdown_grace: Duration,
     /// Log format.
     pub(crate) log_format: LogFormat,
-    /// Log filter.
-    pub(crate) log_filter: Targets,
+    /// Log filter (`EnvFilter` syntax), checked; `RUST_LOG` wins over it when set.
+    pub(crate) log_level: String,
 }
 
 /// Where the card comes from: a file, then parameters over it (parameters win, and may
@@ -178,7 +177,7 @@ impl Settings {
                 .shutdown_grace
                 .map_or(DEFAULT_SHUTDOWN_GRACE, |grace| grace.0),
             log_format: options.log_format.unwrap_or(LogFormat::Text),
-            log_filter: log_filter(options.log_level.as_deref().unwrap_or("info"))?,
+            log_level: log_level(options.log_level.unwrap_or_else(|| "info".to_owned()))?,
         })
     }
 
@@ -483,8 +482,11 @@ fn agent(kind: AgentKind, command: Vec<String>) -> Result<AgentSetup, ConfigErro
     }
 }
 
-fn log_filter(filter: &str) -> Result<Targets, ConfigError> {
-    filter
-        .parse()
-        .map_err(|error| invalid("log-level", format!("`{filter}`: {error}")))
+/// `filter` when it parses as a log filter, so a bad `--log-level` stops the command with a
+/// usage error even when `RUST_LOG` overrides it.
+fn log_level(filter: String) -> Result<String, ConfigError> {
+    match crate::logging::parse(&filter) {
+        Ok(_) => Ok(filter),
+        Err(error) => Err(invalid("log-level", format!("`{filter}`: {error}"))),
+    }
 }

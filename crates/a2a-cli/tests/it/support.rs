@@ -222,6 +222,14 @@ impl Server {
 }
 
 impl Server {
+    /// Sends SIGTERM and returns at once: the server drains while the test watches.
+    pub fn signal_terminate(&self) {
+        let pid = Pid::from_raw(i32::try_from(self.child.id()).unwrap());
+        signal::kill(pid, Signal::SIGTERM).unwrap();
+    }
+}
+
+impl Server {
     /// Kills the server with SIGKILL, as a crash would, and reaps it.
     pub fn kill(&mut self) {
         let _ = self.child.kill();

@@ -2,8 +2,10 @@
 //! `a2a gateway` serves them.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use a2a_server::auth::Secret;
+use a2a_server::health::{HEALTHZ_PATH, READINESS_STORE_LIMIT, READYZ_PATH, Readiness};
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
@@ -24,6 +26,10 @@ use crate::registry::{self, Registry};
 /// | `/agents…` | the registry API ([`registry::router`]), writes guarded by [`Gateway::registry_key`] |
 /// | `/a2a/{agent_id}…`, `/.well-known/agent-card.json` | the proxy ([`proxy::router`]) |
 /// | `GET /metrics` | Prometheus text; the registry-size gauge is counted at each scrape, so it is right with several instances over one database |
+/// | `GET /healthz` | 200 `{"status":"ok"}` while the process serves |
+/// | `GET /readyz` | 200 `{"status":"ready"}` when the registry's database answers `SELECT 1` in time; 503 `{"status":"draining"}` after [`Gateway::drain`], 503 `{"status":"store unreachable"}` otherwise |
+///
+/// The health checks need no credentials (neither the callers' JWT nor the registry key).
 ///
 /// CORS headers are added for [`ProxyConfig::trusted_origins`] on every route.
 ///
@@ -47,6 +53,8 @@ pub struct Gateway {
     metrics: Arc<Metrics>,
     proxy: ProxyConfig,
     registry_key: Option<Arc<Secret>>,
+    /// Set by [`Gateway::drain`]; shared by every clone and router.
+    draining: Arc<AtomicBool>,
 }
 
 impl Gateway {
@@ -58,7 +66,15 @@ impl Gateway {
             metrics: Arc::new(Metrics::new()),
             proxy,
             registry_key: None,
+            draining: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Marks the gateway as draining: from now on `/readyz` answers 503, so load balancers
+    /// stop sending callers here while the calls in flight finish. Call it when shutdown
+    /// begins; there is no way back.
+    pub fn drain(&self) {
+        self.draining.store(true, Ordering::Relaxed);
     }
 
     /// Requires `key` on the registry's writes (register, heartbeat, deregister), as
@@ -103,7 +119,17 @@ impl Gateway {
         let metrics = Router::new()
             .route("/metrics", axum::routing::get(render_metrics))
             .with_state(Arc::new(scrape));
-        let own = proxy::cors::apply(registry.merge(metrics), &self.proxy.trusted_origins);
+        let health = Router::new()
+            .route(HEALTHZ_PATH, axum::routing::get(live))
+            .route(READYZ_PATH, axum::routing::get(ready))
+            .with_state(Arc::new(Health {
+                registry: Arc::clone(&self.registry),
+                draining: Arc::clone(&self.draining),
+            }));
+        let own = proxy::cors::apply(
+            registry.merge(metrics).merge(health),
+            &self.proxy.trusted_origins,
+        );
         own.merge(proxied)
     }
 }
@@ -138,6 +164,48 @@ fn presented(request: &Request) -> Option<&[u8]> {
         })
         .map(str::as_bytes);
     bearer.or_else(|| headers.get("x-api-key").map(HeaderValue::as_bytes))
+}
+
+/// What `/readyz` looks at.
+#[derive(Debug)]
+struct Health {
+    registry: Arc<Registry>,
+    draining: Arc<AtomicBool>,
+}
+
+/// `GET /healthz`.
+async fn live() -> Response {
+    health_response(StatusCode::OK, "ok")
+}
+
+/// `GET /readyz`: not while draining, nor while the registry's database does not answer.
+async fn ready(State(health): State<Arc<Health>>) -> Response {
+    let readiness = if health.draining.load(Ordering::Relaxed) {
+        Readiness::Draining
+    } else {
+        match tokio::time::timeout(READINESS_STORE_LIMIT, health.registry.ping()).await {
+            Ok(Ok(())) => Readiness::Ready,
+            Ok(Err(error)) => {
+                tracing::warn!(error = %error, "readiness: the registry database does not answer");
+                Readiness::StoreUnreachable
+            }
+            Err(_elapsed) => {
+                tracing::warn!("readiness: the registry database did not answer in time");
+                Readiness::StoreUnreachable
+            }
+        }
+    };
+    health_response(readiness.http_status(), readiness.as_str())
+}
+
+/// `{"status": …}`, never cached.
+fn health_response(status: StatusCode, text: &str) -> Response {
+    (
+        status,
+        [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))],
+        axum::Json(json!({ "status": text })),
+    )
+        .into_response()
 }
 
 #[derive(Debug)]

@@ -6,6 +6,7 @@
 //! - `lifecycle`: expiry, heartbeats, deregistration and registering again, seen through the
 //!   proxy.
 //! - `access`: the registry key, CORS, `/metrics` and a stream end to end.
+//! - `health`: `/healthz` and `/readyz`, without credentials, draining, a closed registry.
 
 #![allow(
     clippy::unwrap_used,
@@ -24,6 +25,8 @@ mod proxy_support;
 mod access;
 #[path = "gateway/fleet.rs"]
 mod fleet;
+#[path = "gateway/health.rs"]
+mod health;
 #[path = "gateway/lifecycle.rs"]
 mod lifecycle;
 #[path = "gateway/seed.rs"]

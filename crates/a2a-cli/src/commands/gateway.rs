@@ -27,7 +27,10 @@ use crate::{authentication, logging, output};
 #[command(after_help = "\
 Agents register with POST /agents/register (a2a serve --register URL does it, and keeps \
 heartbeating); callers POST JSON-RPC to /a2a/{agent_id} or use /a2a/{agent_id}/… for \
-HTTP+JSON; GET /metrics serves Prometheus text.
+HTTP+JSON; GET /metrics serves Prometheus text. GET /healthz answers 200 while the process is \
+up, GET /readyz 200 when the registry database answers (503 when it does not, or while \
+draining after SIGINT/SIGTERM); neither needs credentials. Failed calls to agents are logged \
+at warn. RUST_LOG, when set and not empty, overrides --log-level.
 
 Examples:
   a2a gateway
@@ -344,6 +347,7 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
     };
     let grace = args.serving.shutdown_grace.0;
     tracing::info!(signal, grace_ms = grace.as_millis(), "shutting down");
+    gateway.drain();
     stop.cancel();
     match tokio::time::timeout(grace, &mut serving).await {
         Ok(result) => result.context("the gateway failed while shutting down")?,

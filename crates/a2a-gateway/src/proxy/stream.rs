@@ -92,10 +92,13 @@ where
 {
     let keepalive = (!config.sse_keepalive.is_zero()).then_some(config.sse_keepalive);
     let now = Instant::now();
+    let broken = agent_id.to_owned();
     let relay = Relay {
         upstream: upstream
-            .map(|chunk| {
+            .map(move |chunk| {
                 chunk.map_err(|error| {
+                    tracing::warn!(agent_id = %broken, "agent stream broke off");
+                    // The cause may name the agent's URL with the caller's query: debug only.
                     tracing::debug!(error = %error, "agent stream broke off");
                 })
             })
@@ -242,7 +245,7 @@ impl Relay {
                     None => return Step::End,
                 },
                 () = tokio::time::sleep_until(self.idle_deadline) => {
-                    tracing::debug!(agent_id = %self.agent_id, "stream idle timeout");
+                    tracing::warn!(agent_id = %self.agent_id, "agent stream idle timeout");
                     return Step::Last(self.error_frame(&GatewayError::Timeout {
                         agent_id: self.agent_id.clone(),
                     }));

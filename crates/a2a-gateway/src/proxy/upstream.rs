@@ -57,7 +57,8 @@ impl AgentUrls {
 }
 
 /// Sends `request` to `agent_id` and waits for its answer until `deadline`. Dropping the
-/// call at the deadline closes the connection, so the agent sees the call cancelled.
+/// call at the deadline closes the connection, so the agent sees the call cancelled. Every
+/// failure is logged at `warn` with the agent's id, never with the request's URL or headers.
 ///
 /// # Errors
 /// [`GatewayError::Timeout`] at the deadline; [`GatewayError::Unreachable`] when the agent
@@ -71,13 +72,15 @@ pub(crate) async fn call(
 ) -> Result<Reply, GatewayError> {
     let exchange = async {
         let mut response = request.send().await.map_err(|error| {
-            tracing::debug!(agent_id, error = %error, "agent unreachable");
+            // Without its URL: the forwarded path and query are the caller's.
+            tracing::warn!(agent_id, error = %error.without_url(), "agent unreachable");
             GatewayError::Unreachable {
                 agent_id: agent_id.to_owned(),
             }
         })?;
         let status = response.status();
         if matches!(status.as_u16(), 502..=504) {
+            tracing::warn!(agent_id, status = status.as_u16(), "agent unavailable");
             return Err(GatewayError::Unavailable {
                 agent_id: agent_id.to_owned(),
                 status: status.as_u16(),
@@ -92,12 +95,18 @@ pub(crate) async fn call(
             read_capped(response, max_response_bytes)
                 .await
                 .map_err(|error| match error {
-                    ReadError::TooLarge => GatewayError::ResponseTooLarge {
-                        agent_id: agent_id.to_owned(),
-                    },
-                    ReadError::Body => GatewayError::Unreachable {
-                        agent_id: agent_id.to_owned(),
-                    },
+                    ReadError::TooLarge => {
+                        tracing::warn!(agent_id, max_response_bytes, "agent response too large");
+                        GatewayError::ResponseTooLarge {
+                            agent_id: agent_id.to_owned(),
+                        }
+                    }
+                    ReadError::Body => {
+                        tracing::warn!(agent_id, "agent response broke off");
+                        GatewayError::Unreachable {
+                            agent_id: agent_id.to_owned(),
+                        }
+                    }
                 })?;
         Ok(Reply::Complete {
             status,
@@ -108,6 +117,11 @@ pub(crate) async fn call(
     tokio::time::timeout(deadline, exchange)
         .await
         .unwrap_or_else(|_elapsed| {
+            tracing::warn!(
+                agent_id,
+                deadline_ms = u64::try_from(deadline.as_millis()).unwrap_or(u64::MAX),
+                "agent did not answer before the deadline"
+            );
             Err(GatewayError::Timeout {
                 agent_id: agent_id.to_owned(),
             })

@@ -279,6 +279,14 @@ impl Registry {
         Ok(self.store.delete_expired(cutoff).await?)
     }
 
+    /// Whether the database answers (`SELECT 1`), for the gateway's `/readyz`.
+    ///
+    /// # Errors
+    /// [`RegistryError::Database`] when it cannot be reached, or the registry was closed.
+    pub async fn ping(&self) -> Result<(), RegistryError> {
+        Ok(self.store.ping().await?)
+    }
+
     /// Stops the cleanup and closes the connections, waiting for calls in flight; later
     /// calls fail.
     pub async fn close(&self) {

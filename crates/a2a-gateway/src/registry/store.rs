@@ -251,6 +251,13 @@ impl Store {
         })
     }
 
+    /// `SELECT 1`: the database answers.
+    pub(crate) async fn ping(&self) -> Result<(), sqlx::Error> {
+        on_pool!(self, pool => {
+            sqlx::query("SELECT 1").execute(pool).await.map(|_| ())
+        })
+    }
+
     /// How many agents are live.
     pub(crate) async fn count(&self, cutoff: i64) -> Result<i64, sqlx::Error> {
         on_pool!(self, pool => {

@@ -254,7 +254,7 @@ fn failure(status: &tonic::Status, agent_id: &str) -> Failure {
             | tonic::Code::Unauthenticated => None,
         };
         if let Some(error) = gateway {
-            tracing::debug!(agent_id, status = %status, "gRPC call failed");
+            tracing::warn!(agent_id, code = ?status.code(), "agent gRPC call failed");
             return Failure::Gateway(error);
         }
     }

@@ -473,3 +473,44 @@ fn a_store_that_cannot_be_opened_is_named_once() {
         .count();
     assert_eq!(repeated, 1, "{}", run.stderr);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gateway_answers_probes_and_logs_a_failed_agent_call_at_warn_without_secrets() {
+    let gateway = gateway_with_a_dead_agent().await;
+    for (path, body) in [("/healthz", "ok"), ("/readyz", "ready")] {
+        let response = gateway
+            .http
+            .get(format!("{}{path}", gateway.url))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(answer, json!({"status": body}), "{path}");
+    }
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask",
+        "params": {"id": "t1"}});
+    gateway
+        .http
+        .post(format!(
+            "{}/a2a/dead-01?token=q-not-to-be-logged",
+            gateway.url
+        ))
+        .header("Authorization", "Bearer t-not-to-be-logged")
+        .json(&call)
+        .send()
+        .await
+        .unwrap();
+    let line = eventually(Duration::from_secs(5), || async {
+        gateway
+            .log()
+            .lines()
+            .find(|line| line.contains("WARN") && line.contains("agent unreachable"))
+            .map(str::to_owned)
+    })
+    .await
+    .unwrap_or_else(|| panic!("a warning:\n{}", gateway.log()));
+    assert!(line.contains("dead-01"), "{line}");
+    let log = gateway.log();
+    assert!(!log.contains("not-to-be-logged"), "{log}");
+}

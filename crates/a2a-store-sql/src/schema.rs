@@ -25,6 +25,10 @@ pub(crate) const TASKS: Migrations = Migrations::new(
             3,
             include_str!("../migrations/sqlite/0003_shared_secrets.sql"),
         ),
+        (
+            4,
+            include_str!("../migrations/sqlite/0004_task_events_without_foreign_key.sql"),
+        ),
     ],
     &[
         (
@@ -38,6 +42,10 @@ pub(crate) const TASKS: Migrations = Migrations::new(
         (
             3,
             include_str!("../migrations/postgres/0003_shared_secrets.sql"),
+        ),
+        (
+            4,
+            include_str!("../migrations/postgres/0004_task_events_without_foreign_key.sql"),
         ),
     ],
 );
@@ -64,7 +72,7 @@ mod tests {
     use super::*;
 
     /// The newest schema version this build knows.
-    const SCHEMA_VERSION: i64 = 3;
+    const SCHEMA_VERSION: i64 = 4;
 
     #[test]
     fn each_backend_has_one_migration_per_version_up_to_the_newest() {

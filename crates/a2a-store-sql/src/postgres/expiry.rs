@@ -1,5 +1,4 @@
-//! Deleting expired tasks on PostgreSQL, with their push configs (their events go with
-//! them by foreign key).
+//! Deleting expired tasks on PostgreSQL, with their events and push configs.
 
 use a2a_server::store::StoreError;
 
@@ -20,6 +19,8 @@ impl Postgres {
                 "WITH doomed AS (SELECT task_id FROM tasks WHERE expires_at <= $1 \
                  ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED), \
                  configs AS (DELETE FROM push_configs \
+                 WHERE task_id IN (SELECT task_id FROM doomed)), \
+                 events AS (DELETE FROM task_events \
                  WHERE task_id IN (SELECT task_id FROM doomed)) \
                  DELETE FROM tasks WHERE task_id IN (SELECT task_id FROM doomed)",
             )

@@ -190,6 +190,12 @@ async fn replace_expired(
         .execute(&mut *tx)
         .await
         .map_err(backend)?;
+    // Its events too: the new task's start again at 1.
+    sqlx::query("DELETE FROM task_events WHERE task_id = $1")
+        .bind(task_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(backend)?;
     let saved = insert(&mut tx, create, events).await?;
     tx.commit().await.map_err(backend)?;
     Ok(saved)

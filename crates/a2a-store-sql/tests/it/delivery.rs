@@ -228,7 +228,7 @@ async fn upgrading_from_schema_version_1_starts_configs_at_their_task_log_end() 
 
         let store = database.store().await;
         assert_eq!(
-            database.count("a2a_schema_version WHERE version = 3").await,
+            database.count("a2a_schema_version WHERE version = 4").await,
             1
         );
         let now = now_ms();

@@ -370,8 +370,12 @@ impl Dispatcher {
         };
         let mut request = client
             .post(checked.url().clone())
-            .header(http::header::CONTENT_TYPE, "application/json")
-            .header("A2A-Version", a2a_types::PROTOCOL_VERSION);
+            .header(http::header::CONTENT_TYPE, "application/json");
+        // A v0.3 webhook gets a v0.3 body, which no 1.0 version header may claim to be
+        // (v0.3 has no version header).
+        if !crate::binding::is_v03_push_url(&config.url) {
+            request = request.header("A2A-Version", a2a_types::PROTOCOL_VERSION);
+        }
         match delivery_headers(config) {
             Ok(headers) => request = request.headers(headers),
             Err(reason) => return Outcome::Refused(reason),

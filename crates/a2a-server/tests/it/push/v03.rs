@@ -93,6 +93,8 @@ async fn a_webhook_registered_over_v03_receives_v03_tasks() {
     );
     for headers in legacy.headers() {
         assert_eq!(headers["x-a2a-notification-token"], "tok-03");
+        // A v0.3 body is not announced as 1.0.
+        assert!(headers.get("a2a-version").is_none(), "{headers:?}");
     }
     for hit in legacy.hits() {
         // The webhook got the path it registered (no fragment is ever sent).

@@ -103,7 +103,9 @@ impl A2aServer {
     /// the other endpoints, with the payload limit as its message size limit. Serve it over
     /// HTTP/2 on its own listener: `axum::serve` speaks HTTP/2 without TLS (prior
     /// knowledge), and [`serve_tls_h2`](crate::tls::serve_tls_h2) over TLS. Requests that
-    /// name no tenant get the one the card gives its gRPC interface.
+    /// name no tenant get the one the card gives its gRPC interface. Each call logs one
+    /// access-log event ([`crate::access`]; its `status` is the HTTP one, the gRPC status
+    /// travels in trailers).
     pub fn grpc_router(&self) -> axum::Router {
         self.engine.start_background();
         binding::grpc::router(
@@ -111,6 +113,7 @@ impl A2aServer {
             self.grpc_tenant.clone().unwrap_or_default(),
             self.options.max_body_bytes,
         )
+        .layer(axum::middleware::from_fn(crate::access::log))
     }
 
     /// Whether the card declares a gRPC 1.x interface.

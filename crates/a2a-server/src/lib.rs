@@ -3,7 +3,8 @@
 //! Give it an [`AgentCard`](a2a_types::AgentCard) and an [`AgentExecutor`]; it serves the card
 //! and every JSON-RPC and HTTP+JSON interface the card names, runs the task lifecycle, and
 //! keeps tasks in a [`TaskStore`](store::TaskStore). You keep control of serving: the result
-//! is an [`axum::Router`].
+//! is an [`axum::Router`], which also answers the health checks `/healthz` and `/readyz`
+//! ([`health`]) and logs one access-log event per request ([`access`]).
 //!
 //! ```no_run
 //! use a2a_server::executor::{AgentExecutor, ExecutorError, RequestContext, TaskUpdater};

@@ -178,3 +178,18 @@ async fn every_request_gets_one_access_line_and_no_secret_reaches_the_log() {
         assert!(!log.contains(secret), "{secret} in the log:\n{log}");
     }
 }
+
+#[tokio::test]
+async fn a_grpc_call_gets_its_access_line_too() {
+    let server = Server::start(&["--agent", "echo", "--grpc-bind", "127.0.0.1:0"]);
+    let run = crate::client_mock::cli(&["send", &server.url, "hi", "--json", "--binding", "grpc"]);
+    run.ok();
+    let line = eventually(Duration::from_secs(5), || async {
+        access_lines(&server)
+            .into_iter()
+            .find(|line| line.contains("A2AService/SendMessage"))
+    })
+    .await
+    .unwrap_or_else(|| panic!("no gRPC access line:\n{}", server.log()));
+    assert!(line.contains("operation=\"SendMessage\""), "{line}");
+}

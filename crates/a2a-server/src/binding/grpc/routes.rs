@@ -47,6 +47,14 @@ const TOO_LARGE: &str = "Error, decoded message length too large";
 
 async fn authenticate(State(edge): State<Edge>, request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
+    if let Some(method) = parts
+        .uri
+        .path()
+        .strip_prefix("/lf.a2a.v1.A2AService/")
+        .and_then(a2a_types::jsonrpc::Method::from_name)
+    {
+        crate::access::note_operation(method.as_str());
+    }
     match edge.handler.authenticator().authenticate(&parts).await {
         Ok(Some(caller)) => {
             parts.extensions.insert(Authenticated(caller));

@@ -1,8 +1,9 @@
-//! The official JS SDK (`@a2a-js/sdk` 0.3.14) for the v0.3 interop tests: `node`, and the
-//! package installed by `npm ci` in `tests/interop/js03` (made by `bash .ci/run`).
+//! The official JS SDK for the interop tests: `node`, and `@a2a-js/sdk` installed by
+//! `npm ci` in its driver's directory (made by `bash .ci/run`): 1.3.0 (A2A v1.0) in
+//! `tests/interop/js`, 0.3.14 (A2A v0.3) in `tests/interop/js03`.
 //!
-//! A test that needs it asks [`sdk_03`]: without it, the test prints a notice and passes,
-//! except under `CI=true`, where it fails.
+//! A test that needs one asks [`sdk`] or [`sdk_03`]: without it, the test prints a notice
+//! and passes, except under `CI=true`, where it fails.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -10,21 +11,35 @@ use std::process::{Command, Stdio};
 use crate::is_ci;
 use crate::python::workspace_root;
 
+/// Where the v1.0 JS driver and its `package-lock.json` live, under the workspace root.
+pub const JS_DIR: &str = "tests/interop/js";
+
 /// Where the v0.3 JS driver and its `package-lock.json` live, under the workspace root.
 pub const JS03_DIR: &str = "tests/interop/js03";
 
-/// How to install it.
-const SETUP: &str = "bash .ci/run (or by hand: npm ci --prefix tests/interop/js03)";
-
 /// The `node` program (`A2A_NODE`, else `node` on the `PATH`) and the directory with the
-/// installed v0.3 SDK, or `None` (after a notice on stderr) to skip the test.
+/// installed v1.0 SDK, or `None` (after a notice on stderr) to skip the test.
+///
+/// # Panics
+/// When either is missing and [`is_ci`].
+#[must_use]
+pub fn sdk() -> Option<(PathBuf, PathBuf)> {
+    installed(JS_DIR)
+}
+
+/// The `node` program and the directory with the installed v0.3 SDK, as [`sdk`].
 ///
 /// # Panics
 /// When either is missing and [`is_ci`].
 #[must_use]
 pub fn sdk_03() -> Option<(PathBuf, PathBuf)> {
+    installed(JS03_DIR)
+}
+
+/// `node` and `dir` (under the workspace root) when node runs and the SDK is installed there.
+fn installed(dir: &str) -> Option<(PathBuf, PathBuf)> {
     let node = std::env::var_os("A2A_NODE").map_or_else(|| PathBuf::from("node"), PathBuf::from);
-    let dir = workspace_root().join(JS03_DIR);
+    let path = workspace_root().join(dir);
     let runs = Command::new(&node)
         .arg("--version")
         .stdin(Stdio::null())
@@ -32,14 +47,15 @@ pub fn sdk_03() -> Option<(PathBuf, PathBuf)> {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|status| status.success());
-    let installed = dir.join("node_modules/@a2a-js/sdk/package.json").is_file();
+    let installed = path.join("node_modules/@a2a-js/sdk/package.json").is_file();
     if runs && installed {
-        return Some((node, dir));
+        return Some((node, path));
     }
     let missing = if runs {
         format!(
-            "the JS SDK is not installed in {}; install it with {SETUP}",
-            dir.display()
+            "the JS SDK is not installed in {}; install it with bash .ci/run \
+             (or by hand: npm ci --prefix {dir})",
+            path.display()
         )
     } else {
         format!(

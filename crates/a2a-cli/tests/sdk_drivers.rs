@@ -1,6 +1,14 @@
-//! Interop with the official A2A v0.3 SDKs (issue 18): the Python SDK 0.3.26 client and the
-//! JS SDK `@a2a-js/sdk` 0.3.14 client drive the real `a2a serve --agent conformance`
-//! binary, which serves v0.3 beside 1.0 on the same URLs, over JSON-RPC and REST: send,
+//! Interop through the official SDKs' own clients, each run as a driver script against the
+//! real `a2a serve --agent conformance` binary over JSON-RPC and REST.
+//!
+//! The JS SDK `@a2a-js/sdk` 1.3.0 client speaks A2A v1.0: card, send, stream, get, list,
+//! push config (create, get, list, delete; its webhook checks the v1.0 `StreamResponse`
+//! deliveries and the token header), subscribe, cancel, and the errors as the SDK's error
+//! classes. Its driver is `tests/interop/js/drive_agent.mjs`.
+//!
+//! The v0.3 SDKs (issue 18): the Python SDK 0.3.26 client and the
+//! JS SDK `@a2a-js/sdk` 0.3.14 client drive the same binary, which serves v0.3 beside 1.0
+//! on the same URLs, over JSON-RPC and REST: send,
 //! stream, get, push config (set, get; list and delete too from JS, whose webhook and the
 //! Python one check the v0.3 Task delivery and its token header), resubscribe, cancel, and
 //! the v0.3 errors.
@@ -31,6 +39,16 @@ const API_KEY: &str = "interop-key-v03-0123456789";
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long one driver run may take before it is killed.
 const DRIVER_TIMEOUT: Duration = Duration::from_secs(180);
+
+#[test]
+fn js_sdk_client_over_jsonrpc() {
+    js_v1("jsonrpc");
+}
+
+#[test]
+fn js_sdk_client_over_rest() {
+    js_v1("rest");
+}
 
 #[test]
 fn python_sdk_03_client_over_jsonrpc() {
@@ -77,6 +95,16 @@ fn python(binding: &str) {
     let agent = conformance_agent("memory");
     let driver = sdk::command(&python, &script);
     run_driver(driver, &agent, binding, "Python 0.3");
+}
+
+fn js_v1(binding: &str) {
+    let Some((node, dir)) = a2a_test_support::js::sdk() else {
+        return;
+    };
+    let agent = conformance_agent("memory");
+    let mut driver = Command::new(node);
+    driver.arg(dir.join("drive_agent.mjs")).current_dir(&dir);
+    run_driver(driver, &agent, binding, "JS 1.3");
 }
 
 fn js(binding: &str) {

@@ -9,6 +9,7 @@
 
 mod cluster;
 mod conformance;
+mod creates;
 mod connect;
 mod delivery;
 mod events;

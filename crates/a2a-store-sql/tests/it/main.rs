@@ -9,8 +9,8 @@
 
 mod cluster;
 mod conformance;
-mod creates;
 mod connect;
+mod creates;
 mod delivery;
 mod events;
 mod expiry;

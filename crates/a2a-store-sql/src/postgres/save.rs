@@ -51,15 +51,7 @@ impl Postgres {
         events: Vec<String>,
     ) -> Result<Saved, StoreError> {
         let now = now_millis();
-        let columns = |version| SaveColumns {
-            scope: &scope,
-            row: &row,
-            version,
-            events: to_i64(events.len()),
-            now,
-            expires_at: self.expiry.expires_at(now),
-            lease: lease_columns(row.running, &self.instance_id, self.lease_ttl, now),
-        };
+        let columns = |version| self.columns(&scope, &row, events.len(), now, version);
         match expected {
             Expected::Version(Version(version)) => {
                 let done: Option<(i64, i64)> =
@@ -108,6 +100,26 @@ impl Postgres {
         }
     }
 
+    /// The columns of a save of `row` with `events` events at `now`, as `version`.
+    fn columns<'a>(
+        &'a self,
+        scope: &'a ScopeKey,
+        row: &'a TaskRow,
+        events: usize,
+        now: i64,
+        version: i64,
+    ) -> SaveColumns<'a> {
+        SaveColumns {
+            scope,
+            row,
+            version,
+            events: to_i64(events),
+            now,
+            expires_at: self.expiry.expires_at(now),
+            lease: lease_columns(row.running, &self.instance_id, self.lease_ttl, now),
+        }
+    }
+
     /// A create on its own: the task, or the expired task under its id replaced.
     async fn create_one(
         &self,
@@ -117,15 +129,7 @@ impl Postgres {
         now: i64,
     ) -> Result<Saved, StoreError> {
         let task_id = || TaskId::new(row.task_id.clone());
-        let columns = |version| SaveColumns {
-            scope: &scope,
-            row: &row,
-            version,
-            events: to_i64(events.len()),
-            now,
-            expires_at: self.expiry.expires_at(now),
-            lease: lease_columns(row.running, &self.instance_id, self.lease_ttl, now),
-        };
+        let columns = |version| self.columns(&scope, &row, events.len(), now, version);
         for _ in 0..CREATE_ATTEMPTS {
             let mut conn = self.pool.acquire().await.map_err(backend)?;
             let create = columns(first_version(None));

@@ -13,10 +13,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -231,70 +229,13 @@ fn run_driver(python: &Path, url: &str, binding: &str, logs: &dyn Fn() -> String
         "driver script missing: {}",
         script.display()
     );
-
-    let mut child = sdk::command(python, &script)
+    let mut driver = sdk::command(python, &script);
+    driver
         .arg(url)
         .arg(binding)
         .current_dir(&root)
-        .env("A2A_API_KEY", API_KEY)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
-
-    let (tx, rx) = mpsc::channel();
-    let out = drain(child.stdout.take().expect("piped stdout"), tx.clone());
-    let err = drain(child.stderr.take().expect("piped stderr"), tx);
-    // Both pipes close when the driver exits; if they do not in time, kill it.
-    let deadline = Instant::now() + DRIVER_TIMEOUT;
-    let mut timed_out = false;
-    for _ in 0..2 {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(left) {
-            timed_out = true;
-            let _ = child.kill();
-            break;
-        }
-    }
-    let status = child.wait().expect("wait for the driver");
-    let output = format!(
-        "{}{}",
-        out.join().expect("stdout reader"),
-        err.join().expect("stderr reader")
-    );
-
-    let report = || format!("--- driver output ({binding}) ---\n{output}\n{}", logs());
-    assert!(
-        !timed_out,
-        "the Python SDK driver ({binding}) did not finish within {DRIVER_TIMEOUT:?}\n{}",
-        report()
-    );
-    assert!(
-        status.success(),
-        "the Python SDK driver ({binding}) failed: {}\n{}",
-        describe(status),
-        report()
-    );
-    assert!(
-        output.contains(&format!("all checks passed [{binding}]")),
-        "the Python SDK driver ({binding}) exited 0 without finishing its checks\n{}",
-        report()
-    );
-    eprintln!("{output}");
-}
-
-/// Reads a pipe to the end on a thread; signals `done` when the pipe closes.
-fn drain(
-    mut pipe: impl Read + Send + 'static,
-    done: mpsc::Sender<()>,
-) -> thread::JoinHandle<String> {
-    thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = pipe.read_to_end(&mut bytes);
-        let _ = done.send(());
-        String::from_utf8_lossy(&bytes).into_owned()
-    })
+        .env("A2A_API_KEY", API_KEY);
+    a2a_test_support::driver::run(driver, "Python SDK", binding, DRIVER_TIMEOUT, logs);
 }
 
 /// `a2a serve --agent conformance` with the API key.

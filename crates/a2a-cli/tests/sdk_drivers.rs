@@ -24,13 +24,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Read;
-use std::process::{Command, Stdio};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-use a2a_test_support::python::{self as sdk, Listening, describe, workspace_root};
+use a2a_test_support::python::{self as sdk, Listening, workspace_root};
 
 /// The key the agent requires and the drivers present.
 const API_KEY: &str = "interop-key-v03-0123456789";
@@ -144,68 +141,11 @@ fn conformance_agent(store: &str) -> Listening {
 
 /// Runs `driver URL BINDING` against `agent` and checks it passed every check.
 fn run_driver(mut driver: Command, agent: &Listening, binding: &str, what: &str) {
-    let mut child = driver
+    driver
         .arg(&agent.url)
         .arg(binding)
-        .env("A2A_API_KEY", API_KEY)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|error| panic!("cannot run the {what} driver: {error}"));
-    let (tx, rx) = mpsc::channel();
-    let out = drain(child.stdout.take().expect("piped stdout"), tx.clone());
-    let err = drain(child.stderr.take().expect("piped stderr"), tx);
-    let deadline = Instant::now() + DRIVER_TIMEOUT;
-    let mut timed_out = false;
-    for _ in 0..2 {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(left) {
-            timed_out = true;
-            let _ = child.kill();
-            break;
-        }
-    }
-    let status = child.wait().expect("wait for the driver");
-    let output = format!(
-        "{}{}",
-        out.join().expect("stdout reader"),
-        err.join().expect("stderr reader")
-    );
-    let report = || {
-        format!(
-            "--- {what} driver output ({binding}) ---\n{output}\n--- server log ---\n{}",
-            agent.log()
-        )
-    };
-    assert!(
-        !timed_out,
-        "the {what} driver ({binding}) did not finish within {DRIVER_TIMEOUT:?}\n{}",
-        report()
-    );
-    assert!(
-        status.success(),
-        "the {what} driver ({binding}) failed: {}\n{}",
-        describe(status),
-        report()
-    );
-    assert!(
-        output.contains(&format!("all checks passed [{binding}]")),
-        "the {what} driver ({binding}) exited 0 without finishing its checks\n{}",
-        report()
-    );
-    eprintln!("{output}");
-}
-
-/// Reads a pipe to the end on a thread; signals `done` when the pipe closes.
-fn drain(
-    mut pipe: impl Read + Send + 'static,
-    done: mpsc::Sender<()>,
-) -> thread::JoinHandle<String> {
-    thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = pipe.read_to_end(&mut bytes);
-        let _ = done.send(());
-        String::from_utf8_lossy(&bytes).into_owned()
-    })
+        .env("A2A_API_KEY", API_KEY);
+    a2a_test_support::driver::run(driver, what, binding, DRIVER_TIMEOUT, &|| {
+        format!("--- server log ---\n{}", agent.log())
+    });
 }

@@ -1,6 +1,6 @@
 //! What the workspace's test suites share, so each lives once: the PostgreSQL test database
 //! and the official Python and JS SDKs (each reached, or skipped with a notice, the same way
-//! everywhere), and a private certificate authority for the TLS tests. A dev-dependency
+//! everywhere, and their driver scripts run the same way), and a private certificate authority for the TLS tests. A dev-dependency
 //! only; nothing here ships.
 //!
 //! ```no_run
@@ -12,6 +12,7 @@
 //! # }
 //! ```
 
+pub mod driver;
 pub mod js;
 pub mod postgres;
 pub mod python;

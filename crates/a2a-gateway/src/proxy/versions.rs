@@ -397,34 +397,14 @@ fn invalid_params(error: &A2aError) -> GatewayError {
     GatewayError::InvalidParams { reason }
 }
 
-/// A v1.0 `message` of `SendMessage` params given the `messageId` and `role` v1.0
-/// requires, when the v0.3 caller left them out.
+/// The v1.0 `SendMessage` params given the `messageId` and `role` v1.0 requires, when the
+/// v0.3 caller left them out.
 fn complete_message(method: v03::Method, params: &mut Value) {
-    if !matches!(
+    if matches!(
         method,
         v03::Method::MessageSend | v03::Method::MessageStream
     ) {
-        return;
-    }
-    let Some(message) = params.get_mut("message").and_then(Value::as_object_mut) else {
-        return;
-    };
-    let has_id = message
-        .get("messageId")
-        .and_then(Value::as_str)
-        .is_some_and(|id| !id.is_empty());
-    if !has_id {
-        message.insert(
-            "messageId".to_owned(),
-            Value::String(uuid::Uuid::new_v4().to_string()),
-        );
-    }
-    let has_role = message
-        .get("role")
-        .and_then(Value::as_str)
-        .is_some_and(|role| role != "ROLE_UNSPECIFIED");
-    if !has_role {
-        message.insert("role".to_owned(), Value::String("ROLE_USER".to_owned()));
+        translate::complete_message(params);
     }
 }
 

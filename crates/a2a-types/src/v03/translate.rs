@@ -72,6 +72,33 @@ fn object_or_empty(params: Value) -> Value {
     }
 }
 
+/// Fills in what hand-written v0.3 messages leave out (`{"parts": [{"text": "Hello?"}]}`,
+/// as in the gateway examples many v0.3 users copy) and v1.0 requires: no `messageId` gets
+/// a fresh one, no `role` (or `ROLE_UNSPECIFIED`) is the user's, since only a client sends
+/// a request. `request` is a v1.0 `SendMessageRequest` tree from [`params_to_v1`]; anything
+/// else in it is left for the v1.0 decoder to judge.
+pub fn complete_message(request: &mut Value) {
+    let Some(message) = request.get_mut("message").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let unset = |value: Option<&Value>, default: &str| {
+        value.is_none_or(|value| {
+            value
+                .as_str()
+                .is_some_and(|text| text.is_empty() || text == default)
+        })
+    };
+    if unset(message.get("messageId"), "") {
+        message.insert(
+            "messageId".to_owned(),
+            Value::String(crate::MessageId::generate().into_string()),
+        );
+    }
+    if unset(message.get("role"), "ROLE_UNSPECIFIED") {
+        message.insert("role".to_owned(), Value::String("ROLE_USER".to_owned()));
+    }
+}
+
 /// The v1.0 params for the params of a v0.3 request (server side). Push-config `set`
 /// gives the flat config `CreateTaskPushNotificationConfig` takes.
 ///

@@ -125,7 +125,7 @@ async fn run(
     match method {
         Method::PushConfigSet => mark_push_request(&mut request),
         Method::MessageSend | Method::MessageStream => {
-            complete_message(&mut request);
+            v03::translate::complete_message(&mut request);
             if let Some(config) = request
                 .get_mut("configuration")
                 .and_then(|configuration| configuration.get_mut("taskPushNotificationConfig"))
@@ -173,32 +173,6 @@ async fn run(
             unmark_result(&mut result);
             Ok(Answer::Result(result))
         }
-    }
-}
-
-/// Fills in what hand-written v0.3 messages leave out (`{"parts": [{"text": "Hello?"}]}`,
-/// as in the gateway examples many v0.3 users copy): no `messageId` gets a fresh one, no
-/// `role` is the user's, since only a client sends a request. `request` is the translated
-/// 1.0 `SendMessageRequest`; anything else in it is left for the 1.0 decoder to judge.
-fn complete_message(request: &mut Value) {
-    let Some(message) = request.get_mut("message").and_then(Value::as_object_mut) else {
-        return;
-    };
-    let unset = |value: Option<&Value>, default: &str| {
-        value.is_none_or(|value| {
-            value
-                .as_str()
-                .is_some_and(|text| text.is_empty() || text == default)
-        })
-    };
-    if unset(message.get("messageId"), "") {
-        message.insert(
-            "messageId".into(),
-            Value::String(uuid::Uuid::new_v4().to_string()),
-        );
-    }
-    if unset(message.get("role"), "ROLE_UNSPECIFIED") {
-        message.insert("role".into(), Value::String("ROLE_USER".into()));
     }
 }
 

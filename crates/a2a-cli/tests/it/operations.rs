@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{Server, TempFile, a2a, eventually, user_message};
+use crate::support::{SERVE_IN_MEMORY, Server, TempFile, a2a, eventually, user_message};
 
 /// GETs `path` without credentials: its status and JSON body.
 async fn probe(server: &Server, path: &str) -> (u16, Value) {
@@ -94,14 +94,7 @@ async fn rust_log_overrides_the_log_level() {
 async fn a_bad_rust_log_is_a_usage_error() {
     let output = a2a()
         .env("RUST_LOG", "=[bad")
-        .args([
-            "serve",
-            "--no-auth",
-            "--store",
-            "memory",
-            "--bind",
-            "127.0.0.1:0",
-        ])
+        .args(SERVE_IN_MEMORY)
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));

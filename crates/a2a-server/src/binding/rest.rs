@@ -61,7 +61,7 @@ pub(super) async fn serve(
             return response::with_allow(errors.response_with_status(&error, status), &allowed);
         }
     };
-    crate::access::note_operation(route.operation.name());
+    crate::access::note_operation(route.operation.method().as_str());
     // Named in the log only once the operation succeeded: then the task exists.
     let task_id = route.operation.task_id().map(TaskId::from);
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());

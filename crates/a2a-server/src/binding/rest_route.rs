@@ -3,6 +3,7 @@
 //! `/tasks/{id}:cancel`.
 
 use crate::percent;
+use a2a_types::jsonrpc::Method as RpcMethod;
 use http::Method;
 
 /// One HTTP+JSON operation, with the values its path carries (decoded).
@@ -33,20 +34,20 @@ pub(super) enum Operation {
 }
 
 impl Operation {
-    /// The operation's name, as JSON-RPC calls it.
-    pub(super) const fn name(&self) -> &'static str {
+    /// The operation, as JSON-RPC names it.
+    pub(super) const fn method(&self) -> RpcMethod {
         match self {
-            Self::SendMessage => "SendMessage",
-            Self::SendStreamingMessage => "SendStreamingMessage",
-            Self::ListTasks => "ListTasks",
-            Self::GetTask { .. } => "GetTask",
-            Self::CancelTask { .. } => "CancelTask",
-            Self::SubscribeToTask { .. } => "SubscribeToTask",
-            Self::CreatePushConfig { .. } => "CreateTaskPushNotificationConfig",
-            Self::GetPushConfig { .. } => "GetTaskPushNotificationConfig",
-            Self::ListPushConfigs { .. } => "ListTaskPushNotificationConfigs",
-            Self::DeletePushConfig { .. } => "DeleteTaskPushNotificationConfig",
-            Self::GetExtendedAgentCard => "GetExtendedAgentCard",
+            Self::SendMessage => RpcMethod::SendMessage,
+            Self::SendStreamingMessage => RpcMethod::SendStreamingMessage,
+            Self::ListTasks => RpcMethod::ListTasks,
+            Self::GetTask { .. } => RpcMethod::GetTask,
+            Self::CancelTask { .. } => RpcMethod::CancelTask,
+            Self::SubscribeToTask { .. } => RpcMethod::SubscribeToTask,
+            Self::CreatePushConfig { .. } => RpcMethod::CreateTaskPushNotificationConfig,
+            Self::GetPushConfig { .. } => RpcMethod::GetTaskPushNotificationConfig,
+            Self::ListPushConfigs { .. } => RpcMethod::ListTaskPushNotificationConfigs,
+            Self::DeletePushConfig { .. } => RpcMethod::DeleteTaskPushNotificationConfig,
+            Self::GetExtendedAgentCard => RpcMethod::GetExtendedAgentCard,
         }
     }
 

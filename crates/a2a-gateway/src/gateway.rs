@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use a2a_server::auth::Secret;
-use a2a_server::health::{HEALTHZ_PATH, READINESS_STORE_LIMIT, READYZ_PATH, Readiness};
+use a2a_server::health::{self, HEALTHZ_PATH, READYZ_PATH};
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
@@ -175,37 +175,15 @@ struct Health {
 
 /// `GET /healthz`.
 async fn live() -> Response {
-    health_response(StatusCode::OK, "ok")
+    health::live_response()
 }
 
 /// `GET /readyz`: not while draining, nor while the registry's database does not answer.
-async fn ready(State(health): State<Arc<Health>>) -> Response {
-    let readiness = if health.draining.load(Ordering::Relaxed) {
-        Readiness::Draining
-    } else {
-        match tokio::time::timeout(READINESS_STORE_LIMIT, health.registry.ping()).await {
-            Ok(Ok(())) => Readiness::Ready,
-            Ok(Err(error)) => {
-                tracing::warn!(error = %error, "readiness: the registry database does not answer");
-                Readiness::StoreUnreachable
-            }
-            Err(_elapsed) => {
-                tracing::warn!("readiness: the registry database did not answer in time");
-                Readiness::StoreUnreachable
-            }
-        }
-    };
-    health_response(readiness.http_status(), readiness.as_str())
-}
-
-/// `{"status": …}`, never cached.
-fn health_response(status: StatusCode, text: &str) -> Response {
-    (
-        status,
-        [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))],
-        axum::Json(json!({ "status": text })),
+async fn ready(State(state): State<Arc<Health>>) -> Response {
+    let draining = state.draining.load(Ordering::Relaxed);
+    health::ready_response(
+        health::check(draining, "registry database", state.registry.ping()).await,
     )
-        .into_response()
 }
 
 #[derive(Debug)]

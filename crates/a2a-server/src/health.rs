@@ -60,6 +60,30 @@ impl Readiness {
     }
 }
 
+/// The readiness of a server that is `draining` or not, over a store answering `ping`:
+/// draining first, then the store, given [`READINESS_STORE_LIMIT`] to answer. A store that
+/// fails or is late is logged at warn as `what` (the store's name in the log).
+pub async fn check<E: std::fmt::Display>(
+    draining: bool,
+    what: &str,
+    ping: impl Future<Output = Result<(), E>>,
+) -> Readiness {
+    if draining {
+        return Readiness::Draining;
+    }
+    match tokio::time::timeout(READINESS_STORE_LIMIT, ping).await {
+        Ok(Ok(())) => Readiness::Ready,
+        Ok(Err(error)) => {
+            tracing::warn!(error = %error, "readiness: the {what} does not answer");
+            Readiness::StoreUnreachable
+        }
+        Err(_elapsed) => {
+            tracing::warn!("readiness: the {what} did not answer in time");
+            Readiness::StoreUnreachable
+        }
+    }
+}
+
 /// Which health check a request is, if any: only `GET` and `HEAD` of the exact paths.
 pub(crate) fn probe(method: &Method, path: &str) -> Option<Probe> {
     if method != Method::GET && method != Method::HEAD {
@@ -81,8 +105,20 @@ pub(crate) enum Probe {
     Ready,
 }
 
+/// The answer to `/healthz`: 200 `{"status":"ok"}`.
+#[must_use]
+pub fn live_response() -> Response {
+    response(StatusCode::OK, "ok")
+}
+
+/// The answer to `/readyz` for `readiness`.
+#[must_use]
+pub fn ready_response(readiness: Readiness) -> Response {
+    response(readiness.http_status(), readiness.as_str())
+}
+
 /// The answer to a health check: `{"status": …}` with `status`, never cached.
-pub(crate) fn response(status: StatusCode, text: &str) -> Response {
+fn response(status: StatusCode, text: &str) -> Response {
     (
         status,
         [(header::CACHE_CONTROL, "no-store")],

@@ -112,11 +112,8 @@ pub(super) fn build(
 async fn dispatch(bindings: &Bindings, request: Request) -> Response {
     let path = request.uri().path().to_owned();
     match health::probe(request.method(), &path) {
-        Some(Probe::Live) => return health::response(StatusCode::OK, "ok"),
-        Some(Probe::Ready) => {
-            let readiness = bindings.handler.readiness().await;
-            return health::response(readiness.http_status(), readiness.as_str());
-        }
+        Some(Probe::Live) => return health::live_response(),
+        Some(Probe::Ready) => return health::ready_response(bindings.handler.readiness().await),
         None => {}
     }
     if let Some(jwks) = &bindings.jwks

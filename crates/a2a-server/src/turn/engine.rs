@@ -100,21 +100,8 @@ impl Engine {
     /// Whether the engine takes new work and its store answers within
     /// [`READINESS_STORE_LIMIT`](crate::health::READINESS_STORE_LIMIT).
     pub(crate) async fn readiness(&self) -> crate::health::Readiness {
-        use crate::health::{READINESS_STORE_LIMIT, Readiness};
-        if self.admission.is_shutting_down() {
-            return Readiness::Draining;
-        }
-        match tokio::time::timeout(READINESS_STORE_LIMIT, self.store.ping()).await {
-            Ok(Ok(())) => Readiness::Ready,
-            Ok(Err(error)) => {
-                tracing::warn!(error = %error, "readiness: the task store does not answer");
-                Readiness::StoreUnreachable
-            }
-            Err(_elapsed) => {
-                tracing::warn!("readiness: the task store did not answer in time");
-                Readiness::StoreUnreachable
-            }
-        }
+        let draining = self.admission.is_shutting_down();
+        crate::health::check(draining, "task store", self.store.ping()).await
     }
 
     /// The server's switches and limits.

@@ -14,6 +14,7 @@
 
 pub mod driver;
 pub mod js;
+pub mod mcp;
 pub mod postgres;
 pub mod python;
 pub mod tls;

@@ -1,11 +1,12 @@
-//! Durable task, event-log, push-configuration and cluster stores for A2A agent servers, on
-//! SQLite (embedded: the default store of `a2a serve`) and PostgreSQL (several instances
-//! over one database), through sqlx.
+//! Durable task, event-log, push-configuration, cluster and agent-run stores for A2A agent
+//! servers, on SQLite (embedded: the default store of `a2a serve`) and PostgreSQL (several
+//! instances over one database), through sqlx.
 //!
 //! One type, [`SqlStore`], is the server's [`TaskStore`](a2a_server::store::TaskStore), its
 //! [`PushConfigStore`](a2a_server::store::PushConfigStore) and its
-//! [`Cluster`](a2a_server::cluster::Cluster) (turn leases and cross-instance signals). It
-//! passes the same conformance suite as the in-memory stores.
+//! [`Cluster`](a2a_server::cluster::Cluster) (turn leases and cross-instance signals), and
+//! a2a-run's [`RunStore`](a2a_run::store::RunStore) (agent runs, beside their tasks). It
+//! passes the same conformance suites as the in-memory stores.
 //!
 //! ```
 //! use std::sync::Arc;

@@ -1,8 +1,10 @@
-//! What both backends write and read: tasks, scopes and events as column values, the clock,
-//! and the expiry cut-off.
+//! What both backends write and read: tasks, runs, scopes and events as column values, the
+//! clock, and the expiry cut-off.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use a2a_run::run::Run;
+use a2a_run::store::StoredRun;
 use a2a_server::TaskEvent;
 use a2a_server::cluster::ExpiredLease;
 use a2a_server::store::{
@@ -168,6 +170,41 @@ pub(crate) fn events_from_rows(
 
 pub(crate) fn decode_config(body: &str) -> Result<TaskPushNotificationConfig, StoreError> {
     serde_json::from_str(body).map_err(json)
+}
+
+/// A run as the columns of its row.
+#[derive(Debug, Clone)]
+pub(crate) struct RunRow {
+    pub(crate) task_id: String,
+    /// The `state` name of the run's status (`running`, `suspended`, …).
+    pub(crate) status: String,
+    /// The run as compact JSON.
+    pub(crate) state: String,
+}
+
+impl RunRow {
+    pub(crate) fn of(run: &Run) -> Result<Self, StoreError> {
+        // The status is tagged by `state`; its name is that tag.
+        let status = serde_json::to_value(&run.status).map_err(json)?;
+        let status = status
+            .get("state")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        Ok(Self {
+            task_id: run.task_id.as_str().to_owned(),
+            status,
+            state: serde_json::to_string(run).map_err(json)?,
+        })
+    }
+}
+
+/// A stored run from its `state` and `version` columns.
+pub(crate) fn decode_run(state: &str, version: i64) -> Result<StoredRun, StoreError> {
+    Ok(StoredRun {
+        run: serde_json::from_str(state).map_err(json)?,
+        version: Version(to_u64(version)),
+    })
 }
 
 /// The refusal of a push config over the per-task limit, worded as the in-memory store's.

@@ -29,6 +29,7 @@ pub(crate) const TASKS: Migrations = Migrations::new(
             4,
             include_str!("../migrations/sqlite/0004_task_events_without_foreign_key.sql"),
         ),
+        (5, include_str!("../migrations/sqlite/0005_runs.sql")),
     ],
     &[
         (
@@ -47,6 +48,7 @@ pub(crate) const TASKS: Migrations = Migrations::new(
             4,
             include_str!("../migrations/postgres/0004_task_events_without_foreign_key.sql"),
         ),
+        (5, include_str!("../migrations/postgres/0005_runs.sql")),
     ],
 );
 
@@ -72,7 +74,7 @@ mod tests {
     use super::*;
 
     /// The newest schema version this build knows.
-    const SCHEMA_VERSION: i64 = 4;
+    const SCHEMA_VERSION: i64 = 5;
 
     #[test]
     fn each_backend_has_one_migration_per_version_up_to_the_newest() {

@@ -14,8 +14,9 @@
 use std::marker::PhantomData;
 use std::time::Duration;
 
+use a2a_run::store::StoredRun;
 use a2a_server::TaskEvent;
-use a2a_server::store::{StoreError, StoredTask, TaskPage};
+use a2a_server::store::{Expected, StoreError, StoredTask, TaskPage, Version};
 use a2a_types::{TaskId, TaskPushNotificationConfig};
 use sqlx::query::{Query, QueryAs, QueryScalar};
 use sqlx::{ColumnIndex, Database, Decode, Encode, Executor, FromRow, IntoArguments, Type};
@@ -23,8 +24,9 @@ use sqlx::{ColumnIndex, Database, Decode, Encode, Executor, FromRow, IntoArgumen
 use crate::error::backend;
 use crate::list::{ListSql, Param};
 use crate::rows::{
-    ClaimRow, ProgressColumns, SaveColumns, ScopeKey, decode_config, decode_stored,
-    events_from_rows, millis_after, now_millis, push_limit, to_i64,
+    ClaimRow, ProgressColumns, RunRow, SaveColumns, ScopeKey, decode_config, decode_run,
+    decode_stored, events_from_rows, first_version, millis_after, now_millis, push_limit, to_i64,
+    to_u64,
 };
 use crate::sql;
 
@@ -426,6 +428,78 @@ where
             .execute(executor)
             .await?;
         Ok(())
+    }
+
+    /// The run of task `id` in `scope`.
+    pub(crate) async fn load_run<'c, E>(
+        reads: E,
+        scope: &ScopeKey,
+        id: &TaskId,
+    ) -> Result<Option<StoredRun>, StoreError>
+    where
+        E: Executor<'c, Database = DB>,
+    {
+        let row: Option<(String, i64)> = Self::scoped_as(sql::LOAD_RUN, id.as_str(), scope)
+            .fetch_optional(reads)
+            .await
+            .map_err(backend)?;
+        row.map(|(state, version)| decode_run(&state, version))
+            .transpose()
+    }
+
+    /// Saves a run if the stored one is as `expected`: an update naming the version, or an
+    /// insert that no run of the task (in any scope) may precede. A refused update is a
+    /// conflict when the run is there in `scope`, not found otherwise.
+    pub(crate) async fn save_run(
+        conn: &mut DB::Connection,
+        scope: &ScopeKey,
+        row: &RunRow,
+        expected: Expected,
+    ) -> Result<Result<Version, StoreError>, sqlx::Error> {
+        let now = now_millis();
+        let task_id = row.task_id.as_str();
+        let (statement, version) = match expected {
+            Expected::Version(Version(version)) => (sql::UPDATE_RUN, to_i64(version)),
+            Expected::Absent => (sql::INSERT_RUN, first_version(None)),
+        };
+        let saved: Option<i64> = Self::scoped_scalar(statement, task_id, scope)
+            .bind(version)
+            .bind(row.status.as_str())
+            .bind(row.state.as_str())
+            .bind(now)
+            .fetch_all(&mut *conn)
+            .await?
+            .into_iter()
+            .next();
+        if let Some(version) = saved {
+            return Ok(Ok(Version(to_u64(version))));
+        }
+        let refused = TaskId::new(task_id);
+        if expected == Expected::Absent {
+            return Ok(Err(StoreError::Conflict { task_id: refused }));
+        }
+        let found = Self::scoped(sql::FIND_RUN, task_id, scope)
+            .fetch_optional(&mut *conn)
+            .await?;
+        Ok(Err(match found {
+            Some(_) => StoreError::Conflict { task_id: refused },
+            None => StoreError::NotFound { task_id: refused },
+        }))
+    }
+
+    /// Deletes the run of `task_id` in `scope`; true when there was one.
+    pub(crate) async fn delete_run<'c, E>(
+        executor: E,
+        scope: &ScopeKey,
+        task_id: &str,
+    ) -> Result<bool, sqlx::Error>
+    where
+        E: Executor<'c, Database = DB>,
+    {
+        let done = Self::scoped(sql::DELETE_RUN, task_id, scope)
+            .execute(executor)
+            .await?;
+        Ok(done.rows() > 0)
     }
 
     /// `statement` with `$1` a task id and `$2…$4` a scope bound, as every statement on one

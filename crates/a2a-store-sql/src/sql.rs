@@ -136,3 +136,32 @@ pub(crate) const OFFER_SECRET: &str =
 
 /// `$1` name → the value every server over the database shares.
 pub(crate) const READ_SECRET: &str = "SELECT value FROM shared_secrets WHERE name = $1";
+
+/// `$1` task id, `$2…$4` scope → the run (JSON), version.
+pub(crate) const LOAD_RUN: &str = "SELECT state, version FROM runs \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4";
+
+/// `$1` task id, `$2…$4` scope, `$5` expected version, `$6` status, `$7` run, `$8` now →
+/// new version; no row when the run is not at that version (or not in that scope).
+pub(crate) const UPDATE_RUN: &str = "UPDATE runs SET version = version + 1, status = $6, \
+     state = $7, updated_at = $8 \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4 AND version = $5 \
+     RETURNING version";
+
+/// `$1` task id, `$2…$4` scope, `$5` first version, `$6` status, `$7` run, `$8` now →
+/// version; no row when a run of that task exists, in any scope.
+pub(crate) const INSERT_RUN: &str = "INSERT INTO runs \
+     (task_id, tenant, has_owner, owner, version, status, state, updated_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+     ON CONFLICT (task_id) DO NOTHING RETURNING version";
+
+/// `$1` task id, `$2…$4` scope → a row when the run is there.
+pub(crate) const FIND_RUN: &str = "SELECT 1 FROM runs \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4";
+
+/// `$1` task id, `$2…$4` scope.
+pub(crate) const DELETE_RUN: &str = "DELETE FROM runs \
+     WHERE task_id = $1 AND tenant = $2 AND has_owner = $3 AND owner = $4";
+
+/// `$1` task id: deletes its run, whatever its scope (with the task it belongs to).
+pub(crate) const DELETE_TASK_RUN: &str = "DELETE FROM runs WHERE task_id = $1";

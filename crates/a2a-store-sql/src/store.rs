@@ -1,15 +1,17 @@
 //! [`SqlStore`]: one handle over either backend, implementing the server's store and
-//! cluster traits.
+//! cluster traits, and a2a-run's run store.
 
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use a2a_run::run::Run;
+use a2a_run::store::StoredRun;
 use a2a_server::TaskEvent;
 use a2a_server::cluster::{Cluster, ClusterSignal, ExpiredLease};
 use a2a_server::store::{
     ClaimedWebhook, DeliveryProgress, Expected, PushConfigStore, Saved, StoreError, StoredTask,
-    TaskPage, TaskQuery, TaskScope, TaskStore,
+    TaskPage, TaskQuery, TaskScope, TaskStore, Version,
 };
 use a2a_types::{PushConfigId, StreamResponse, Task, TaskId, TaskPushNotificationConfig};
 use async_trait::async_trait;
@@ -20,12 +22,13 @@ use crate::error::SqlStoreError;
 use crate::location::{Location, redact};
 use crate::options::{SqlStoreOptions, is_plain_schema_name};
 use crate::postgres::Postgres;
-use crate::rows::{ScopeKey, TaskRow, encode_events};
+use crate::rows::{RunRow, ScopeKey, TaskRow, encode_events};
 use crate::shared::Shared;
 use crate::signal;
 use crate::sqlite::Sqlite;
 
-/// A durable [`TaskStore`], [`PushConfigStore`] and [`Cluster`] on SQLite or PostgreSQL.
+/// A durable [`TaskStore`], [`PushConfigStore`], [`Cluster`] and
+/// [`RunStore`](a2a_run::store::RunStore) on SQLite or PostgreSQL.
 ///
 /// Cloning is cheap and shares the connections. Background work (the SQLite writer, the
 /// expiry cleanup, the PostgreSQL listener) stops when the last clone is dropped, or at
@@ -39,7 +42,7 @@ use crate::sqlite::Sqlite;
 ///   is written with that save, from the saving instance's TTL, so instances with different
 ///   TTLs over one database never cut each other's tasks short. An expired task is
 ///   invisible at once to `load`, `list`, `events` and `save`, and a create may take its id;
-///   a periodic pass deletes expired tasks with their events and push configs.
+///   a periodic pass deletes expired tasks with their events, push configs and runs.
 /// - **Versions** start from the creation time in microseconds and grow by one with each
 ///   save, so a task created again under the id of an expired one gets versions greater than
 ///   the expired one had, even after the cleanup deleted it.
@@ -392,6 +395,34 @@ impl PushConfigStore for SqlStore {
             db.record_delivery(scope, task_id, config_id.as_str(), instance, progress)
                 .await
         })
+    }
+}
+
+/// Runs saved beside their tasks, in the `runs` table: the same value serves as the
+/// [`TaskStore`] and the [`RunStore`](a2a_run::store::RunStore), so one `Arc` does both. A
+/// run is keyed by its task id, which is global as task ids are, and goes with its task
+/// when the task expires (the cleanup, or a create that replaces the expired task).
+#[async_trait]
+impl a2a_run::store::RunStore for SqlStore {
+    async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredRun>, StoreError> {
+        let scope = ScopeKey::of(scope);
+        on_backend!(&self.inner.backend, db => Shared::load_run(db.reads(), &scope, id).await)
+    }
+
+    async fn save(
+        &self,
+        scope: &TaskScope,
+        run: &Run,
+        expected: Expected,
+    ) -> Result<Version, StoreError> {
+        let scope = ScopeKey::of(scope);
+        let row = RunRow::of(run)?;
+        on_backend!(&self.inner.backend, db => db.save_run(scope, row, expected).await)
+    }
+
+    async fn delete(&self, scope: &TaskScope, id: &TaskId) -> Result<bool, StoreError> {
+        let scope = ScopeKey::of(scope);
+        on_backend!(&self.inner.backend, db => db.delete_run(scope, id).await)
     }
 }
 

@@ -1,4 +1,4 @@
-//! Deleting expired tasks on PostgreSQL, with their events and push configs.
+//! Deleting expired tasks on PostgreSQL, with their events, push configs and runs.
 
 use a2a_server::store::StoreError;
 
@@ -10,8 +10,8 @@ use crate::rows::{now_millis, to_u64};
 const CLEANUP_BATCH: i64 = 500;
 
 impl Postgres {
-    /// Deletes expired tasks, [`CLEANUP_BATCH`] per statement, with their events and push
-    /// configs; returns how many. Rows another instance is deleting are skipped.
+    /// Deletes expired tasks, [`CLEANUP_BATCH`] per statement, with their events, push
+    /// configs and runs; returns how many. Rows another instance is deleting are skipped.
     pub(crate) async fn delete_expired(&self) -> Result<u64, StoreError> {
         let mut deleted = 0;
         loop {
@@ -21,7 +21,8 @@ impl Postgres {
                  configs AS (DELETE FROM push_configs \
                  WHERE task_id IN (SELECT task_id FROM doomed)), \
                  events AS (DELETE FROM task_events \
-                 WHERE task_id IN (SELECT task_id FROM doomed)) \
+                 WHERE task_id IN (SELECT task_id FROM doomed)), \
+                 runs AS (DELETE FROM runs WHERE task_id IN (SELECT task_id FROM doomed)) \
                  DELETE FROM tasks WHERE task_id IN (SELECT task_id FROM doomed)",
             )
             .bind(now_millis())

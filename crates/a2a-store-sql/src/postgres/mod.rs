@@ -10,7 +10,8 @@
 //! - `creates`: the creates of new tasks, batched: one statement and commit for many.
 //! - `push`: push configs, and the claims and records of their deliveries.
 //! - `leases`: turn leases, and the signals sent to other instances.
-//! - `expiry`: deleting expired tasks.
+//! - `runs`: agent runs (a2a-run's `RunStore`).
+//! - `expiry`: deleting expired tasks (with their runs).
 
 mod connect;
 mod creates;
@@ -18,6 +19,7 @@ mod expiry;
 mod leases;
 mod listener;
 mod push;
+mod runs;
 mod save;
 mod tasks;
 

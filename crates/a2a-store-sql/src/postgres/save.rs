@@ -140,8 +140,8 @@ impl Postgres {
                 .await
                 .map_err(backend)?
             {
-                // An expired task gives its id up: it goes, with its events and
-                // push configs, and the new one takes a greater version.
+                // An expired task gives its id up: it goes, with its events, push
+                // configs and run, and the new one takes a greater version.
                 Some((_, Some(expired_at), version)) if expired_at <= now => {
                     let create = columns(first_version(Some(version)));
                     let replaced = replace_expired(&mut conn, &create, &events).await?;
@@ -171,8 +171,8 @@ async fn insert(
         .map_err(backend)
 }
 
-/// Deletes the expired task under the id (if it is still there and still expired) and
-/// creates the new one, in one transaction.
+/// Deletes the expired task under the id (if it is still there and still expired), with
+/// its push configs, events and run, and creates the new one, in one transaction.
 async fn replace_expired(
     conn: &mut PgConnection,
     create: &SaveColumns<'_>,
@@ -190,6 +190,12 @@ async fn replace_expired(
         return Ok(None);
     }
     sqlx::query(sql::DELETE_TASK_PUSH_CONFIGS)
+        .bind(task_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(backend)?;
+    // Its run too: the new task's engine creates its own.
+    sqlx::query(sql::DELETE_TASK_RUN)
         .bind(task_id)
         .execute(&mut *tx)
         .await

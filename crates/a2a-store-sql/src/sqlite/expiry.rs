@@ -1,4 +1,4 @@
-//! Deleting expired tasks on SQLite, with their events and push configs, a batch per
+//! Deleting expired tasks on SQLite, with their events, push configs and runs, a batch per
 //! writer job so that a large pass does not hold the write lock long.
 
 use a2a_server::store::StoreError;
@@ -12,8 +12,8 @@ use crate::rows::{now_millis, to_u64};
 const CLEANUP_BATCH: i64 = 500;
 
 impl Sqlite {
-    /// Deletes up to [`CLEANUP_BATCH`] expired tasks per transaction, with their events
-    /// and push configs, until none is left; returns how many.
+    /// Deletes up to [`CLEANUP_BATCH`] expired tasks per transaction, with their events,
+    /// push configs and runs, until none is left; returns how many.
     pub(crate) async fn delete_expired(&self) -> Result<u64, StoreError> {
         let mut deleted = 0;
         loop {
@@ -49,6 +49,10 @@ async fn delete_expired(conn: &mut SqliteConnection, now: i64) -> Result<u64, sq
     let statements = [
         (
             "DELETE FROM push_configs WHERE task_id IN (SELECT value FROM json_each($1))",
+            &ids,
+        ),
+        (
+            "DELETE FROM runs WHERE task_id IN (SELECT value FROM json_each($1))",
             &ids,
         ),
         (

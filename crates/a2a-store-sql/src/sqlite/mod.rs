@@ -10,12 +10,14 @@
 //! - `save`: a task save with its events, inside the writer's transaction.
 //! - `push`: push configs, and the claims and records of their deliveries.
 //! - `leases`: turn leases.
-//! - `expiry`: deleting expired tasks.
+//! - `runs`: agent runs (a2a-run's `RunStore`), written through the writer.
+//! - `expiry`: deleting expired tasks (with their runs).
 
 mod connect;
 mod expiry;
 mod leases;
 mod push;
+mod runs;
 mod save;
 mod tasks;
 mod writer;

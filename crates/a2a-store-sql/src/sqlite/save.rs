@@ -103,10 +103,14 @@ async fn save(
             let mut saved = insert(conn, &columns(first_version(None)), inline_events).await?;
             if saved.is_none() {
                 match Shared::find(&mut *conn, &row.task_id).await? {
-                    // An expired task gives its id up: it goes, with its events and push
-                    // configs, and the new one takes a greater version than it had.
+                    // An expired task gives its id up: it goes, with its events, push
+                    // configs and run, and the new one takes a greater version than it had.
                     Some((_, Some(expired_at), version)) if expired_at <= now => {
                         sqlx::query(sql::DELETE_TASK_PUSH_CONFIGS)
+                            .bind(&row.task_id)
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query(sql::DELETE_TASK_RUN)
                             .bind(&row.task_id)
                             .execute(&mut *conn)
                             .await?;

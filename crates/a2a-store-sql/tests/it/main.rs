@@ -16,6 +16,7 @@ mod events;
 mod expiry;
 mod locate;
 mod push;
+mod runs;
 mod secrets;
 mod support;
 mod writer;

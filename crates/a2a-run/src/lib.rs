@@ -2,14 +2,26 @@
 //! [`AgentExecutor`](a2a_server::AgentExecutor), whose tool calls can wait for a person's
 //! approval or for the client to run a tool, across turns, restarts and instances.
 //!
+//! - [`RunAgent`]: the executor; one run per task.
 //! - [`run`]: the saved state of a run.
 //! - [`model`]: the [`Model`](model::Model) trait the engine calls.
 //! - [`tools`]: where tools come from ([`ToolSource`](tools::ToolSource)).
 //! - [`policy`]: which tools run, need approval, or are refused.
+//! - [`approval`]: signed approval requests.
 //! - [`store`]: the [`RunStore`](store::RunStore) trait and the in-memory store.
 
+mod agent;
+mod answers;
+pub mod approval;
+mod engine;
 pub mod model;
 pub mod policy;
 pub mod run;
 pub mod store;
 pub mod tools;
+
+pub use self::agent::{
+    CLIENT_TOOLS_KEY, DRAFT_METADATA_KEY, Failure, Limits, OUTPUT_ARTIFACT_ID, OutputKind, RunAgent,
+    RunAgentBuilder,
+};
+pub use self::answers::{ACTIONS_KEY, APPROVALS_KEY, RESULTS_KEY};

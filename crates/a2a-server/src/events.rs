@@ -12,6 +12,10 @@ use tokio::sync::broadcast;
 pub use crate::config::DEFAULT_QUEUE_CAPACITY;
 pub use crate::store::TaskEvent;
 
+/// The sequence number of a draft event: sent to the listeners of the moment and never
+/// logged (logged events are numbered from 1).
+pub(crate) const DRAFT_SEQUENCE: u64 = 0;
+
 #[derive(Debug)]
 struct Channel {
     sender: broadcast::Sender<TaskEvent>,
@@ -76,6 +80,20 @@ impl EventBus {
             return None;
         }
         Some((channel.scope.clone(), channel.last_published))
+    }
+
+    /// Sends `response` to the current listeners of `task_id` without logging it: a draft
+    /// (for example a model's text as it comes), numbered [`DRAFT_SEQUENCE`]. Only the
+    /// listeners of this process see it; a listener that joins later never does.
+    pub(crate) fn publish_draft(&self, task_id: &TaskId, response: a2a_types::StreamResponse) {
+        let channels = self.lock();
+        if let Some(channel) = channels.get(task_id) {
+            // No receiver is not an error: nobody is watching the drafts.
+            let _ = channel.sender.send(TaskEvent {
+                sequence: DRAFT_SEQUENCE,
+                response,
+            });
+        }
     }
 
     /// Publishes `events` of `task_id` in order, skipping any whose sequence number was

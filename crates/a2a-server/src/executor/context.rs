@@ -26,6 +26,10 @@ pub struct RequestContext {
     pub caller: Option<std::sync::Arc<crate::auth::CallerProfile>>,
     /// Fires when the task is canceled or the turn times out.
     pub cancellation: CancellationToken,
+    /// Fires when the server begins to shut down. The turn still has the shutdown grace to
+    /// finish (then `cancellation` fires and the task fails); an executor that can stop at a
+    /// save point and resume on a later message (on any instance) should do so now.
+    pub draining: CancellationToken,
     /// Extensions requested by the client and declared by the card (also echoed in the
     /// `A2A-Extensions` response header).
     pub extensions: Vec<String>,
@@ -54,6 +58,7 @@ impl RequestContext {
             owner: None,
             caller: None,
             cancellation: CancellationToken::new(),
+            draining: CancellationToken::new(),
             extensions: Vec::new(),
             referenced_tasks: Vec::new(),
             configuration: None,

@@ -107,6 +107,8 @@ pub(crate) trait TurnHandle: Send + Sync + std::fmt::Debug {
     async fn apply(&self, changes: Vec<Change>) -> Result<(), UpdateError>;
     /// Answers the request with a message and ends the turn.
     async fn reply(&self, message: Message) -> Result<(), UpdateError>;
+    /// Sends an artifact chunk to the task's current listeners without storing it.
+    fn draft(&self, artifact: Artifact, chunk: ArtifactChunk) -> Result<(), UpdateError>;
     /// The task of the turn.
     fn task_id(&self) -> &TaskId;
 }
@@ -128,6 +130,21 @@ impl TaskUpdater {
     /// The turn this updater drives, to install as the current task context.
     pub(crate) fn handle(&self) -> Arc<dyn TurnHandle> {
         Arc::clone(&self.turn)
+    }
+
+    /// Sends an artifact chunk to whoever streams the task now, without storing it: a
+    /// *draft*, such as a model's answer as it is written, which the stored artifact
+    /// replaces once it is known. A client that reads the task later, or subscribes later,
+    /// never sees drafts; nor do the listeners of other server instances.
+    ///
+    /// # Errors
+    /// [`UpdateError::TurnEnded`] after the turn ended; [`UpdateError::Invalid`] before the
+    /// task exists (send a status update first) or for an artifact without parts.
+    pub fn draft(&self, artifact: Artifact, chunk: ArtifactChunk) -> Result<(), UpdateError> {
+        if artifact.parts.is_empty() {
+            return Err(UpdateError::Invalid("an artifact needs at least one part"));
+        }
+        self.turn.draft(artifact, chunk)
     }
 
     /// Moves the task to WORKING (creating it on a new interaction).

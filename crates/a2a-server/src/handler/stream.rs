@@ -13,7 +13,7 @@ use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::{broadcast, watch};
 
 use super::RequestHandler;
-use crate::events::TaskEvent;
+use crate::events::{DRAFT_SEQUENCE, TaskEvent};
 use crate::store::TaskScope;
 use crate::turn::{Engine, TurnView};
 
@@ -114,6 +114,10 @@ impl Backfill {
     /// What to deliver for `event`, in order: missed events from the log, then `event`;
     /// nothing for a duplicate.
     async fn take(&mut self, event: TaskEvent) -> Result<Vec<TaskEvent>, A2aError> {
+        if event.sequence == DRAFT_SEQUENCE {
+            // A draft is never logged: it has no place in the numbering to check.
+            return Ok(vec![event]);
+        }
         let Some(last) = self.last else {
             self.last = Some(event.sequence);
             return Ok(vec![event]);
@@ -304,7 +308,7 @@ pub(super) fn turn_events(
             if let Some(event) = state.pending.pop_front() {
                 let last = state.ending.ends(&event.response);
                 let item = StreamEvent {
-                    sequence: Some(event.sequence),
+                    sequence: (event.sequence != DRAFT_SEQUENCE).then_some(event.sequence),
                     response: event.response,
                 };
                 return Some((Ok(item), (!last).then_some(state)));

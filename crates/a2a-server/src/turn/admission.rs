@@ -30,6 +30,9 @@ pub(crate) struct Admission {
     tracker: TaskTracker,
     /// Parent of every turn's cancellation; fired when shutdown's grace ran out.
     stop: CancellationToken,
+    /// Fired when shutdown begins: executors that can stop at a save point (and resume
+    /// later, on any instance) do so instead of waiting for the grace to run out.
+    draining: CancellationToken,
 }
 
 #[derive(Debug, Default)]
@@ -93,6 +96,7 @@ impl Admission {
             state: Arc::new(Mutex::new(State::default())),
             tracker: TaskTracker::new(),
             stop: CancellationToken::new(),
+            draining: CancellationToken::new(),
         }
     }
 
@@ -147,6 +151,11 @@ impl Admission {
     /// A cancellation token for a new turn: fired by the turn's end or cancel, or by shutdown.
     pub(super) fn turn_cancellation(&self) -> CancellationToken {
         self.stop.child_token()
+    }
+
+    /// Fires when shutdown begins (a clone for each turn's context).
+    pub(super) fn draining(&self) -> CancellationToken {
+        self.draining.clone()
     }
 
     /// Runs a turn's future where shutdown can wait for it (style rule 9).
@@ -252,6 +261,7 @@ impl Engine {
             state.shutting_down = true;
             std::mem::take(&mut state.queued)
         };
+        admission.draining.cancel();
         admission.tracker.close();
         for turn in queued.into_values() {
             turn.fail(SHUTTING_DOWN).await;

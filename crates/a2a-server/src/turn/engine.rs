@@ -275,6 +275,7 @@ impl Engine {
             owner: start.scope.owner.clone(),
             caller: start.extras.caller,
             cancellation: cancellation.clone(),
+            draining: self.admission.draining(),
             extensions: start.extras.extensions,
             referenced_tasks: start.extras.referenced_tasks,
             configuration: start.extras.configuration,

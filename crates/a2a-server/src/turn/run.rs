@@ -4,7 +4,10 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use a2a_types::{A2aError, ContextId, Message, StreamResponse, Task, TaskId, TaskState};
+use a2a_types::{
+    A2aError, Artifact, ArtifactChunk, ContextId, Message, StreamResponse, Task,
+    TaskArtifactUpdateEvent, TaskId, TaskState,
+};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
@@ -67,6 +70,33 @@ impl TurnHandle for Turn {
 
     async fn reply(&self, message: Message) -> Result<(), UpdateError> {
         self.reply(message).await
+    }
+
+    fn draft(&self, artifact: Artifact, chunk: ArtifactChunk) -> Result<(), UpdateError> {
+        let created = {
+            let flags = self.flags();
+            if flags.ended {
+                return Err(UpdateError::TurnEnded);
+            }
+            flags.created
+        };
+        if !created {
+            return Err(UpdateError::Invalid(
+                "a draft needs the task: send a status update first",
+            ));
+        }
+        let event = TaskArtifactUpdateEvent {
+            task_id: self.task_id.clone(),
+            context_id: self.context_id.clone(),
+            artifact,
+            append: chunk.append(),
+            last_chunk: chunk.last_chunk(),
+            metadata: None,
+        };
+        self.engine
+            .events
+            .publish_draft(&self.task_id, StreamResponse::ArtifactUpdate(event));
+        Ok(())
     }
 
     fn task_id(&self) -> &TaskId {

@@ -15,6 +15,7 @@
 pub mod driver;
 pub mod js;
 pub mod mcp;
+pub mod model;
 pub mod postgres;
 pub mod python;
 pub mod tls;

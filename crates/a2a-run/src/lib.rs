@@ -6,6 +6,7 @@
 //! - [`run`]: the saved state of a run.
 //! - [`model`]: the [`Model`](model::Model) trait the engine calls.
 //! - [`tools`]: where tools come from ([`ToolSource`](tools::ToolSource)).
+//! - `mcp` (feature `mcp`): the tools of an MCP server, over stdio or streamable HTTP.
 //! - [`policy`]: which tools run, need approval, or are refused.
 //! - [`approval`]: signed approval requests.
 //! - [`store`]: the [`RunStore`](store::RunStore) trait and the in-memory store.
@@ -14,6 +15,8 @@ mod agent;
 mod answers;
 pub mod approval;
 mod engine;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod model;
 pub mod policy;
 pub mod run;

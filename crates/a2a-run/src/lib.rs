@@ -5,6 +5,7 @@
 //! - [`RunAgent`]: the executor; one run per task.
 //! - [`run`]: the saved state of a run.
 //! - [`model`]: the [`Model`](model::Model) trait the engine calls.
+//! - `openai` (feature `openai`): the OpenAI-compatible chat-completions model.
 //! - [`tools`]: where tools come from ([`ToolSource`](tools::ToolSource)).
 //! - `mcp` (feature `mcp`): the tools of an MCP server, over stdio or streamable HTTP.
 //! - [`policy`]: which tools run, need approval, or are refused.
@@ -18,6 +19,8 @@ mod engine;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod model;
+#[cfg(feature = "openai")]
+pub mod openai;
 pub mod policy;
 pub mod run;
 pub mod store;

@@ -46,8 +46,8 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
 ///   [`command`](Self::command) is a child process that is killed when the `McpTools` is
 ///   dropped (or shut down by [`close`](Self::close)). Its stderr is not shown: each line
 ///   goes to `tracing` at debug level (target `a2a_run::mcp`).
-/// - [`list`](ToolSource::list) asks the server every time (the MCP client keeps the list
-///   for as long as the server's cache hints allow); a tool's
+/// - [`list`](ToolSource::list) asks the server every time (no cache here; the MCP client
+///   may reuse an answer within the server's cache hints); a tool's
 ///   [`repeatable`](ToolSpec::repeatable) is its `readOnlyHint || idempotentHint`.
 /// - [`call`](ToolSource::call) joins the text contents of the result with newlines and
 ///   summarises the others (`[image image/png]`). `isError: true`, or a JSON-RPC error

@@ -5,7 +5,6 @@ use globset::{Glob, GlobMatcher};
 
 /// What happens when the model calls a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Decision {
     /// The tool runs.
     Allow,

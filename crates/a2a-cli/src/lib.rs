@@ -43,6 +43,7 @@
 //! - `duration`: the one reading of a duration (`1500`, `30s`, `5m`) that flags and the
 //!   config file share.
 
+mod actions;
 mod agents;
 mod authentication;
 mod card;

@@ -25,6 +25,14 @@ pub(crate) fn error_line(line: &str) {
     eprintln!("{line}");
 }
 
+/// A question on stderr, without a newline, so the answer is typed after it (when stdout
+/// is kept for JSON).
+pub(crate) fn prompt(text: &str) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = write!(stderr, "{text}");
+    let _ = stderr.flush();
+}
+
 /// Help or version text, where clap would print it (stdout for help, stderr otherwise).
 pub(crate) fn clap_message(error: &clap::Error) {
     // Printing fails only when the stream is closed, and then there is nobody to tell.

@@ -9,6 +9,12 @@
 //! On a terminal there is a prompt and Ctrl-C stops waiting for the current turn (`/cancel`
 //! then cancels its task); with piped stdin the lines are sent one after the other and the
 //! first failure ends the chat with its exit code.
+//!
+//! An agent run (`a2a-run`) that waits for its client lists its pending actions: the chat
+//! shows each, asks `approve? [y/N]` for a tool call that needs approval and for the result
+//! of a tool the client runs, reading the answers from the same input as the chat's lines
+//! (the end of input denies), and sends them all in one message. The model's text shows as
+//! it is written (drafts); the stored output is not repeated when the drafts said it.
 
 use std::io::{BufRead as _, IsTerminal as _};
 
@@ -20,6 +26,7 @@ use a2a_types::{
 use futures::StreamExt as _;
 use tokio::sync::mpsc;
 
+use crate::actions::{self, Action, ActionKind};
 use crate::client_args::ClientArgs;
 use crate::connection;
 use crate::output;
@@ -186,13 +193,52 @@ pub(crate) async fn run(args: ChatArgs) -> anyhow::Result<()> {
                 output::error_line(&format!("unknown command {command}; /help lists them"));
             }
             Input::Say(text) => {
-                let message = session.message(text);
-                match chat.turn(message, &mut printer).await {
-                    Ok(progress) => session.after_turn(&progress),
-                    Err(error) if interactive => output::error_line(&format!("error: {error:#}")),
-                    Err(error) => return Err(error),
+                let mut next = Some(session.message(text));
+                // A turn that ends waiting for answers to its actions is answered at once,
+                // and the answer is the next turn.
+                while let Some(message) = next.take() {
+                    match chat.turn(message, &mut printer).await {
+                        Ok(end) => {
+                            session.after_turn(&end.progress);
+                            if end
+                                .stopped
+                                .as_deref()
+                                .is_some_and(|reason| reason != actions::RESUMABLE_STOP)
+                            {
+                                // Only a drained run goes on: the next line starts a new task.
+                                session.task_id = None;
+                            }
+                            if !end.actions.is_empty() {
+                                next = chat.answer(&end.actions, &session, &mut lines).await?;
+                            }
+                        }
+                        Err(error) if interactive => {
+                            output::error_line(&format!("error: {error:#}"));
+                        }
+                        Err(error) => return Err(error),
+                    }
                 }
             }
+        }
+    }
+}
+
+/// How a turn ended: what it said about the task, and what an agent run waits for.
+#[derive(Debug, Default)]
+struct TurnEnd {
+    progress: Progress,
+    /// The run's pending actions, when the task waits for their answers.
+    actions: Vec<Action>,
+    /// Why the run stopped, when it did.
+    stopped: Option<String>,
+}
+
+impl TurnEnd {
+    fn observe(&mut self, event: &StreamResponse) {
+        self.progress.observe(event);
+        if let Some(status) = actions::status_of(event) {
+            self.actions = actions::pending_in(status);
+            self.stopped = actions::stopped(status.message.as_ref()).map(str::to_owned);
         }
     }
 }
@@ -232,15 +278,11 @@ impl Chat<'_> {
     }
 
     /// Sends one message and prints the answer; Ctrl-C on a terminal stops waiting.
-    async fn turn(
-        &self,
-        message: Message,
-        printer: &mut StreamPrinter,
-    ) -> anyhow::Result<Progress> {
+    async fn turn(&self, message: Message, printer: &mut StreamPrinter) -> anyhow::Result<TurnEnd> {
         let request = SendMessageRequest::new(message);
-        let mut progress = Progress::default();
+        let mut end = TurnEnd::default();
         let mut spinner = self.spinners.start("thinking");
-        let exchange = self.exchange(request, printer, &mut progress, &mut spinner);
+        let exchange = self.exchange(request, printer, &mut end, &mut spinner);
         let outcome = tokio::select! {
             result = exchange => Some(result),
             _ = tokio::signal::ctrl_c(), if self.interactive => None,
@@ -256,6 +298,7 @@ impl Chat<'_> {
         };
         output::text(&printer.finish())?;
         if interrupted {
+            let progress = &end.progress;
             let running = progress.task_id.is_some()
                 && progress.state.is_some_and(|state| !state.is_terminal());
             let note = if running {
@@ -264,28 +307,30 @@ impl Chat<'_> {
                 "(interrupted)"
             };
             output::text(&format!("{}\n", self.style.dim(note)))?;
+            // Not answered: the actions seen before Ctrl-C are not asked about.
+            end.actions.clear();
         }
-        Ok(progress)
+        Ok(end)
     }
 
     async fn exchange(
         &self,
         request: SendMessageRequest,
         printer: &mut StreamPrinter,
-        progress: &mut Progress,
+        end: &mut TurnEnd,
         spinner: &mut Spinner,
     ) -> anyhow::Result<()> {
         if !self.streaming {
             let response = self.connection.send_message(request).await;
             spinner.stop().await;
             let event = StreamResponse::from(response?);
-            progress.observe(&event);
+            end.observe(&event);
             return output::text(&self.render(&event, printer)?).map_err(Into::into);
         }
         let mut stream = self.connection.send_streaming_message(request).await?;
         while let Some(event) = stream.next().await {
             let event = event?;
-            progress.observe(&event);
+            end.observe(&event);
             let text = self.render(&event, printer)?;
             // The spinner keeps turning through events that show nothing (WORKING).
             if !text.is_empty() {
@@ -312,6 +357,107 @@ impl Chat<'_> {
         } else {
             Ok(printer.event(event))
         }
+    }
+
+    /// Asks about each pending action and returns the one message answering them all; `None`
+    /// when they stay unanswered (Ctrl-C, or a kind of action this client cannot answer).
+    async fn answer(
+        &self,
+        pending: &[Action],
+        session: &Session,
+        lines: &mut mpsc::Receiver<String>,
+    ) -> anyhow::Result<Option<Message>> {
+        let json = self.args.client.json;
+        let mut answers = Vec::new();
+        for action in pending {
+            if !json {
+                output::text(&render::actions::block(self.style, action))?;
+            }
+            let answer = match &action.kind {
+                ActionKind::Approval { .. } => {
+                    let question = format!("approve {}? [y/N] ", action.tool_name);
+                    let Some(reply) = self.ask(&question, lines).await? else {
+                        return self.unanswered();
+                    };
+                    match reply {
+                        Some(line) if is_yes(&line) => action.approve(),
+                        _ => action.deny(None),
+                    }
+                }
+                ActionKind::ClientTool => {
+                    let question = format!("result of {}> ", action.tool_name);
+                    let Some(reply) = self.ask(&question, lines).await? else {
+                        return self.unanswered();
+                    };
+                    match reply {
+                        Some(line) => action.result(serde_json::Value::String(line), false),
+                        None => action.result(
+                            serde_json::Value::String("the user gave no result".to_owned()),
+                            true,
+                        ),
+                    }
+                }
+                ActionKind::Other(kind) => {
+                    output::error_line(&format!(
+                        "the agent waits for an action of kind {kind:?}, which this client cannot answer; /cancel cancels the task"
+                    ));
+                    return Ok(None);
+                }
+            };
+            answers.extend(answer);
+        }
+        if json {
+            output::json_line(&actions::answer_data(&answers))?;
+        }
+        Ok(Some(actions::answer_message(
+            session.task_id.clone(),
+            session.context_id.clone(),
+            &answers,
+        )))
+    }
+
+    /// Asks `question` and reads one line: `Some(Some(line))`, `Some(None)` at the end of
+    /// input, `None` when Ctrl-C interrupts.
+    async fn ask(
+        &self,
+        question: &str,
+        lines: &mut mpsc::Receiver<String>,
+    ) -> anyhow::Result<Option<Option<String>>> {
+        let json = self.args.client.json;
+        if json {
+            if self.interactive {
+                output::prompt(question);
+            }
+        } else {
+            output::text(&self.style.bold(question))?;
+        }
+        let line = tokio::select! {
+            line = lines.recv() => line,
+            _ = tokio::signal::ctrl_c(), if self.interactive => {
+                if !json {
+                    output::text("\n")?;
+                }
+                return Ok(None);
+            }
+        };
+        // A terminal echoes what is typed; piped answers are echoed to keep the transcript.
+        if !json && !self.interactive {
+            let echo = line.as_deref().unwrap_or("(end of input)");
+            output::text(&format!("{echo}\n"))?;
+        } else if !json && line.is_none() {
+            output::text("\n")?;
+        }
+        Ok(Some(line.map(|line| line.trim().to_owned())))
+    }
+
+    fn unanswered(&self) -> anyhow::Result<Option<Message>> {
+        let note = "(not answered: the task still waits; /cancel cancels it)";
+        if self.args.client.json {
+            output::error_line(note);
+        } else {
+            output::text(&format!("{}\n", self.style.dim(note)))?;
+        }
+        Ok(None)
     }
 
     /// `/cancel`: cancels the task the chat is in (after Ctrl-C, it still runs).
@@ -369,6 +515,11 @@ impl Chat<'_> {
         }
         Ok(())
     }
+}
+
+/// `y` or `yes`, in any case.
+fn is_yes(line: &str) -> bool {
+    matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes")
 }
 
 /// Lines of stdin, read on a thread of their own: a blocking read cannot be cancelled, and

@@ -1,5 +1,10 @@
 //! `a2a send URL TEXT`: one message to an agent, the answer printed as it comes
 //! (`--stream`) or once the task stops (SendMessage).
+//!
+//! When an agent run (`a2a-run`) waits for its client, the task is INPUT_REQUIRED and its
+//! pending actions are listed, one line each, with the `a2a send --task-id … --data …`
+//! that answers them all (approving every approval, a placeholder for each client tool's
+//! output); the command exits 0. With `--json` the task is printed as received.
 
 use std::path::{Path, PathBuf};
 
@@ -7,6 +12,7 @@ use a2a_types::{
     ContextId, Message, MessageId, Part, Role, SendMessageConfiguration, SendMessageRequest, TaskId,
 };
 
+use crate::actions::{self, Action};
 use crate::client_args::ClientArgs;
 use crate::connection;
 use crate::error::UsageError;
@@ -66,8 +72,17 @@ pub(crate) async fn run(args: SendArgs) -> anyhow::Result<()> {
     let connection = connection::open(&args.client).await?;
     let spinners = Spinners::detect(args.client.json);
     let style = args.client.style();
+    // What the task's latest status waits for.
+    let mut pending: Vec<Action> = Vec::new();
     let progress = if args.stream {
         let stream = connection.send_streaming_message(request).await?;
+        let stream = futures::StreamExt::inspect(stream, |event| {
+            if let Ok(event) = event
+                && let Some(status) = actions::status_of(event)
+            {
+                pending = actions::pending_in(status);
+            }
+        });
         follow::follow(stream, &args.client, spinners).await?
     } else {
         let mut spinner = spinners.start("waiting for the agent");
@@ -82,12 +97,49 @@ pub(crate) async fn run(args: SendArgs) -> anyhow::Result<()> {
                 .with_history(args.history_length.is_some());
             output::text(&printer.event(&event))?;
         }
+        if let a2a_types::SendMessageResponse::Task(task) = &response {
+            pending = actions::pending_in(&task.status);
+        }
         let mut progress = Progress::default();
         progress.observe_response(&response);
         progress
     };
+    if !args.client.json
+        && !pending.is_empty()
+        && let Some(task_id) = &progress.task_id
+    {
+        output::text(&answer_hint(style, &args.client.url, task_id, &pending))?;
+    }
     progress.outcome()?;
     Ok(())
+}
+
+/// The command answering `pending`, for a person or a script to adapt.
+fn answer_hint(style: render::Style, url: &str, task_id: &TaskId, pending: &[Action]) -> String {
+    let data = actions::answer_template(pending).to_string();
+    format!(
+        "{}\n  a2a send {} --task-id {} --data {}\n",
+        style.dim(&format!(
+            "task {task_id} waits for {} action(s); answer them all in one message:",
+            pending.len()
+        )),
+        shell_quote(url),
+        shell_quote(task_id.as_str()),
+        shell_quote(&data)
+    )
+}
+
+/// `text` as one shell word: as is when it is plain, else in single quotes.
+fn shell_quote(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c));
+    if plain {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
 }
 
 /// The request the flags describe.
@@ -171,6 +223,31 @@ pub(crate) fn media_type(path: &Path) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hint_is_a_command_that_answers_every_action() {
+        let message = a2a_types::Message::new(
+            Role::Agent,
+            vec![Part::data(serde_json::json!({"actions": [
+                {"kind": "approval", "approvalId": "approval-1", "toolCallId": "call-1",
+                 "toolName": "write_file", "input": {"path": "it's.txt"}, "token": "tok"}
+            ]}))],
+        );
+        let pending = actions::pending(Some(&message));
+        let hint = answer_hint(
+            render::Style::plain(),
+            "http://127.0.0.1:8080",
+            &TaskId::new("task-1"),
+            &pending,
+        );
+        assert_eq!(
+            hint,
+            "task task-1 waits for 1 action(s); answer them all in one message:\n  \
+             a2a send http://127.0.0.1:8080 --task-id task-1 --data \
+             '{\"approvalResponses\":[{\"approvalId\":\"approval-1\",\"approved\":true,\"token\":\"tok\"}]}'\n"
+        );
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
 
     #[test]
     fn media_types_follow_the_extension() {

@@ -1,6 +1,7 @@
 //! Human output of the client commands, as text: pure functions from protocol values to
 //! strings, so every layout is unit-tested here and [`crate::output`] only writes.
 
+pub(crate) mod actions;
 pub(crate) mod card;
 pub(crate) mod list;
 mod stream;

@@ -7,7 +7,8 @@ use a2a_types::{
     ArtifactId, Message, MessageId, StreamResponse, TaskArtifactUpdateEvent, TaskState, TaskStatus,
 };
 
-use super::{Style, task};
+use super::{Style, actions as shown, task};
+use crate::actions;
 
 /// How much the printer says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +34,9 @@ pub(crate) struct StreamPrinter {
     /// The last agent message shown: a task snapshot repeats its status message (the
     /// question a chat just answered), which is not said twice.
     said: Option<MessageId>,
+    /// The text of the latest draft artifact of this turn (an agent run's text as the model
+    /// wrote it): a chat does not repeat it when the stored output says the same.
+    drafted: Option<String>,
 }
 
 impl StreamPrinter {
@@ -45,6 +49,7 @@ impl StreamPrinter {
             at_line_start: true,
             history: false,
             said: None,
+            drafted: None,
         }
     }
 
@@ -70,6 +75,9 @@ impl StreamPrinter {
                     }
                     Layout::Chat => {
                         for artifact in &snapshot.artifacts {
+                            if self.repeats_draft(artifact) {
+                                continue;
+                            }
                             out.push_str(&self.agent_says(&task::parts(&artifact.parts)));
                         }
                         out.push_str(&self.chat_status(&snapshot.status));
@@ -110,7 +118,65 @@ impl StreamPrinter {
         out
     }
 
+    /// True when `artifact` is the stored output of what a chat already showed as a draft.
+    fn repeats_draft(&self, artifact: &a2a_types::Artifact) -> bool {
+        self.layout == Layout::Chat
+            && self
+                .drafted
+                .as_ref()
+                .is_some_and(|drafted| drafted.trim() == artifact.text().trim())
+    }
+
+    /// A draft's chunks are pieces of one text, printed one after the other as they come;
+    /// `agent:` (or the title) waits for the first text, so an empty draft shows nothing.
+    fn draft(&mut self, update: &TaskArtifactUpdateEvent) -> String {
+        let id = &update.artifact.artifact_id;
+        let continues = update.append && self.open.as_ref().is_some_and(|(open, _)| open == id);
+        let mut out = String::new();
+        if !continues {
+            out.push_str(&self.close());
+            self.open = Some((id.clone(), false));
+            self.drafted = Some(String::new());
+        }
+        let text: String = update.artifact.parts.iter().map(task::part).collect();
+        if !text.is_empty() {
+            if let Some((_, started)) = &mut self.open
+                && !*started
+            {
+                match self.layout {
+                    Layout::Full => {
+                        out.push_str(&task::artifact_title(self.style, &update.artifact));
+                    }
+                    Layout::Chat => {
+                        out.push_str(&self.style.bold("agent:"));
+                        out.push(' ');
+                    }
+                }
+                *started = true;
+            }
+            out.push_str(&text);
+            if let Some(drafted) = &mut self.drafted {
+                drafted.push_str(&text);
+            }
+        }
+        if update.last_chunk {
+            let started = self.open.take().is_some_and(|(_, started)| started);
+            let at_line_start = out.ends_with('\n') || (out.is_empty() && self.at_line_start);
+            if started && !at_line_start {
+                out.push('\n');
+            }
+        }
+        out
+    }
+
     fn artifact(&mut self, update: &TaskArtifactUpdateEvent) -> String {
+        if actions::is_draft(&update.artifact) {
+            return self.draft(update);
+        }
+        // The stored output, whole, after drafts that said it all.
+        if !update.append && update.last_chunk && self.repeats_draft(&update.artifact) {
+            return self.close();
+        }
         let id = &update.artifact.artifact_id;
         let continues = update.append && self.open.as_ref().is_some_and(|(open, _)| open == id);
         let mut out = String::new();
@@ -166,12 +232,19 @@ impl StreamPrinter {
             return String::new();
         }
         self.said = Some(message.message_id.clone());
-        self.agent_says(&task::parts(&message.parts))
+        self.agent_says(&shown::message_text(message))
     }
 
     /// In a chat, a status says something only when it carries a new message (the agent's
     /// question, or why it failed) or when the turn ends there.
+    ///
+    /// An agent run's pending actions are left to the chat, which asks about each; a run
+    /// that stopped gets a one-line notice.
     fn chat_status(&mut self, status: &TaskStatus) -> String {
+        let ends_turn = status.state.is_terminal() || status.state.is_interrupted();
+        if ends_turn {
+            self.drafted = None;
+        }
         let repeated = status
             .message
             .as_ref()
@@ -179,13 +252,19 @@ impl StreamPrinter {
         if repeated {
             return String::new();
         }
+        if let Some(message) = &status.message
+            && let Some(reason) = actions::stopped(Some(message))
+        {
+            self.said = Some(message.message_id.clone());
+            return shown::stop_notice(self.style, reason, &shown::message_text(message));
+        }
         let mut out = status
             .message
             .as_ref()
             .map(|message| self.agent_message(message))
             .unwrap_or_default();
-        let ends_turn = status.state.is_terminal() || status.state.is_interrupted();
-        if ends_turn && status.state != TaskState::Completed {
+        let asks = !actions::pending_in(status).is_empty();
+        if ends_turn && status.state != TaskState::Completed && !asks {
             let _ = writeln!(
                 out,
                 "{}{}{}",
@@ -277,6 +356,109 @@ mod tests {
         let first = printer.event(&question);
         assert_eq!(first, "agent: Which colour?\n[INPUT_REQUIRED]\n");
         assert_eq!(printer.event(&StreamResponse::Task(snapshot)), "");
+    }
+
+    fn draft(step: u32, text: &str, chunk: ArtifactChunk) -> StreamResponse {
+        let mut artifact = Artifact::from_text(text)
+            .with_id(format!("draft-{step}"))
+            .with_name("draft");
+        let mut metadata = a2a_types::Metadata::new();
+        metadata.insert("draft".into(), serde_json::json!(true));
+        artifact.metadata = Some(metadata);
+        StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
+            task_id: TaskId::new("t"),
+            context_id: ContextId::new("c"),
+            artifact,
+            append: chunk.append(),
+            last_chunk: chunk.last_chunk(),
+            metadata: None,
+        })
+    }
+
+    fn asking(state: TaskState, data: serde_json::Value) -> StreamResponse {
+        let message = Message::new(
+            a2a_types::Role::Agent,
+            vec![
+                a2a_types::Part::text("Waiting for you to approve write_file."),
+                a2a_types::Part::data(data),
+            ],
+        );
+        StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
+            task_id: TaskId::new("t"),
+            context_id: ContextId::new("c"),
+            status: TaskStatus::new(state).with_message(message),
+            metadata: None,
+        })
+    }
+
+    #[test]
+    fn drafts_print_as_they_come_and_the_same_output_is_not_repeated() {
+        let events = [
+            status(TaskState::Working, None),
+            draft(1, "Hel", ArtifactChunk::First),
+            draft(1, "lo", ArtifactChunk::Next),
+            draft(1, "", ArtifactChunk::Last),
+            // A step that only called tools drafts nothing.
+            draft(2, "", ArtifactChunk::Last),
+            draft(3, "Done", ArtifactChunk::First),
+            draft(3, ".", ArtifactChunk::Next),
+            draft(3, "", ArtifactChunk::Last),
+            chunk("Done.", ArtifactChunk::Whole),
+            status(TaskState::Completed, None),
+        ];
+        assert_eq!(print(Layout::Chat, &events), "agent: Hello\nagent: Done.\n");
+        // `send --stream` shows every event.
+        assert_eq!(print(Layout::Full, &events[1..4]), "── draft ──\nHello\n");
+    }
+
+    #[test]
+    fn an_output_unlike_the_drafts_or_without_drafts_is_printed() {
+        let events = [
+            draft(1, "Thinking", ArtifactChunk::First),
+            draft(1, "", ArtifactChunk::Last),
+            chunk("Done.", ArtifactChunk::Whole),
+            status(TaskState::Completed, None),
+            chunk("Again.", ArtifactChunk::Whole),
+        ];
+        assert_eq!(
+            print(Layout::Chat, &events),
+            "agent: Thinking\nagent: Done.\nagent: Again.\n"
+        );
+        // A draft cut short by a status is closed on its own line.
+        let cut = [
+            draft(1, "Hal", ArtifactChunk::First),
+            status(TaskState::Failed, Some("model failed")),
+        ];
+        assert_eq!(
+            print(Layout::Chat, &cut),
+            "agent: Hal\nagent: model failed\n[FAILED]\n"
+        );
+    }
+
+    #[test]
+    fn a_chat_leaves_pending_actions_to_the_prompts_and_stops_are_one_line() {
+        let waiting = asking(
+            TaskState::InputRequired,
+            serde_json::json!({"actions": [{"kind": "approval", "approvalId": "a-1",
+                "toolCallId": "c-1", "toolName": "write_file", "input": {}}]}),
+        );
+        assert_eq!(
+            print(Layout::Chat, std::slice::from_ref(&waiting)),
+            "agent: Waiting for you to approve write_file.\n"
+        );
+        assert_eq!(
+            print(Layout::Full, &[waiting]),
+            "● INPUT_REQUIRED  Waiting for you to approve write_file.\n  \
+             approval  write_file {}  approvalId=a-1 toolCallId=c-1\n"
+        );
+        let stopped = asking(
+            TaskState::InputRequired,
+            serde_json::json!({"stopped": "max-steps"}),
+        );
+        assert_eq!(
+            print(Layout::Chat, &[stopped]),
+            "[stopped: max-steps] Waiting for you to approve write_file. (the next message starts a new task)\n"
+        );
     }
 
     #[test]

@@ -81,11 +81,17 @@ pub(crate) fn artifact(style: Style, artifact: &Artifact) -> String {
 /// `● STATE  task ID`: the line that opens a task, and every status change in a stream.
 pub(crate) fn status_line(style: Style, status: &TaskStatus) -> String {
     let mut line = format!("{} {}", style.dim("●"), style.state(status.state));
-    let text = status.message.as_ref().map(|message| parts(&message.parts));
+    let text = status.message.as_ref().map(super::actions::message_text);
     if let Some(text) = text.filter(|text| !text.is_empty()) {
         let _ = write!(line, "  {text}");
     }
     line.push('\n');
+    // A run's pending actions (or why it stopped), one line each.
+    line.push_str(&super::actions::status_lines(
+        style,
+        status.message.as_ref(),
+        "  ",
+    ));
     line
 }
 
@@ -120,8 +126,9 @@ pub(crate) fn task(style: Style, task: &Task, history: bool) -> String {
             out,
             "  {} {}",
             style.dim(&format!("{}:", role(message.role))),
-            parts(&message.parts)
+            super::actions::message_text(message)
         );
+        out.push_str(&super::actions::status_lines(style, Some(message), "    "));
     }
     for each in &task.artifacts {
         out.push_str(&artifact(style, each));

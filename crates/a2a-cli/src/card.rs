@@ -132,7 +132,7 @@ pub(crate) fn extended(
             "Extended TCK skill",
             "Shown only in the extended card, to authenticated callers",
         )),
-        (None, AgentSetup::Echo | AgentSetup::Exec(_)) => return None,
+        (None, AgentSetup::Echo | AgentSetup::Exec(_) | AgentSetup::Llm(_)) => return None,
     };
     if card.supported_interfaces.is_empty() {
         card.supported_interfaces
@@ -174,6 +174,15 @@ fn preview(agent: &AgentSetup) -> AgentCard {
                 "exec",
                 "Run a command",
                 "Streams the command's output, line by line",
+            ),
+        ),
+        AgentSetup::Llm(setup) => (
+            "LLM agent",
+            "A language model with tools; a tool call may wait for your approval.",
+            AgentSkill::new(
+                "chat",
+                "Chat",
+                format!("Answers with the model {} and its tools", setup.model),
             ),
         ),
         AgentSetup::Conformance => (

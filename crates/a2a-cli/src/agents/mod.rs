@@ -3,6 +3,7 @@
 mod conformance;
 mod echo;
 mod exec;
+pub(crate) mod llm;
 mod select;
 
 pub(crate) use self::exec::CommandNotFound;
@@ -17,4 +18,6 @@ pub(crate) enum Agent {
     Exec(Exec),
     /// `--agent conformance`.
     Conformance(conformance::Conformance),
+    /// `--agent llm`.
+    Llm(a2a_run::RunAgent),
 }

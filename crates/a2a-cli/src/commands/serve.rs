@@ -49,7 +49,7 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
         config::load(args.options, args.config, std::env::vars_os()).map_err(UsageError::from)?;
     logging::init(settings.log_format, &settings.log_level)?;
     let agent = Agent::new(&settings.agent).map_err(UsageError::from)?;
-    let card = card::load(&settings).map_err(UsageError::from)?;
+    let mut card = card::load(&settings).map_err(UsageError::from)?;
     let extended_card = card::load_extended(&settings).map_err(UsageError::from)?;
     let tls = crate::serving::tls_config(&settings).map_err(UsageError::from)?;
 
@@ -84,6 +84,28 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
         tracing::warn!("insecure setting: {warning}");
     }
     let store = open_store(&settings.store).await?;
+    let agent = match (agent, &settings.agent) {
+        (Some(agent), _) => agent,
+        (None, config::AgentSetup::Llm(setup)) => {
+            let streaming = card.capabilities.supports_streaming();
+            let runs: Arc<dyn a2a_run::store::RunStore> = match &store {
+                OpenStore::Memory(_) => Arc::new(a2a_run::store::InMemoryRunStore::new()),
+                OpenStore::Sql(store) => store.clone(),
+            };
+            let durable = matches!(store, OpenStore::Sql(_));
+            let agent = crate::agents::llm::start(setup, runs, streaming, durable)
+                .await
+                .map_err(UnreachableError::from_error)?;
+            if settings.card.file.is_none() {
+                let skills = crate::agents::llm::skills(&agent, setup);
+                if !skills.is_empty() {
+                    card.skills = skills;
+                }
+            }
+            Agent::Llm(agent)
+        }
+        (None, _) => anyhow::bail!("the agent could not be made"),
+    };
     let cards = Cards {
         public: card,
         extended: extended_card,
@@ -275,6 +297,7 @@ fn log_summary(settings: &Settings, server: &A2aServer, address: SocketAddr) {
         config::AgentSetup::Echo => "echo".to_owned(),
         config::AgentSetup::Exec(command) => format!("exec `{}`", command.program),
         config::AgentSetup::Conformance => "conformance".to_owned(),
+        config::AgentSetup::Llm(setup) => format!("llm {} at {}", setup.model, setup.model_url),
     };
     let endpoints: Vec<String> = server
         .endpoints()

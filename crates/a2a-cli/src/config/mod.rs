@@ -27,7 +27,7 @@ pub(crate) use self::register::RegisterSetting;
 pub(crate) use self::security::{
     AuthSetting, Credentials, IntrospectionSetting, JwtKeys, JwtSetting,
 };
-pub(crate) use self::settings::{AgentSetup, ExecCommand, Settings, StoreSetting};
+pub(crate) use self::settings::{AgentSetup, ExecCommand, LlmSetup, Settings, StoreSetting};
 
 /// Names the configuration file when `--config` does not.
 const CONFIG_VARIABLE: &str = "A2A_CONFIG";

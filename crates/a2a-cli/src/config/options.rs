@@ -21,6 +21,8 @@ pub(crate) enum AgentKind {
     Exec,
     /// Behaves by messageId prefix (`tck-…`) for the A2A conformance kit.
     Conformance,
+    /// A language model with tools (MCP servers), tool calls needing approval as asked.
+    Llm,
 }
 
 /// What a caller naming another caller's task is told.
@@ -187,6 +189,49 @@ pub(crate) struct ServeOptions {
     #[arg(last = true, value_name = "COMMAND", help_heading = "Agent")]
     pub(crate) command: Vec<String>,
 
+    /// For `--agent llm`: the model's name at the endpoint, e.g. gpt-4o-mini or llama3.1
+    #[arg(long, value_name = "NAME", help_heading = "LLM agent")]
+    pub(crate) model: Option<String>,
+    /// For `--agent llm`: an OpenAI-compatible chat-completions endpoint (OpenAI, vLLM, Ollama, llama.cpp server) [default: https://api.openai.com/v1]
+    #[arg(long, value_name = "URL", help_heading = "LLM agent")]
+    pub(crate) model_url: Option<String>,
+    /// For `--agent llm`: the endpoint's API key; prefer the variable A2A_MODEL_API_KEY, which stays out of the process list [default: none]
+    #[arg(long, value_name = "KEY", help_heading = "LLM agent", hide = true)]
+    pub(crate) model_api_key: Option<String>,
+    /// For `--agent llm`: a file holding the system prompt [default: none]
+    #[arg(long, value_name = "FILE", help_heading = "LLM agent")]
+    pub(crate) system: Option<PathBuf>,
+    /// For `--agent llm`: an MCP server to start, as a command line ('CMD ARGS'); repeatable
+    #[arg(long, value_name = "COMMAND", help_heading = "LLM agent")]
+    pub(crate) mcp: Option<Vec<String>>,
+    /// For `--agent llm`: an MCP server reached over streamable HTTP; repeatable
+    #[arg(long, value_name = "URL", help_heading = "LLM agent")]
+    pub(crate) mcp_url: Option<Vec<String>>,
+    /// For `--agent llm`: tools whose calls need a person's approval, by glob (`write_*`); repeatable
+    #[arg(long, value_name = "PATTERN", help_heading = "LLM agent")]
+    pub(crate) approve: Option<Vec<String>>,
+    /// For `--agent llm`: tools never called, by glob; the model is told; repeatable
+    #[arg(long, value_name = "PATTERN", help_heading = "LLM agent")]
+    pub(crate) deny: Option<Vec<String>>,
+    /// For `--agent llm`: model calls one task may make [default: 16]
+    #[arg(long, value_name = "N", help_heading = "LLM agent")]
+    pub(crate) max_steps: Option<u32>,
+    /// For `--agent llm`: tokens one task may use; 0 = no limit [default: 0]
+    #[arg(long, value_name = "N", help_heading = "LLM agent")]
+    pub(crate) token_budget: Option<u64>,
+    /// For `--agent llm`: time one task may spend working, ms or with a unit; 0 = no limit [default: 0]
+    #[arg(long, value_name = "MS", help_heading = "LLM agent")]
+    pub(crate) run_time_limit: Option<Millis>,
+    /// For `--agent llm`: how long one tool call may take [default: 60000]
+    #[arg(long, value_name = "MS", help_heading = "LLM agent")]
+    pub(crate) tool_timeout: Option<Millis>,
+    /// For `--agent llm`: the most bytes of one tool's output the model sees [default: 16384]
+    #[arg(long, value_name = "BYTES", help_heading = "LLM agent")]
+    pub(crate) max_tool_output: Option<usize>,
+    /// For `--agent llm`: the key signing approval requests; instances sharing a store must share it; prefer A2A_APPROVAL_KEY [default: random per process]
+    #[arg(long, value_name = "KEY", help_heading = "LLM agent", hide = true)]
+    pub(crate) approval_key: Option<String>,
+
     /// Where tasks are kept: `sqlite://PATH`, `postgres://URL` or `memory` [default: sqlite://a2a.db]
     #[arg(long, value_name = "STORE", help_heading = "Tasks")]
     pub(crate) store: Option<String>,
@@ -334,6 +379,20 @@ impl ServeOptions {
             } else {
                 self.command
             },
+            model: self.model.or(lower.model),
+            model_url: self.model_url.or(lower.model_url),
+            model_api_key: self.model_api_key.or(lower.model_api_key),
+            system: self.system.or(lower.system),
+            mcp: self.mcp.or(lower.mcp),
+            mcp_url: self.mcp_url.or(lower.mcp_url),
+            approve: self.approve.or(lower.approve),
+            deny: self.deny.or(lower.deny),
+            max_steps: self.max_steps.or(lower.max_steps),
+            token_budget: self.token_budget.or(lower.token_budget),
+            run_time_limit: self.run_time_limit.or(lower.run_time_limit),
+            tool_timeout: self.tool_timeout.or(lower.tool_timeout),
+            max_tool_output: self.max_tool_output.or(lower.max_tool_output),
+            approval_key: self.approval_key.or(lower.approval_key),
             store: self.store.or(lower.store),
             store_max_connections: self.store_max_connections.or(lower.store_max_connections),
             store_connect_timeout: self.store_connect_timeout.or(lower.store_connect_timeout),

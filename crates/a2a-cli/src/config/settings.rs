@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use a2a_server::ServerConfig;
+use a2a_server::auth::Secret;
 use a2a_server::config::{CrossOwner, ProtocolVersions};
 use a2a_server::cors::CorsConfig;
 use a2a_server::store::InMemoryTaskStoreConfig;
@@ -88,7 +89,45 @@ pub(crate) enum AgentSetup {
     Exec(ExecCommand),
     /// The conformance kit's agent.
     Conformance,
+    /// A language model with tools.
+    Llm(Box<LlmSetup>),
 }
+
+/// What `--agent llm` needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LlmSetup {
+    /// The model's name at the endpoint.
+    pub(crate) model: String,
+    /// The OpenAI-compatible endpoint.
+    pub(crate) model_url: String,
+    /// The endpoint's API key.
+    pub(crate) api_key: Option<Secret>,
+    /// The system prompt's file.
+    pub(crate) system: Option<PathBuf>,
+    /// MCP servers to start, as command lines.
+    pub(crate) mcp_commands: Vec<String>,
+    /// MCP servers over streamable HTTP.
+    pub(crate) mcp_urls: Vec<String>,
+    /// Tools needing approval, by glob.
+    pub(crate) approve: Vec<String>,
+    /// Tools refused, by glob.
+    pub(crate) deny: Vec<String>,
+    /// Model calls per task.
+    pub(crate) max_steps: u32,
+    /// Tokens per task; `None` for no limit.
+    pub(crate) token_budget: Option<u64>,
+    /// Working time per task; `None` for no limit.
+    pub(crate) run_time_limit: Option<Duration>,
+    /// Time per tool call.
+    pub(crate) tool_timeout: Duration,
+    /// Bytes of one tool's output the model sees.
+    pub(crate) max_tool_output: usize,
+    /// The approval-signing key; `None` for a random one per process.
+    pub(crate) approval_key: Option<Secret>,
+}
+
+/// Where `--agent llm` finds its model unless told otherwise.
+pub(crate) const DEFAULT_MODEL_URL: &str = "https://api.openai.com/v1";
 
 /// A program and its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,6 +172,7 @@ impl Settings {
         let tls = security::tls(&options)?;
         let push = push::push(&options)?;
         let register = register::register(&options)?;
+        let agent = agent(&options)?;
         if let Some(push) = &push {
             server.push = push.options.clone();
         }
@@ -166,7 +206,7 @@ impl Settings {
                 version: options.version,
                 extended: options.extended_card,
             },
-            agent: agent(options.agent.unwrap_or(AgentKind::Echo), options.command)?,
+            agent,
             store,
             server,
             auth,
@@ -215,6 +255,7 @@ impl Settings {
                 AgentSetup::Exec(command) => {
                     format!("and runs `{}` with their input", command.program)
                 }
+                AgentSetup::Llm(setup) => format!("the model {} and its tools", setup.model),
                 AgentSetup::Echo | AgentSetup::Conformance => "the agent".to_owned(),
             };
             warnings.push(format!(
@@ -462,8 +503,21 @@ fn grpc_public_url(url: &str) -> Result<String, ConfigError> {
     }
 }
 
-fn agent(kind: AgentKind, command: Vec<String>) -> Result<AgentSetup, ConfigError> {
-    let mut words = command.into_iter();
+fn agent(options: &ServeOptions) -> Result<AgentSetup, ConfigError> {
+    let kind = options.agent.unwrap_or(AgentKind::Echo);
+    if kind == AgentKind::Llm {
+        if !options.command.is_empty() {
+            return Err(invalid(
+                "agent",
+                "a command after `--` is only used by --agent exec; give MCP servers with --mcp",
+            ));
+        }
+        return llm(options).map(|setup| AgentSetup::Llm(Box::new(setup)));
+    }
+    if options.model.is_some() {
+        return Err(invalid("model", "--model is only used by --agent llm"));
+    }
+    let mut words = options.command.clone().into_iter();
     match (kind, words.next()) {
         (AgentKind::Exec, Some(program)) => Ok(AgentSetup::Exec(ExecCommand {
             program,
@@ -473,13 +527,92 @@ fn agent(kind: AgentKind, command: Vec<String>) -> Result<AgentSetup, ConfigErro
             "agent",
             "exec needs a command: a2a serve --agent exec -- CMD ARGS…",
         )),
-        (AgentKind::Echo | AgentKind::Conformance, Some(program)) => Err(invalid(
+        (AgentKind::Echo | AgentKind::Conformance | AgentKind::Llm, Some(program)) => Err(invalid(
             "agent",
             format!("a command (`{program}` …) is only used by --agent exec"),
         )),
         (AgentKind::Echo, None) => Ok(AgentSetup::Echo),
         (AgentKind::Conformance, None) => Ok(AgentSetup::Conformance),
+        (AgentKind::Llm, None) => llm(options).map(|setup| AgentSetup::Llm(Box::new(setup))),
     }
+}
+
+fn llm(options: &ServeOptions) -> Result<LlmSetup, ConfigError> {
+    let Some(model) = options
+        .model
+        .clone()
+        .filter(|model| !model.trim().is_empty())
+    else {
+        return Err(invalid(
+            "model",
+            "--agent llm needs --model NAME (the model's name at --model-url)",
+        ));
+    };
+    let model_url = options
+        .model_url
+        .clone()
+        .unwrap_or_else(|| DEFAULT_MODEL_URL.to_owned());
+    match url::Url::parse(&model_url) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => {}
+        _ => {
+            return Err(invalid(
+                "model-url",
+                format!("`{model_url}` is not an http(s) URL"),
+            ));
+        }
+    }
+    let approve = options.approve.clone().unwrap_or_default();
+    let deny = options.deny.clone().unwrap_or_default();
+    let mut policy = a2a_run::policy::ToolPolicy::allow_all();
+    for pattern in &approve {
+        policy = policy
+            .ask(pattern)
+            .map_err(|error| invalid("approve", error.to_string()))?;
+    }
+    for pattern in &deny {
+        policy = policy
+            .deny(pattern)
+            .map_err(|error| invalid("deny", error.to_string()))?;
+    }
+    let _ = policy;
+    let max_steps = match options.max_steps {
+        Some(0) => return Err(invalid("max-steps", "must be at least 1")),
+        Some(steps) => steps,
+        None => 16,
+    };
+    Ok(LlmSetup {
+        model,
+        model_url,
+        api_key: options
+            .model_api_key
+            .clone()
+            .filter(|key| !key.is_empty())
+            .map(Secret::new),
+        system: options.system.clone(),
+        mcp_commands: options.mcp.clone().unwrap_or_default(),
+        mcp_urls: options.mcp_url.clone().unwrap_or_default(),
+        approve,
+        deny,
+        max_steps,
+        token_budget: options.token_budget.filter(|budget| *budget > 0),
+        run_time_limit: options
+            .run_time_limit
+            .map(|limit| limit.0)
+            .filter(|limit| !limit.is_zero()),
+        tool_timeout: match options.tool_timeout {
+            Some(timeout) => positive("tool-timeout", timeout.0)?,
+            None => Duration::from_secs(60),
+        },
+        max_tool_output: match options.max_tool_output {
+            Some(size) => nonzero("max-tool-output", size)?,
+            None => 16 * 1024,
+        },
+        approval_key: options
+            .approval_key
+            .clone()
+            .filter(|key| !key.is_empty())
+            .map(Secret::new),
+    })
 }
 
 /// `filter` when it parses as a log filter, so a bad `--log-level` stops the command with a

@@ -23,6 +23,7 @@ mod conformance_run;
 mod crash;
 mod exec;
 mod gateway;
+mod llm;
 mod operations;
 mod page_tokens;
 mod protocol_choices;

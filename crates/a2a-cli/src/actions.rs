@@ -26,6 +26,8 @@ pub(crate) const APPROVALS_KEY: &str = "approvalResponses";
 pub(crate) const RESULTS_KEY: &str = "clientToolResults";
 /// The data part key saying why a run stopped.
 pub(crate) const STOPPED_KEY: &str = "stopped";
+/// The message metadata key declaring the tools a client runs itself.
+pub(crate) const CLIENT_TOOLS_KEY: &str = "clientTools";
 /// The artifact metadata key marking a draft.
 pub(crate) const DRAFT_KEY: &str = "draft";
 /// The one stop reason after which the next message resumes the run.

@@ -52,6 +52,34 @@ pub(crate) struct ChatArgs {
     /// Never stream, even when the agent can
     #[arg(long, help_heading = "Chat")]
     no_stream: bool,
+
+    /// Declare a tool this chat runs itself, as NAME or NAME:DESCRIPTION: an agent run that
+    /// calls it asks you for its result (repeatable)
+    #[arg(long = "client-tool", value_name = "NAME", help_heading = "Chat")]
+    client_tools: Vec<String>,
+}
+
+impl ChatArgs {
+    /// The `clientTools` message metadata declaring `--client-tool`s; `None` without any.
+    fn client_tools(&self) -> Option<a2a_types::Metadata> {
+        if self.client_tools.is_empty() {
+            return None;
+        }
+        let tools = self
+            .client_tools
+            .iter()
+            .map(|tool| {
+                let (name, description) = tool.split_once(':').unwrap_or((tool.as_str(), ""));
+                serde_json::json!({"name": name.trim(), "description": description.trim()})
+            })
+            .collect();
+        let mut metadata = a2a_types::Metadata::new();
+        metadata.insert(
+            actions::CLIENT_TOOLS_KEY.to_owned(),
+            serde_json::Value::Array(tools),
+        );
+        Some(metadata)
+    }
 }
 
 const HELP: &str = "\
@@ -193,7 +221,9 @@ pub(crate) async fn run(args: ChatArgs) -> anyhow::Result<()> {
                 output::error_line(&format!("unknown command {command}; /help lists them"));
             }
             Input::Say(text) => {
-                let mut next = Some(session.message(text));
+                let mut message = session.message(text);
+                message.metadata = args.client_tools();
+                let mut next = Some(message);
                 // A turn that ends waiting for answers to its actions is answered at once,
                 // and the answer is the next turn.
                 while let Some(message) = next.take() {
@@ -581,6 +611,35 @@ mod tests {
             "the context stays"
         );
         assert_eq!(session.last_task_id, Some(TaskId::new("t")));
+    }
+
+    #[test]
+    fn client_tools_are_declared_in_the_message_metadata() {
+        use clap::Parser as _;
+
+        #[derive(clap::Parser)]
+        struct Wrapper {
+            #[command(flatten)]
+            chat: ChatArgs,
+        }
+        let parsed = Wrapper::parse_from([
+            "chat",
+            "http://agent",
+            "--client-tool",
+            "get_location:Where the user is",
+            "--client-tool",
+            "now",
+        ]);
+        let metadata = parsed.chat.client_tools().unwrap();
+        assert_eq!(
+            metadata["clientTools"],
+            serde_json::json!([
+                {"name": "get_location", "description": "Where the user is"},
+                {"name": "now", "description": ""}
+            ])
+        );
+        let none = Wrapper::parse_from(["chat", "http://agent"]);
+        assert!(none.chat.client_tools().is_none());
     }
 
     #[test]

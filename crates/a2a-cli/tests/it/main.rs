@@ -7,6 +7,7 @@
     unreachable_pub
 )]
 
+mod actions;
 mod auth;
 mod card;
 mod client_card;

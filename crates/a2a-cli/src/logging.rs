@@ -26,7 +26,14 @@ pub(crate) const RUST_LOG: &str = "RUST_LOG";
 /// installed already.
 pub(crate) fn init(format: LogFormat, log_level: &str) -> anyhow::Result<()> {
     let rust_log = std::env::var(RUST_LOG).ok();
-    let filter = choose(rust_log.as_deref(), log_level).map_err(UsageError::new)?;
+    let mut filter = choose(rust_log.as_deref(), log_level).map_err(UsageError::new)?;
+    // The MCP library logs each server's whole handshake at info; keep it at warn unless the
+    // filter names it.
+    if !rust_log.as_deref().unwrap_or(log_level).contains("rmcp")
+        && let Ok(quiet) = "rmcp=warn".parse()
+    {
+        filter = filter.add_directive(quiet);
+    }
     let registry = tracing_subscriber::registry().with(filter);
     let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
     match format {

@@ -252,7 +252,7 @@ impl<'a> Leg<'a> {
             if self.draining.is_cancelled() {
                 return Ok(Some(Interrupt::Stop(StopReason::Drained)));
             }
-            let (call, repeatable) = {
+            let call = {
                 let open = &mut self.run.open_calls[index];
                 let repeatable = self
                     .settings
@@ -260,9 +260,8 @@ impl<'a> Leg<'a> {
                     .spec(&open.call.name)
                     .is_some_and(|spec| spec.repeatable);
                 open.state = CallState::Started { repeatable };
-                (open.call.clone(), repeatable)
+                open.call.clone()
             };
-            let _ = repeatable;
             self.save().await?;
             let tool_cancel = self.cancel.child_token();
             let timeout = self.settings.limits.tool_timeout;

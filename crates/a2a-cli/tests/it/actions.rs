@@ -430,3 +430,81 @@ fn send_stream_shows_drafts_and_the_pending_client_tool() {
     assert!(text.contains("── output ──\nDone: Oslo\n"), "{text}");
     assert_eq!(server.only_task_state(), "TASK_STATE_COMPLETED");
 }
+
+/// `a2a chat` against `a2a serve --agent llm`: the scripted OpenAI-compatible model, the
+/// tests' MCP server's file tools, `write_*` approved in the chat.
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_with_a_served_llm_agent_approves_a_write() {
+    use a2a_test_support::model::{ScriptedModel, Step};
+
+    let root = std::env::temp_dir().join(format!(
+        "a2a-cli-actions-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&root).unwrap();
+    let model = ScriptedModel::start(vec![
+        Step::tool_call(
+            "call-todo",
+            "write_file",
+            json!({"path": "todo.txt", "text": "milk"}),
+        ),
+        Step::text("Saved todo.txt."),
+    ])
+    .await
+    .unwrap();
+    let mcp = format!(
+        "{} --root {}",
+        a2a_test_support::mcp::server_binary().display(),
+        root.display()
+    );
+    let model_url = model.base_url();
+    let server = crate::support::Server::start(&[
+        "--agent",
+        "llm",
+        "--model",
+        "scripted",
+        "--model-url",
+        &model_url,
+        "--mcp",
+        &mcp,
+        "--approve",
+        "write_*",
+    ]);
+    let url = server.url.clone();
+    let run = tokio::task::spawn_blocking(move || {
+        cli_with_input(&["chat", &url], "save a todo\ny\n/task\n")
+    })
+    .await
+    .unwrap();
+    let text = run.ok();
+    let expected_start = "\
+agent: Waiting for you to approve write_file.
+▸ write_file wants to run
+    {
+      \"path\": \"todo.txt\",
+      \"text\": \"milk\"
+    }
+approve write_file? [y/N] y
+agent: Saved todo.txt.
+";
+    assert!(
+        text.starts_with(expected_start),
+        "{text}\nserver log:\n{}",
+        server.log()
+    );
+    // Drafted, then not repeated: next comes `/task`.
+    assert!(
+        text[expected_start.len()..].starts_with("context "),
+        "{text}"
+    );
+    assert!(text.contains("  COMPLETED\n"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("todo.txt")).unwrap(),
+        "milk"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

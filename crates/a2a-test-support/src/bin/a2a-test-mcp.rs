@@ -8,7 +8,8 @@
 //! ```
 //!
 //! Tools: `list_files` (read-only), `read_file {path}` (read-only), `write_file {path, text}`,
-//! `slow {seconds}` (idempotent; sleeps, stops when canceled), `fail {message}` (an error
+//! `slow {seconds}` (idempotent; sleeps, stops when canceled), `slow_change {seconds}` (the
+//! same, neither read-only nor idempotent), `fail {message}` (an error
 //! result) and `big {bytes}` (that many `x`). Paths stay under the root. `slow` appends
 //! `slow started` and then `slow canceled` or `slow finished` to `ROOT/.events`, so a test
 //! can see what the server saw.
@@ -71,6 +72,12 @@ fn tools() -> Vec<Tool> {
             json!({"type": "object", "properties": {"seconds": {"type": "number"}}, "required": ["seconds"]}),
         )
         .with_annotations(ToolAnnotations::new().idempotent(true)),
+        tool(
+            "slow_change",
+            "Sleeps for some seconds, then changes something (neither read-only nor idempotent).",
+            json!({"type": "object", "properties": {"seconds": {"type": "number"}}, "required": ["seconds"]}),
+        )
+        .with_annotations(ToolAnnotations::new().read_only(false).idempotent(false)),
         tool(
             "fail",
             "Always fails, saying message.",
@@ -140,15 +147,20 @@ impl Files {
         Ok(names.join("\n"))
     }
 
-    async fn slow(&self, seconds: f64, context: &RequestContext<RoleServer>) -> CallToolResponse {
-        self.event("slow started");
+    async fn slow(
+        &self,
+        name: &str,
+        seconds: f64,
+        context: &RequestContext<RoleServer>,
+    ) -> CallToolResponse {
+        self.event(&format!("{name} started"));
         tokio::select! {
             () = tokio::time::sleep(Duration::from_secs_f64(seconds.clamp(0.0, 3600.0))) => {
-                self.event("slow finished");
+                self.event(&format!("{name} finished"));
                 text(Ok(format!("slept {seconds} seconds")))
             }
             () = context.ct.cancelled() => {
-                self.event("slow canceled");
+                self.event(&format!("{name} canceled"));
                 text(Err("canceled".into()))
             }
         }
@@ -211,7 +223,8 @@ impl ServerHandler for Files {
                     Ok(format!("wrote {} bytes to {path}", body.len()))
                 }))
             }
-            "slow" => self.slow(number("seconds")?, &context).await,
+            "slow" => self.slow("slow", number("seconds")?, &context).await,
+            "slow_change" => self.slow("slow_change", number("seconds")?, &context).await,
             "fail" => text(Err(string("message").unwrap_or_else(|_| "failed".into()))),
             "big" => {
                 let bytes = arguments.get("bytes").and_then(Value::as_u64).unwrap_or(0);

@@ -23,6 +23,8 @@ enum Command {
     Serve(Box<commands::serve::ServeArgs>),
     /// Run a gateway: an agent registry, and one address that forwards to every registered agent.
     Gateway(Box<commands::gateway::GatewayArgs>),
+    /// List, inspect, register, heartbeat or deregister the agents of a gateway's registry.
+    Agents(Box<commands::agents::AgentsArgs>),
     /// Fetch an agent's card and print a summary of it.
     Card(Box<commands::card::CardArgs>),
     /// Send a message to an agent and print the answer.
@@ -55,6 +57,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => runtime.block_on(commands::serve::run(*args)),
         Command::Gateway(args) => runtime.block_on(commands::gateway::run(*args)),
+        Command::Agents(args) => runtime.block_on(commands::agents::run(*args)),
         Command::Card(args) => runtime.block_on(commands::card::run(*args)),
         Command::Send(args) => runtime.block_on(commands::send::run(*args)),
         Command::Chat(args) => runtime.block_on(commands::chat::run(*args)),

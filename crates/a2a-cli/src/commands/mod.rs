@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub(crate) mod agents;
 pub(crate) mod cancel;
 pub(crate) mod card;
 pub(crate) mod chat;

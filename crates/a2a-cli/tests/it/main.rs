@@ -8,6 +8,7 @@
 )]
 
 mod actions;
+mod agents;
 mod auth;
 mod card;
 mod client_card;

@@ -411,3 +411,67 @@ async fn sigkill_during_a_tool_call_is_recovered_on_another_instance_over_postgr
     drop(second);
     database.schema.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigkill_during_a_tool_call_with_effects_stops_the_run_for_an_operator() {
+    let Some(database) = Database::new("llm_reconcile").await else {
+        return;
+    };
+    let root = Root::new("reconcile");
+    let model = ScriptedModel::start(vec![Step::tool_call(
+        "call-change",
+        "slow_change",
+        json!({"seconds": 30}),
+    )])
+    .await
+    .unwrap();
+    let url = model.base_url();
+    let mcp = root.mcp();
+    let mut first = instance(&database, &url, &mcp, "doomed");
+    let result = first
+        .send(
+            "m-change",
+            "change something",
+            json!({"configuration": {"returnImmediately": true}}),
+        )
+        .await;
+    let task_id = result["task"]["id"].as_str().unwrap().to_owned();
+    let started = eventually(Duration::from_secs(10), || {
+        let events = root.events();
+        async move { events.contains("slow_change started").then_some(()) }
+    })
+    .await;
+    assert!(started.is_some(), "the tool call never started");
+    first.kill();
+
+    // Whether the change happened is unknown: the recovered run is not driven on, and the
+    // task says why instead of staying WORKING.
+    let second = instance(&database, &url, &mcp, "survivor");
+    let waiting =
+        eventually(Duration::from_secs(30), || {
+            let second = &second;
+            let task_id = task_id.clone();
+            async move {
+                (state_of(second, &task_id).await == "TASK_STATE_INPUT_REQUIRED").then_some(())
+            }
+        })
+        .await;
+    let task = second.call("GetTask", json!({"id": task_id})).await;
+    assert!(waiting.is_some(), "never settled: {task}\n{}", second.log());
+    assert!(
+        task["status"]["message"]
+            .to_string()
+            .contains("tool-reconciliation-required"),
+        "{task}"
+    );
+    assert_eq!(root.events().matches("slow_change started").count(), 1);
+    let refused = second
+        .rpc(
+            "SendMessage",
+            follow_up(&task_id, &json!([{"text": "go on"}])),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32004, "{refused}");
+    drop(second);
+    database.schema.finish().await;
+}

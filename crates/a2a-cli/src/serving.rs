@@ -1,5 +1,7 @@
-//! How `a2a serve` serves its router: plain HTTP with axum, or HTTPS (with mutual TLS when
-//! `--client-ca` is given) with `a2a_server::tls`; and the graceful stop on a signal.
+//! How `a2a serve`, `a2a gateway` and `a2a webhook` serve their routers: plain HTTP or HTTPS
+//! (with mutual TLS when `--client-ca` is given), both through
+//! [`a2a_server::connections::serve`], which closes stalled connections and caps open ones
+//! ([`ConnectionLimits`]); and `a2a serve`'s graceful stop on a signal.
 
 use std::future::Future;
 use std::io;
@@ -8,13 +10,13 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use a2a_server::A2aServer;
-use a2a_server::tls::{TlsConfig, TlsError, serve_tls, serve_tls_h2};
+use a2a_server::connections::{self, ConnectionLimits, Transport};
+use a2a_server::tls::{TlsConfig, TlsError};
 use anyhow::Context as _;
-use axum::serve::ListenerExt as _;
 use tokio::net::TcpListener;
-use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
+use tokio_util::sync::CancellationToken;
 
-use crate::config::{ConfigError, Settings};
+use crate::config::{ConfigError, Millis, Settings};
 
 /// How long, after the grace period, connections still open get before they are dropped.
 const CLOSE_MARGIN: Duration = Duration::from_secs(1);
@@ -30,7 +32,8 @@ pub(crate) fn tls_config(settings: &Settings) -> Result<Option<TlsConfig>, Confi
         return Ok(None);
     };
     let config = TlsConfig::from_pem_files(&setting.cert, &setting.key)
-        .map_err(|error| invalid(option_at_fault(&setting.key, &error), &error))?;
+        .map_err(|error| invalid(option_at_fault(&setting.key, &error), &error))?
+        .handshake_timeout(settings.connections.tls_handshake_timeout);
     let config = match &setting.client_ca {
         // A client may come without a certificate: the authentication layer then asks for
         // the card's other credentials, or refuses.
@@ -71,30 +74,25 @@ pub(crate) struct Listeners {
     pub(crate) grpc: Option<TcpListener>,
 }
 
-/// A router served on a listener until `shutdown`: over TLS when `tls` is given (HTTP/2
-/// only when `h2`), else in the clear (HTTP/1.1 and HTTP/2 with prior knowledge).
-fn serving(
+/// A router served on a listener until `shutdown`, within `limits`: over TLS when `tls` is
+/// given (HTTP/2 only when `h2`), else in the clear (HTTP/1.1 and HTTP/2 with prior
+/// knowledge). Sets TCP_NODELAY on every connection.
+pub(crate) fn serving(
     listener: TcpListener,
     router: axum::Router,
     tls: Option<TlsConfig>,
-    shutdown: WaitForCancellationFutureOwned,
+    limits: ConnectionLimits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
     h2: bool,
 ) -> Pin<Box<dyn Future<Output = io::Result<()>> + Send>> {
-    match tls {
-        None => {
-            let listener = listener.tap_io(|tcp| {
-                let _ = tcp.set_nodelay(true);
-            });
-            Box::pin(
-                axum::serve(listener, router)
-                    .with_graceful_shutdown(shutdown)
-                    .into_future(),
-            )
-        }
-        // Sets TCP_NODELAY itself.
-        Some(config) if h2 => Box::pin(serve_tls_h2(listener, router, config, shutdown)),
-        Some(config) => Box::pin(serve_tls(listener, router, config, shutdown)),
-    }
+    let transport = match tls {
+        None => Transport::Plain,
+        Some(config) if h2 => Transport::TlsH2(config),
+        Some(config) => Transport::Tls(config),
+    };
+    Box::pin(connections::serve(
+        listener, router, transport, limits, shutdown,
+    ))
 }
 
 /// Serves `server`'s routers on `listeners`, over TLS when `tls` is given, until
@@ -112,6 +110,7 @@ pub(crate) async fn serve(
     listeners: Listeners,
     server: &A2aServer,
     tls: Option<TlsConfig>,
+    limits: ConnectionLimits,
     termination: impl Future<Output = &'static str>,
     grace: Duration,
 ) -> anyhow::Result<()> {
@@ -120,6 +119,7 @@ pub(crate) async fn serve(
         listeners.http,
         server.router(),
         tls.clone(),
+        limits.clone(),
         stop.clone().cancelled_owned(),
         false,
     );
@@ -128,6 +128,7 @@ pub(crate) async fn serve(
             listener,
             server.grpc_router(),
             tls,
+            limits,
             stop.clone().cancelled_owned(),
             true,
         ),
@@ -167,4 +168,98 @@ pub(crate) async fn serve(
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// A duration flag that must be more than 0.
+fn positive_duration(text: &str) -> Result<Millis, String> {
+    let duration: Millis = text.parse()?;
+    if duration.0.is_zero() {
+        return Err("must be more than 0".to_owned());
+    }
+    Ok(duration)
+}
+
+/// A count flag that must be more than 0.
+fn positive_count(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("must be more than 0".to_owned()),
+        Ok(count) => Ok(count),
+        Err(_) => Err(format!("`{text}` is not a whole number")),
+    }
+}
+
+/// The connection limits of `a2a gateway`, as flags and `A2A_GATEWAY_*` variables; see
+/// [`a2a_server::connections`] for how each is enforced.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct GatewayConnectionArgs {
+    /// Time a connection gets to send a complete request head: from the accept (after TLS, the handshake) for its first request, from the head's first byte on a kept-alive connection; else it is closed
+    #[arg(long, value_name = "DURATION", default_value = "10s",
+          value_parser = positive_duration, env = "A2A_GATEWAY_HEADER_READ_TIMEOUT")]
+    header_read_timeout: Millis,
+    /// Longest wait for the next piece of a request body being read; a body slower than that (e.g. one byte per this time) is cut with 408 and its connection closed
+    #[arg(long, value_name = "DURATION", default_value = "30s",
+          value_parser = positive_duration, env = "A2A_GATEWAY_BODY_READ_TIMEOUT")]
+    body_read_timeout: Millis,
+    /// A connection with no request in flight is closed this long after its last response
+    #[arg(long, value_name = "DURATION", default_value = "60s",
+          value_parser = positive_duration, env = "A2A_GATEWAY_KEEP_ALIVE_TIMEOUT")]
+    keep_alive_timeout: Millis,
+    /// Connections open at once; more are not refused but wait in the listen backlog until one closes
+    #[arg(long, value_name = "N", default_value = "10000",
+          value_parser = positive_count, env = "A2A_GATEWAY_MAX_CONNECTIONS")]
+    max_connections: usize,
+    /// TLS handshakes in progress at once; a connection waits up to --tls-handshake-timeout for a turn
+    #[arg(long, value_name = "N", default_value = "256",
+          value_parser = positive_count, env = "A2A_GATEWAY_MAX_TLS_HANDSHAKES")]
+    max_tls_handshakes: usize,
+    /// Time a TLS handshake may take (and, before it, wait for a turn) before the connection is closed
+    #[arg(long, value_name = "DURATION", default_value = "10s",
+          value_parser = positive_duration, env = "A2A_GATEWAY_TLS_HANDSHAKE_TIMEOUT")]
+    tls_handshake_timeout: Millis,
+}
+
+impl GatewayConnectionArgs {
+    /// The limits of the gateway's listener.
+    pub(crate) fn limits(&self) -> ConnectionLimits {
+        ConnectionLimits::default()
+            .header_read_timeout(self.header_read_timeout.0)
+            .body_read_timeout(self.body_read_timeout.0)
+            .keep_alive_timeout(self.keep_alive_timeout.0)
+            .max_connections(self.max_connections)
+            .max_tls_handshakes(self.max_tls_handshakes)
+    }
+
+    /// The TLS handshake timeout.
+    pub(crate) fn tls_handshake_timeout(&self) -> Duration {
+        self.tls_handshake_timeout.0
+    }
+}
+
+/// The connection limits of `a2a webhook`, as flags (it serves no TLS); see
+/// [`a2a_server::connections`] for how each is enforced.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct WebhookConnectionArgs {
+    /// Time a connection gets to send a complete request head: from the accept for its first request, from the head's first byte on a kept-alive connection; else it is closed
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = positive_duration)]
+    header_read_timeout: Millis,
+    /// Longest wait for the next piece of a request body being read; a body slower than that (e.g. one byte per this time) is cut with 408 and its connection closed
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = positive_duration)]
+    body_read_timeout: Millis,
+    /// A connection with no request in flight is closed this long after its last response
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = positive_duration)]
+    keep_alive_timeout: Millis,
+    /// Connections open at once; more are not refused but wait in the listen backlog until one closes
+    #[arg(long, value_name = "N", default_value = "10000", value_parser = positive_count)]
+    max_connections: usize,
+}
+
+impl WebhookConnectionArgs {
+    /// The limits of the receiver's listener.
+    pub(crate) fn limits(&self) -> ConnectionLimits {
+        ConnectionLimits::default()
+            .header_read_timeout(self.header_read_timeout.0)
+            .body_read_timeout(self.body_read_timeout.0)
+            .keep_alive_timeout(self.keep_alive_timeout.0)
+            .max_connections(self.max_connections)
+    }
 }

@@ -41,6 +41,7 @@ mod binding;
 mod builder;
 pub mod cluster;
 pub mod config;
+pub mod connections;
 pub mod cors;
 mod events;
 pub mod executor;

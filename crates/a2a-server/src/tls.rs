@@ -21,33 +21,24 @@
 
 use std::fmt;
 use std::io;
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hyper::body::Incoming;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use rustls::RootCertStore;
 use rustls::crypto::CryptoProvider;
 use rustls::server::WebPkiClientVerifier;
 use rustls::sign::{CertifiedKey, SingleCertAndKey};
 use rustls_pki_types::pem::PemObject as _;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::task::JoinSet;
-use tokio_rustls::TlsAcceptor;
-use tokio_util::sync::CancellationToken;
-use tower::ServiceExt as _;
+use tokio::net::TcpListener;
 
+#[cfg(doc)]
 use crate::auth::certificate::ClientCertificate;
+use crate::connections::{self, ConnectionLimits, Transport};
 
 /// How long a client gets to complete the TLS handshake by default.
 pub const DEFAULT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// How long the accept loop pauses after an accept error that is not about one connection
-/// (e.g. too many open files), so it does not spin.
-const ACCEPT_ERROR_PAUSE: Duration = Duration::from_secs(1);
 
 /// A boxed error from the TLS stack.
 type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -228,6 +219,11 @@ impl TlsConfig {
         self
     }
 
+    /// The handshake timeout set, for the accept loop.
+    pub(crate) fn configured_handshake_timeout(&self) -> Duration {
+        self.handshake_timeout
+    }
+
     /// Whether client certificates are asked for.
     #[must_use]
     pub fn verifies_client_certificates(&self) -> bool {
@@ -319,13 +315,12 @@ fn certificates(pem: &[u8], what: &str) -> Result<Vec<CertificateDer<'static>>, 
     Ok(certificates)
 }
 
-/// Serves `router` over TLS on `listener` until `shutdown` completes.
-///
-/// Each connection is handled on its own task: TCP_NODELAY, the handshake (bounded by the
-/// [handshake timeout](TlsConfig::handshake_timeout)), then HTTP/1.1 with upgrades. When the
-/// client presented a certificate, which rustls then verified against the client CAs, every
-/// request of the connection carries it as a [`ClientCertificate`] extension. A failed
-/// handshake is logged at debug level and closes that connection only.
+/// Serves `router` over TLS on `listener` until `shutdown` completes, with the default
+/// [`ConnectionLimits`] and this configuration's
+/// [handshake timeout](TlsConfig::handshake_timeout): [`connections::serve`] with
+/// [`Transport::Tls`]. HTTP/1.1 with upgrades; when the client presented a certificate, which
+/// rustls then verified against the client CAs, every request of the connection carries it
+/// as a [`ClientCertificate`] extension. A failed handshake closes that connection only.
 ///
 /// When `shutdown` completes the listener is closed, each connection finishes the request in
 /// flight and closes, and the future returns once all are closed. To bound that wait, put the
@@ -340,7 +335,14 @@ pub async fn serve_tls(
     config: TlsConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
-    serve_tls_with(listener, router, config, shutdown, Protocol::Http1).await
+    connections::serve(
+        listener,
+        router,
+        Transport::Tls(config),
+        ConnectionLimits::default(),
+        shutdown,
+    )
+    .await
 }
 
 /// As [`serve_tls`], over HTTP/2 (ALPN `h2`), as gRPC needs: for
@@ -354,145 +356,14 @@ pub async fn serve_tls_h2(
     config: TlsConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
-    serve_tls_with(listener, router, config, shutdown, Protocol::Http2).await
-}
-
-/// The HTTP version a TLS listener offers in ALPN.
-#[derive(Debug, Clone, Copy)]
-enum Protocol {
-    Http1,
-    Http2,
-}
-
-async fn serve_tls_with(
-    listener: TcpListener,
-    router: axum::Router,
-    config: TlsConfig,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-    protocol: Protocol,
-) -> io::Result<()> {
-    let mut server_config = config
-        .server_config()
-        .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
-    if let Protocol::Http2 = protocol {
-        let mut h2 = (*server_config).clone();
-        h2.alpn_protocols = vec![b"h2".to_vec()];
-        server_config = Arc::new(h2);
-    }
-    let acceptor = TlsAcceptor::from(server_config);
-    let handshake_timeout = config.handshake_timeout;
-    let closing = CancellationToken::new();
-    let mut connections = JoinSet::new();
-    tokio::pin!(shutdown);
-    loop {
-        tokio::select! {
-            () = &mut shutdown => break,
-            Some(finished) = connections.join_next(), if !connections.is_empty() => {
-                if let Err(error) = finished {
-                    tracing::warn!(%error, "a TLS connection task failed");
-                }
-            }
-            accepted = listener.accept() => match accepted {
-                Ok((tcp, peer)) => {
-                    connections.spawn(serve_connection(
-                        tcp,
-                        peer,
-                        acceptor.clone(),
-                        router.clone(),
-                        handshake_timeout,
-                        closing.clone(),
-                    ));
-                }
-                Err(error) if is_connection_error(&error) => {}
-                Err(error) => {
-                    tracing::error!(%error, "accepting a connection failed");
-                    tokio::select! {
-                        () = tokio::time::sleep(ACCEPT_ERROR_PAUSE) => {}
-                        () = &mut shutdown => break,
-                    }
-                }
-            },
-        }
-    }
-    drop(listener);
-    closing.cancel();
-    tracing::debug!(
-        connections = connections.len(),
-        "waiting for TLS connections to close"
-    );
-    while let Some(finished) = connections.join_next().await {
-        if let Err(error) = finished {
-            tracing::warn!(%error, "a TLS connection task failed");
-        }
-    }
-    Ok(())
-}
-
-/// Errors about one connection that went away before it was accepted.
-fn is_connection_error(error: &io::Error) -> bool {
-    matches!(
-        error.kind(),
-        io::ErrorKind::ConnectionRefused
-            | io::ErrorKind::ConnectionAborted
-            | io::ErrorKind::ConnectionReset
+    connections::serve(
+        listener,
+        router,
+        Transport::TlsH2(config),
+        ConnectionLimits::default(),
+        shutdown,
     )
-}
-
-async fn serve_connection(
-    tcp: TcpStream,
-    peer: SocketAddr,
-    acceptor: TlsAcceptor,
-    router: axum::Router,
-    handshake_timeout: Duration,
-    closing: CancellationToken,
-) {
-    // Without TCP_NODELAY the last frames of a response wait ~40 ms for a delayed ACK.
-    let _ = tcp.set_nodelay(true);
-    let handshake = tokio::time::timeout(handshake_timeout, acceptor.accept(tcp));
-    let tls = tokio::select! {
-        result = handshake => match result {
-            Ok(Ok(tls)) => tls,
-            Ok(Err(error)) => {
-                tracing::debug!(%peer, %error, "TLS handshake failed");
-                return;
-            }
-            Err(_elapsed) => {
-                tracing::debug!(%peer, "TLS handshake timed out");
-                return;
-            }
-        },
-        // No request is in flight yet, so there is nothing to finish.
-        () = closing.cancelled() => return,
-    };
-    let certificate = tls
-        .get_ref()
-        .1
-        .peer_certificates()
-        .and_then(<[_]>::first)
-        .map(|leaf| ClientCertificate::new(leaf.as_ref()));
-    let service = hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
-        if let Some(certificate) = &certificate {
-            request.extensions_mut().insert(certificate.clone());
-        }
-        router.clone().oneshot(request.map(axum::body::Body::new))
-    });
-    // HTTP/1.1 or HTTP/2, whichever the client speaks (ALPN offered the one wanted).
-    let mut http = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
-    // With a timer hyper also drops a connection whose request head is not read in 30 s.
-    http.http1().timer(TokioTimer::new());
-    http.http2().timer(TokioTimer::new());
-    let connection = http.serve_connection_with_upgrades(TokioIo::new(tls), service);
-    tokio::pin!(connection);
-    let result = tokio::select! {
-        result = connection.as_mut() => result,
-        () = closing.cancelled() => {
-            connection.as_mut().graceful_shutdown();
-            connection.await
-        }
-    };
-    if let Err(error) = result {
-        tracing::debug!(%peer, %error, "TLS connection ended with an error");
-    }
+    .await
 }
 
 #[cfg(test)]

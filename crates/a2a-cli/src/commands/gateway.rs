@@ -1,9 +1,7 @@
 //! `a2a gateway`: the agent registry and the protocol-aware proxy for a fleet of agents
 //! (after KubeMQ's A2A gateway), until SIGINT or SIGTERM.
 
-use std::future::{Future, IntoFuture as _};
 use std::path::PathBuf;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,7 +10,7 @@ use a2a_gateway::proxy::ProxyConfig;
 use a2a_gateway::registry::{Registry, RegistryOptions, SignaturePolicy};
 use a2a_server::auth::Secret;
 use a2a_server::auth::token::TokenVerifier;
-use a2a_server::tls::{TlsConfig, serve_tls};
+use a2a_server::tls::TlsConfig;
 use anyhow::Context as _;
 use clap::builder::BoolishValueParser;
 use tokio::net::TcpListener;
@@ -20,6 +18,7 @@ use tokio::signal::unix::{SignalKind, signal};
 
 use crate::config::{JwtKeys, JwtSetting, LogFormat, Millis};
 use crate::error::{BindError, UnreachableError, UsageError};
+use crate::serving::GatewayConnectionArgs;
 use crate::{authentication, logging, output};
 
 /// Flags of `a2a gateway`; each may also come from the environment variable named.
@@ -39,6 +38,8 @@ Examples:
 pub(crate) struct GatewayArgs {
     #[command(flatten, next_help_heading = "Serving")]
     serving: ServingArgs,
+    #[command(flatten, next_help_heading = "Connections")]
+    connections: GatewayConnectionArgs,
     #[command(flatten, next_help_heading = "Registry")]
     registry: RegistryArgs,
     #[command(flatten, next_help_heading = "Proxy")]
@@ -262,9 +263,13 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
     let mut proxy = proxy_config(&args)?;
     let options = registry_options(&args.registry)?;
     let tls = match (&args.serving.tls_cert, &args.serving.tls_key) {
-        (Some(cert), Some(key)) => Some(TlsConfig::from_pem_files(cert, key).map_err(|error| {
-            UsageError::new(format!("--tls-cert/--tls-key: {}", error_chain(&error)))
-        })?),
+        (Some(cert), Some(key)) => Some(
+            TlsConfig::from_pem_files(cert, key)
+                .map_err(|error| {
+                    UsageError::new(format!("--tls-cert/--tls-key: {}", error_chain(&error)))
+                })?
+                .handshake_timeout(args.connections.tls_handshake_timeout()),
+        ),
         _ => None,
     };
 
@@ -322,21 +327,14 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
 
     let stop = tokio_util::sync::CancellationToken::new();
     let shutdown = stop.clone().cancelled_owned();
-    let mut serving: Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>> = match tls {
-        None => {
-            let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-                // Without it the last frames of an answer wait for a delayed ACK (~40 ms).
-                let _ = tcp.set_nodelay(true);
-            });
-            Box::pin(
-                axum::serve(listener, gateway.router())
-                    .with_graceful_shutdown(shutdown)
-                    .into_future(),
-            )
-        }
-        // Sets TCP_NODELAY itself.
-        Some(config) => Box::pin(serve_tls(listener, gateway.router(), config, shutdown)),
-    };
+    let mut serving = crate::serving::serving(
+        listener,
+        gateway.router(),
+        tls,
+        args.connections.limits(),
+        shutdown,
+        false,
+    );
     let signal = tokio::select! {
         result = &mut serving => {
             registry.close().await;

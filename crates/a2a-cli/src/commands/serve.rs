@@ -141,6 +141,7 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
         listeners,
         &server,
         tls,
+        settings.connections.limits.clone(),
         termination,
         settings.shutdown_grace,
     )

@@ -24,6 +24,7 @@ use crate::client_args::Secret;
 use crate::error::{BindError, UnreachableError};
 use crate::output;
 use crate::render::state_name;
+use crate::serving::WebhookConnectionArgs;
 
 /// Deliveries larger than this are refused (413) unread.
 const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
@@ -60,6 +61,9 @@ pub(crate) struct WebhookArgs {
     /// Print each delivery as one line of JSON: the body and the checks
     #[arg(long)]
     json: bool,
+
+    #[command(flatten, next_help_heading = "Connections")]
+    connections: WebhookConnectionArgs,
 }
 
 /// Receives deliveries until SIGINT or SIGTERM.
@@ -91,8 +95,8 @@ pub(crate) async fn run(args: WebhookArgs) -> anyhow::Result<()> {
     // it sees the line still gets a clean stop.
     let termination = termination()?;
     output::listening("http", address);
-    axum::serve(listener, router)
-        .with_graceful_shutdown(termination)
+    let limits = args.connections.limits();
+    crate::serving::serving(listener, router, None, limits, termination, false)
         .await
         .context("the webhook receiver stopped")
 }

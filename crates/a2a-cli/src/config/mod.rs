@@ -8,6 +8,7 @@
 //! command has no variable: a word list does not survive a single string. `A2A_*` variables
 //! that name no option are ignored, as they may belong to other tools.
 
+mod connections;
 mod environment;
 mod error;
 mod file;

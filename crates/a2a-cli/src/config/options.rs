@@ -314,6 +314,25 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "N", help_heading = "Limits")]
     pub(crate) sse_queue_capacity: Option<usize>,
 
+    /// Time a connection gets to send a complete request head: from the accept (after TLS, the handshake) for its first request, from the head's first byte on a kept-alive connection; else it is closed [default: 10000]
+    #[arg(long, value_name = "MS", help_heading = "Connections")]
+    pub(crate) header_read_timeout: Option<Millis>,
+    /// Longest wait for the next piece of a request body being read; a body slower than that (e.g. one byte per this time) is cut with 408 and its connection closed [default: 30000]
+    #[arg(long, value_name = "MS", help_heading = "Connections")]
+    pub(crate) body_read_timeout: Option<Millis>,
+    /// A connection with no request in flight is closed this long after its last response [default: 60000]
+    #[arg(long, value_name = "MS", help_heading = "Connections")]
+    pub(crate) keep_alive_timeout: Option<Millis>,
+    /// Connections open at once, per listener; more are not refused but wait in the listen backlog until one closes [default: 10000]
+    #[arg(long, value_name = "N", help_heading = "Connections")]
+    pub(crate) max_connections: Option<usize>,
+    /// TLS handshakes in progress at once, per listener; a connection waits up to --tls-handshake-timeout for a turn [default: 256]
+    #[arg(long, value_name = "N", help_heading = "Connections")]
+    pub(crate) max_tls_handshakes: Option<usize>,
+    /// Time a TLS handshake may take (and, before it, wait for a turn) before the connection is closed [default: 10000]
+    #[arg(long, value_name = "MS", help_heading = "Connections")]
+    pub(crate) tls_handshake_timeout: Option<Millis>,
+
     /// Time running work gets to finish on SIGINT/SIGTERM [default: 10000]
     #[arg(long, value_name = "MS", help_heading = "Process")]
     pub(crate) shutdown_grace: Option<Millis>,
@@ -418,6 +437,12 @@ impl ServeOptions {
             max_payload_size: self.max_payload_size.or(lower.max_payload_size),
             sse_heartbeat_interval: self.sse_heartbeat_interval.or(lower.sse_heartbeat_interval),
             sse_queue_capacity: self.sse_queue_capacity.or(lower.sse_queue_capacity),
+            header_read_timeout: self.header_read_timeout.or(lower.header_read_timeout),
+            body_read_timeout: self.body_read_timeout.or(lower.body_read_timeout),
+            keep_alive_timeout: self.keep_alive_timeout.or(lower.keep_alive_timeout),
+            max_connections: self.max_connections.or(lower.max_connections),
+            max_tls_handshakes: self.max_tls_handshakes.or(lower.max_tls_handshakes),
+            tls_handshake_timeout: self.tls_handshake_timeout.or(lower.tls_handshake_timeout),
             shutdown_grace: self.shutdown_grace.or(lower.shutdown_grace),
             log_format: self.log_format.or(lower.log_format),
             log_level: self.log_level.or(lower.log_level),

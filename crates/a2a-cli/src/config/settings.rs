@@ -14,6 +14,7 @@ use a2a_store_sql::SqlStoreOptions;
 use a2a_types::ProtocolBinding;
 
 use super::ConfigError;
+use super::connections::{self, ConnectionSetting};
 use super::options::{AgentKind, CrossOwnerAnswer, LogFormat, ServeOptions};
 use super::push::{self, PushSetting};
 use super::register::{self, RegisterSetting};
@@ -56,6 +57,8 @@ pub(crate) struct Settings {
     pub(crate) push: Option<PushSetting>,
     /// Registration with a gateway, when `--register` names one.
     pub(crate) register: Option<RegisterSetting>,
+    /// The limits on the listeners' connections.
+    pub(crate) connections: ConnectionSetting,
     /// How long running work gets on shutdown.
     pub(crate) shutdown_grace: Duration,
     /// Log format.
@@ -173,6 +176,7 @@ impl Settings {
         let push = push::push(&options)?;
         let register = register::register(&options)?;
         let agent = agent(&options)?;
+        let connections = connections::connections(&options)?;
         if let Some(push) = &push {
             server.push = push.options.clone();
         }
@@ -213,6 +217,7 @@ impl Settings {
             tls,
             push,
             register,
+            connections,
             shutdown_grace: options
                 .shutdown_grace
                 .map_or(DEFAULT_SHUTDOWN_GRACE, |grace| grace.0),

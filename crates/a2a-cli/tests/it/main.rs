@@ -22,6 +22,7 @@ mod client_terminal;
 mod client_v03;
 mod conformance;
 mod conformance_run;
+mod connections;
 mod crash;
 mod exec;
 mod gateway;

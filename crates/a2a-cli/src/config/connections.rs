@@ -1,0 +1,70 @@
+//! The connection options of `a2a serve`, checked: the header, body and keep-alive timeouts,
+//! the cap on open connections, and the TLS handshake cap and timeout.
+
+use std::time::Duration;
+
+use a2a_server::connections::ConnectionLimits;
+use a2a_server::tls::DEFAULT_HANDSHAKE_TIMEOUT;
+
+use super::ConfigError;
+use super::options::ServeOptions;
+
+/// The limits on the connections of each listener of `a2a serve`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ConnectionSetting {
+    /// Timeouts and caps for the accept loop.
+    pub(crate) limits: ConnectionLimits,
+    /// How long a TLS handshake may wait for its turn, and then take.
+    pub(crate) tls_handshake_timeout: Duration,
+}
+
+/// The checked connection options; every one must be more than 0.
+pub(crate) fn connections(options: &ServeOptions) -> Result<ConnectionSetting, ConfigError> {
+    let mut limits = ConnectionLimits::default();
+    if let Some(timeout) = options.header_read_timeout {
+        limits = limits.header_read_timeout(positive("header-read-timeout", timeout.0)?);
+    }
+    if let Some(timeout) = options.body_read_timeout {
+        limits = limits.body_read_timeout(positive("body-read-timeout", timeout.0)?);
+    }
+    if let Some(timeout) = options.keep_alive_timeout {
+        limits = limits.keep_alive_timeout(positive("keep-alive-timeout", timeout.0)?);
+    }
+    if let Some(max) = options.max_connections {
+        limits = limits.max_connections(nonzero("max-connections", max)?);
+    }
+    if let Some(max) = options.max_tls_handshakes {
+        limits = limits.max_tls_handshakes(nonzero("max-tls-handshakes", max)?);
+    }
+    let tls_handshake_timeout = match options.tls_handshake_timeout {
+        Some(timeout) => positive("tls-handshake-timeout", timeout.0)?,
+        None => DEFAULT_HANDSHAKE_TIMEOUT,
+    };
+    Ok(ConnectionSetting {
+        limits,
+        tls_handshake_timeout,
+    })
+}
+
+fn positive(option: &'static str, duration: Duration) -> Result<Duration, ConfigError> {
+    if duration.is_zero() {
+        Err(invalid(option))
+    } else {
+        Ok(duration)
+    }
+}
+
+fn nonzero(option: &'static str, value: usize) -> Result<usize, ConfigError> {
+    if value == 0 {
+        Err(invalid(option))
+    } else {
+        Ok(value)
+    }
+}
+
+fn invalid(option: &'static str) -> ConfigError {
+    ConfigError::Invalid {
+        option,
+        message: "must be more than 0".to_owned(),
+    }
+}

@@ -1,0 +1,732 @@
+//! Serving a router on a listener with bounded connections: [`serve`] accepts connections in
+//! the clear or over TLS and enforces [`ConnectionLimits`], so that clients that stall (send
+//! half a request head, nothing at all, or a body a byte now and then) are closed and cannot
+//! exhaust the server.
+//!
+//! Each limit and how it is enforced:
+//!
+//! - **Header read timeout**: a connection must deliver a complete request head within this
+//!   time: counted from the accept (or the end of the TLS handshake) for its first request,
+//!   and from the first byte of the next one on a kept-alive connection. A connection that
+//!   misses it — half a head, or nothing at all — is closed without an answer.
+//! - **Body read timeout**: while a request body is being read, the gap between two pieces of
+//!   it may not exceed this time (an idle timeout per chunk, not a deadline for the whole
+//!   body): a body sent a byte at a time more slowly than one byte per timeout is cut. The
+//!   request is then answered 408 Request Timeout and, over HTTP/1.1, the connection closed.
+//!   The body's size stays bounded by the router's own payload limit.
+//! - **Keep-alive timeout**: a connection with no request in flight is closed this long after
+//!   its last response finished (HTTP/2: GOAWAY, then closed).
+//! - **Max connections**: at most this many connections are open at once on the listener.
+//!   Further clients are not refused: they wait in the kernel's listen backlog, unanswered,
+//!   until an open connection closes.
+//! - **Max TLS handshakes** (TLS only): at most this many handshakes run at once. A connection
+//!   waits at most the handshake timeout ([`TlsConfig::handshake_timeout`]) for a turn and is
+//!   closed if it gets none; its handshake then has the handshake timeout to complete.
+
+use std::convert::Infallible;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::Body;
+use bytes::Bytes;
+use http::{HeaderValue, Request, Response, StatusCode, Version, header};
+use hyper::body::{Frame, Incoming, SizeHint};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Notify, Semaphore};
+use tokio::task::JoinSet;
+use tokio::time::{Instant, Sleep};
+use tokio_rustls::TlsAcceptor;
+use tokio_util::sync::CancellationToken;
+use tower::ServiceExt as _;
+
+use crate::auth::certificate::ClientCertificate;
+use crate::tls::TlsConfig;
+
+/// The default [`ConnectionLimits::header_read_timeout`]: 10 s.
+pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default [`ConnectionLimits::body_read_timeout`]: 30 s.
+pub const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default [`ConnectionLimits::keep_alive_timeout`]: 60 s.
+pub const DEFAULT_KEEP_ALIVE_TIMEOUT: Duration = Duration::from_secs(60);
+/// The default [`ConnectionLimits::max_connections`]: 10 000.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
+/// The default [`ConnectionLimits::max_tls_handshakes`]: 256.
+pub const DEFAULT_MAX_TLS_HANDSHAKES: usize = 256;
+
+/// How long the accept loop pauses after an accept error that is not about one connection
+/// (e.g. too many open files), so it does not spin.
+const ACCEPT_ERROR_PAUSE: Duration = Duration::from_secs(1);
+
+/// How long an idle HTTP/2 connection told to go away (GOAWAY) gets to close by itself.
+const GOAWAY_LIMIT: Duration = Duration::from_secs(1);
+
+/// A boxed error, as bodies carry.
+type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// The limits on a listener's connections; see the [module](self) for how each is enforced.
+/// Zero values are raised to the smallest meaningful one (1 ms, one connection).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ConnectionLimits {
+    /// Time to deliver a complete request head [default: 10 s].
+    pub header_read_timeout: Duration,
+    /// Longest gap between two pieces of a request body being read [default: 30 s].
+    pub body_read_timeout: Duration,
+    /// How long a connection with no request in flight stays open [default: 60 s].
+    pub keep_alive_timeout: Duration,
+    /// Connections open at once; more wait in the listen backlog [default: 10 000].
+    pub max_connections: usize,
+    /// TLS handshakes in progress at once [default: 256].
+    pub max_tls_handshakes: usize,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        Self {
+            header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
+            body_read_timeout: DEFAULT_BODY_READ_TIMEOUT,
+            keep_alive_timeout: DEFAULT_KEEP_ALIVE_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_tls_handshakes: DEFAULT_MAX_TLS_HANDSHAKES,
+        }
+    }
+}
+
+impl ConnectionLimits {
+    /// Sets [`header_read_timeout`](Self::header_read_timeout).
+    #[must_use]
+    pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
+        self.header_read_timeout = timeout;
+        self
+    }
+
+    /// Sets [`body_read_timeout`](Self::body_read_timeout).
+    #[must_use]
+    pub fn body_read_timeout(mut self, timeout: Duration) -> Self {
+        self.body_read_timeout = timeout;
+        self
+    }
+
+    /// Sets [`keep_alive_timeout`](Self::keep_alive_timeout).
+    #[must_use]
+    pub fn keep_alive_timeout(mut self, timeout: Duration) -> Self {
+        self.keep_alive_timeout = timeout;
+        self
+    }
+
+    /// Sets [`max_connections`](Self::max_connections).
+    #[must_use]
+    pub fn max_connections(mut self, max: usize) -> Self {
+        self.max_connections = max;
+        self
+    }
+
+    /// Sets [`max_tls_handshakes`](Self::max_tls_handshakes).
+    #[must_use]
+    pub fn max_tls_handshakes(mut self, max: usize) -> Self {
+        self.max_tls_handshakes = max;
+        self
+    }
+
+    /// The limits with zero values raised to the smallest meaningful ones.
+    fn sane(mut self) -> Self {
+        let least = Duration::from_millis(1);
+        self.header_read_timeout = self.header_read_timeout.max(least);
+        self.body_read_timeout = self.body_read_timeout.max(least);
+        self.keep_alive_timeout = self.keep_alive_timeout.max(least);
+        self.max_connections = self.max_connections.max(1);
+        self.max_tls_handshakes = self.max_tls_handshakes.max(1);
+        self
+    }
+}
+
+/// How a listener's connections speak.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Transport {
+    /// In the clear: HTTP/1.1, and HTTP/2 with prior knowledge.
+    Plain,
+    /// TLS, offering HTTP/1.1 in ALPN.
+    Tls(TlsConfig),
+    /// TLS, offering HTTP/2 in ALPN, as gRPC needs.
+    TlsH2(TlsConfig),
+}
+
+/// Serves `router` on `listener` until `shutdown` completes, within `limits`.
+///
+/// Every connection gets TCP_NODELAY. Over TLS, when the client presented a certificate, which
+/// rustls then verified against the client CAs, every request of the connection carries it as
+/// a [`ClientCertificate`] extension; a failed handshake closes that connection only.
+///
+/// When `shutdown` completes the listener is closed, each connection finishes the request in
+/// flight and closes, and the future returns once all are closed. To bound that wait, put the
+/// future in a [`tokio::time::timeout`]: dropping it drops the connections still open.
+///
+/// # Errors
+/// Only when the TLS configuration cannot make an acceptor (client CAs unusable); accepting
+/// never fails the loop.
+pub async fn serve(
+    listener: TcpListener,
+    router: axum::Router,
+    transport: Transport,
+    limits: ConnectionLimits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    let limits = Arc::new(limits.sane());
+    let tls = match transport {
+        Transport::Plain => None,
+        Transport::Tls(config) => Some(Handshakes::new(&config, false, &limits)?),
+        Transport::TlsH2(config) => Some(Handshakes::new(&config, true, &limits)?),
+    };
+    let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let closing = CancellationToken::new();
+    let mut connections = JoinSet::new();
+    let mut full = false;
+    tokio::pin!(shutdown);
+    loop {
+        // A free connection slot first: beyond the cap, clients wait in the listen backlog.
+        let permit = match Arc::clone(&slots).try_acquire_owned() {
+            Ok(permit) => {
+                full = false;
+                permit
+            }
+            Err(_) => {
+                if !full {
+                    full = true;
+                    tracing::warn!(
+                        max_connections = limits.max_connections,
+                        "the connection limit is reached; new connections wait"
+                    );
+                }
+                tokio::select! {
+                    () = &mut shutdown => break,
+                    Some(finished) = connections.join_next(), if !connections.is_empty() => {
+                        reap(finished);
+                        continue;
+                    }
+                    permit = Arc::clone(&slots).acquire_owned() => match permit {
+                        Ok(permit) => permit,
+                        Err(_closed) => break,
+                    },
+                }
+            }
+        };
+        let (tcp, peer) = tokio::select! {
+            () = &mut shutdown => break,
+            Some(finished) = connections.join_next(), if !connections.is_empty() => {
+                reap(finished);
+                continue;
+            }
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(error) if is_connection_error(&error) => continue,
+                Err(error) => {
+                    tracing::error!(%error, "accepting a connection failed");
+                    tokio::select! {
+                        () = tokio::time::sleep(ACCEPT_ERROR_PAUSE) => continue,
+                        () = &mut shutdown => break,
+                    }
+                }
+            },
+        };
+        let task = Connection {
+            peer,
+            router: router.clone(),
+            limits: Arc::clone(&limits),
+            closing: closing.clone(),
+        };
+        let tls = tls.clone();
+        connections.spawn(async move {
+            let _slot = permit;
+            task.run(tcp, tls).await;
+        });
+    }
+    drop(listener);
+    closing.cancel();
+    tracing::debug!(
+        connections = connections.len(),
+        "waiting for connections to close"
+    );
+    while let Some(finished) = connections.join_next().await {
+        reap(finished);
+    }
+    Ok(())
+}
+
+fn reap(finished: Result<(), tokio::task::JoinError>) {
+    if let Err(error) = finished {
+        tracing::warn!(%error, "a connection task failed");
+    }
+}
+
+/// Errors about one connection that went away before it was accepted.
+fn is_connection_error(error: &io::Error) -> bool {
+    matches!(
+        error.kind(),
+        io::ErrorKind::ConnectionRefused
+            | io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+    )
+}
+
+/// The TLS side of a listener: the acceptor, its handshake timeout and the handshake slots.
+#[derive(Clone)]
+struct Handshakes {
+    acceptor: TlsAcceptor,
+    timeout: Duration,
+    slots: Arc<Semaphore>,
+}
+
+impl Handshakes {
+    fn new(config: &TlsConfig, h2: bool, limits: &ConnectionLimits) -> io::Result<Self> {
+        let mut server_config = config
+            .server_config()
+            .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
+        if h2 {
+            let mut h2 = (*server_config).clone();
+            h2.alpn_protocols = vec![b"h2".to_vec()];
+            server_config = Arc::new(h2);
+        }
+        Ok(Self {
+            acceptor: TlsAcceptor::from(server_config),
+            timeout: config.configured_handshake_timeout(),
+            slots: Arc::new(Semaphore::new(limits.max_tls_handshakes)),
+        })
+    }
+
+    /// The handshake on `tcp`: a turn within the timeout, then the handshake within it.
+    async fn handshake(
+        &self,
+        tcp: TcpStream,
+        peer: SocketAddr,
+    ) -> Option<tokio_rustls::server::TlsStream<TcpStream>> {
+        let Ok(Ok(_turn)) = tokio::time::timeout(self.timeout, self.slots.acquire()).await else {
+            tracing::debug!(%peer, "no TLS handshake slot in time; closing");
+            return None;
+        };
+        match tokio::time::timeout(self.timeout, self.acceptor.accept(tcp)).await {
+            Ok(Ok(tls)) => Some(tls),
+            Ok(Err(error)) => {
+                tracing::debug!(%peer, %error, "TLS handshake failed");
+                None
+            }
+            Err(_elapsed) => {
+                tracing::debug!(%peer, "TLS handshake timed out");
+                None
+            }
+        }
+    }
+}
+
+/// One accepted connection and what serving it needs.
+struct Connection {
+    peer: SocketAddr,
+    router: axum::Router,
+    limits: Arc<ConnectionLimits>,
+    closing: CancellationToken,
+}
+
+impl Connection {
+    async fn run(self, tcp: TcpStream, tls: Option<Handshakes>) {
+        // Without TCP_NODELAY the last frames of a response wait ~40 ms for a delayed ACK.
+        let _ = tcp.set_nodelay(true);
+        let Some(tls) = tls else {
+            self.serve(tcp, None).await;
+            return;
+        };
+        let stream = tokio::select! {
+            stream = tls.handshake(tcp, self.peer) => stream,
+            // No request is in flight yet, so there is nothing to finish.
+            () = self.closing.cancelled() => None,
+        };
+        let Some(stream) = stream else { return };
+        let certificate = stream
+            .get_ref()
+            .1
+            .peer_certificates()
+            .and_then(<[_]>::first)
+            .map(|leaf| ClientCertificate::new(leaf.as_ref()));
+        self.serve(stream, certificate).await;
+    }
+
+    async fn serve<S>(self, io: S, certificate: Option<ClientCertificate>)
+    where
+        S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        let Self {
+            peer,
+            router,
+            limits,
+            closing,
+        } = self;
+        let activity = Arc::new(Activity::new());
+        let io = TokioIo::new(Watched {
+            io,
+            activity: Arc::clone(&activity),
+        });
+        let body_timeout = limits.body_read_timeout;
+        let requests = Arc::clone(&activity);
+        let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
+            if let Some(certificate) = &certificate {
+                request.extensions_mut().insert(certificate.clone());
+            }
+            let in_flight = InFlight::start(&requests);
+            let http1 = request.version() < Version::HTTP_2;
+            let timed_out = Arc::new(AtomicBool::new(false));
+            let flag = Arc::clone(&timed_out);
+            let request = request.map(|body| Body::new(TimedBody::new(body, body_timeout, flag)));
+            let router = router.clone();
+            async move {
+                let response = match router.oneshot(request).await {
+                    Ok(response) => response,
+                    Err(never) => match never {},
+                };
+                let response = if timed_out.load(Ordering::Acquire) {
+                    tracing::debug!(%peer, "request body timed out");
+                    request_timeout(http1)
+                } else {
+                    response
+                };
+                Ok::<_, Infallible>(response.map(|body| Tracked {
+                    body,
+                    _in_flight: in_flight,
+                }))
+            }
+        });
+        // HTTP/1.1 or HTTP/2, whichever the client speaks. hyper's own header timeout is off:
+        // it would also close kept-alive connections that are merely idle; the watchdog below
+        // times heads and idleness apart.
+        let mut http = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+        http.http1()
+            .timer(TokioTimer::new())
+            .header_read_timeout(None);
+        http.http2().timer(TokioTimer::new());
+        let connection = http.serve_connection_with_upgrades(io, service);
+        tokio::pin!(connection);
+        let mut graceful = false;
+        let mut close_by: Option<Instant> = None;
+        let result = loop {
+            tokio::select! {
+                result = connection.as_mut() => break result,
+                expiry = activity.expired(&limits), if !graceful => match expiry {
+                    Expiry::Head => {
+                        tracing::debug!(%peer, "no complete request head in time; closing");
+                        return;
+                    }
+                    Expiry::Idle => {
+                        tracing::trace!(%peer, "idle connection closed");
+                        graceful = true;
+                        close_by = Some(Instant::now() + GOAWAY_LIMIT);
+                        connection.as_mut().graceful_shutdown();
+                    }
+                },
+                () = tokio::time::sleep_until(close_by.unwrap_or_else(Instant::now)),
+                    if close_by.is_some() => return,
+                () = closing.cancelled(), if !graceful => {
+                    graceful = true;
+                    connection.as_mut().graceful_shutdown();
+                }
+            }
+        };
+        if let Err(error) = result {
+            tracing::debug!(%peer, %error, "connection ended with an error");
+        }
+    }
+}
+
+/// 408 for a request whose body stalled; over HTTP/1.1 it also closes the connection.
+fn request_timeout(http1: bool) -> Response<Body> {
+    let mut response = Response::new(Body::from("the request body stalled\n"));
+    *response.status_mut() = StatusCode::REQUEST_TIMEOUT;
+    if http1 {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
+}
+
+/// Where a connection is between requests, for the watchdog.
+#[derive(Debug, Clone, Copy)]
+enum Phase {
+    /// No request in flight since `since`; `fresh` until the first request.
+    Idle { since: Instant, fresh: bool },
+    /// Bytes of a request head arrived, the first at `since`; no request yet.
+    Head { since: Instant },
+    /// Requests in flight (their responses not yet finished).
+    Busy { requests: usize },
+}
+
+/// Why the watchdog closes a connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expiry {
+    /// The request head did not arrive in time.
+    Head,
+    /// No request for the keep-alive timeout.
+    Idle,
+}
+
+/// A connection's phase, updated by its reads and requests, watched by its task.
+#[derive(Debug)]
+struct Activity {
+    phase: Mutex<Phase>,
+    changed: Notify,
+}
+
+impl Activity {
+    fn new() -> Self {
+        Self {
+            phase: Mutex::new(Phase::Idle {
+                since: Instant::now(),
+                fresh: true,
+            }),
+            changed: Notify::new(),
+        }
+    }
+
+    fn update(&self, change: impl FnOnce(Phase) -> Option<Phase>) {
+        let mut phase = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(next) = change(*phase) {
+            *phase = next;
+            self.changed.notify_one();
+        }
+    }
+
+    /// Bytes arrived: an idle connection starts a request head.
+    fn bytes_read(&self) {
+        self.update(|phase| match phase {
+            // The first request's head is timed from the accept.
+            Phase::Idle { since, fresh: true } => Some(Phase::Head { since }),
+            Phase::Idle { fresh: false, .. } => Some(Phase::Head {
+                since: Instant::now(),
+            }),
+            Phase::Head { .. } | Phase::Busy { .. } => None,
+        });
+    }
+
+    fn request_started(&self) {
+        self.update(|phase| match phase {
+            Phase::Idle { .. } | Phase::Head { .. } => Some(Phase::Busy { requests: 1 }),
+            Phase::Busy { requests } => Some(Phase::Busy {
+                requests: requests + 1,
+            }),
+        });
+    }
+
+    fn request_finished(&self) {
+        self.update(|phase| match phase {
+            Phase::Busy { requests } if requests > 1 => Some(Phase::Busy {
+                requests: requests - 1,
+            }),
+            Phase::Busy { .. } => Some(Phase::Idle {
+                since: Instant::now(),
+                fresh: false,
+            }),
+            Phase::Idle { .. } | Phase::Head { .. } => None,
+        });
+    }
+
+    /// When the current phase expires, and why; `None` while requests are in flight.
+    fn deadline(&self, limits: &ConnectionLimits) -> Option<(Instant, Expiry)> {
+        match *self.phase.lock().unwrap_or_else(PoisonError::into_inner) {
+            Phase::Idle { since, fresh: true } | Phase::Head { since } => {
+                Some((since + limits.header_read_timeout, Expiry::Head))
+            }
+            Phase::Idle {
+                since,
+                fresh: false,
+            } => Some((since + limits.keep_alive_timeout, Expiry::Idle)),
+            Phase::Busy { .. } => None,
+        }
+    }
+
+    /// Completes when the connection's phase expires.
+    async fn expired(&self, limits: &ConnectionLimits) -> Expiry {
+        loop {
+            let changed = self.changed.notified();
+            match self.deadline(limits) {
+                None => changed.await,
+                Some((deadline, expiry)) => {
+                    if Instant::now() >= deadline {
+                        return expiry;
+                    }
+                    tokio::select! {
+                        () = tokio::time::sleep_until(deadline) => {}
+                        () = changed => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A request in flight, until its response body is finished or dropped.
+#[derive(Debug)]
+struct InFlight(Arc<Activity>);
+
+impl InFlight {
+    fn start(activity: &Arc<Activity>) -> Self {
+        activity.request_started();
+        Self(Arc::clone(activity))
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.request_finished();
+    }
+}
+
+/// A response body that keeps its request counted in flight until it is dropped.
+struct Tracked {
+    body: Body,
+    _in_flight: InFlight,
+}
+
+impl hyper::body::Body for Tracked {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// The request body stalled: no piece of it arrived within the body read timeout.
+#[derive(Debug, thiserror::Error)]
+#[error("no part of the request body arrived for {0:?}")]
+struct BodyStalled(Duration);
+
+/// A request body that fails when its next piece does not arrive within the timeout.
+struct TimedBody {
+    body: Incoming,
+    timeout: Duration,
+    sleep: Pin<Box<Sleep>>,
+    armed: bool,
+    timed_out: Arc<AtomicBool>,
+}
+
+impl TimedBody {
+    fn new(body: Incoming, timeout: Duration, timed_out: Arc<AtomicBool>) -> Self {
+        Self {
+            body,
+            timeout,
+            sleep: Box::pin(tokio::time::sleep(timeout)),
+            armed: false,
+            timed_out,
+        }
+    }
+}
+
+impl hyper::body::Body for TimedBody {
+    type Data = Bytes;
+    type Error = BoxError;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
+        let this = self.get_mut();
+        if this.timed_out.load(Ordering::Acquire) {
+            return Poll::Ready(None);
+        }
+        match Pin::new(&mut this.body).poll_frame(cx) {
+            Poll::Ready(frame) => {
+                this.armed = false;
+                Poll::Ready(frame.map(|frame| frame.map_err(BoxError::from)))
+            }
+            Poll::Pending => {
+                if !this.armed {
+                    this.armed = true;
+                    let deadline = Instant::now() + this.timeout;
+                    this.sleep.as_mut().reset(deadline);
+                }
+                match this.sleep.as_mut().poll(cx) {
+                    Poll::Ready(()) => {
+                        this.timed_out.store(true, Ordering::Release);
+                        Poll::Ready(Some(Err(Box::new(BodyStalled(this.timeout)))))
+                    }
+                    Poll::Pending => Poll::Pending,
+                }
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// A connection's stream, reporting the bytes it reads to the connection's [`Activity`].
+struct Watched<S> {
+    io: S,
+    activity: Arc<Activity>,
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Watched<S> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let result = Pin::new(&mut this.io).poll_read(cx, buf);
+        if matches!(result, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            this.activity.bytes_read();
+        }
+        result
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+}

@@ -418,7 +418,12 @@ impl Resumer {
             return None;
         }
         if self.task_id.is_none() {
-            self.task_id = item.response.task_id().cloned();
+            // Events in KubeMQ's shapes may name no task: nothing to resume then.
+            self.task_id = item
+                .response
+                .task_id()
+                .filter(|id| !id.as_str().is_empty())
+                .cloned();
         }
         self.view.apply(&item.response);
         self.after_resume = false;

@@ -6,7 +6,7 @@ use a2a_types::StreamResponse;
 use a2a_types::jsonrpc::Method;
 use serde::de::DeserializeOwned;
 
-use super::{Binding, Call, Endpoint, Prepared, jsonrpc, rest, v03};
+use super::{Binding, Call, Endpoint, Prepared, jsonrpc, kubemq, rest, v03};
 use crate::sse::SseEvent;
 use crate::{ClientError, ProtocolVersion};
 
@@ -47,8 +47,26 @@ impl Endpoint {
         }
     }
 
-    /// Decodes one SSE event of a stream.
+    /// Decodes one SSE event of a stream: in the binding's shape, or in one of KubeMQ's
+    /// agent shapes (`task.status`, `task.artifact`, `task.done`, `task.error`, plain or
+    /// wrapped in `payload.payload`; [`kubemq`]), which an agent behind KubeMQ's gateway
+    /// may stream. An event named `task.*` is tried in KubeMQ's shapes first; any other is
+    /// tried in them only when the binding cannot read it.
     pub(crate) fn decode_event(&self, event: &SseEvent) -> Result<StreamResponse, ClientError> {
+        let named = kubemq::is_named(event);
+        if named && let Some(decoded) = kubemq::decode(event) {
+            return decoded;
+        }
+        match self.decode_binding_event(event) {
+            Err(error) if !named && !matches!(error, ClientError::Agent(_)) => {
+                kubemq::decode(event).unwrap_or(Err(error))
+            }
+            decoded => decoded,
+        }
+    }
+
+    /// Decodes one SSE event of a stream in the binding's shape.
+    fn decode_binding_event(&self, event: &SseEvent) -> Result<StreamResponse, ClientError> {
         match (self.binding, self.version) {
             (Binding::JsonRpc, ProtocolVersion::V1_0) => jsonrpc::decode_event(event),
             (Binding::HttpJson, ProtocolVersion::V1_0) => rest::decode_event(event),

@@ -9,6 +9,7 @@ mod choice;
 mod endpoint;
 pub(crate) mod grpc;
 mod jsonrpc;
+mod kubemq;
 mod rest;
 mod v03;
 

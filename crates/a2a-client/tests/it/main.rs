@@ -10,6 +10,7 @@
 mod discovery;
 mod errors;
 mod grpc;
+mod kubemq;
 mod mtls;
 mod oauth;
 mod operations;

@@ -23,29 +23,29 @@
 //!   waits at most the handshake timeout ([`TlsConfig::handshake_timeout`]) for a turn and is
 //!   closed if it gets none; its handshake then has the handshake timeout to complete.
 
+mod watch;
+
 use std::convert::Infallible;
 use std::io;
 use std::net::SocketAddr;
-use std::pin::Pin;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::Body;
-use bytes::Bytes;
-use http::{HeaderValue, Request, Response, StatusCode, Version, header};
-use hyper::body::{Frame, Incoming, SizeHint};
+use http::{Request, Version};
+use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
-use tokio::time::{Instant, Sleep};
+use tokio::time::Instant;
 use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt as _;
 
+use self::watch::{Activity, Expiry, InFlight, TimedBody, Tracked, Watched, request_timeout};
 use crate::auth::certificate::ClientCertificate;
 use crate::tls::TlsConfig;
 
@@ -66,9 +66,6 @@ const ACCEPT_ERROR_PAUSE: Duration = Duration::from_secs(1);
 
 /// How long an idle HTTP/2 connection told to go away (GOAWAY) gets to close by itself.
 const GOAWAY_LIMIT: Duration = Duration::from_secs(1);
-
-/// A boxed error, as bodies carry.
-type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// The limits on a listener's connections; see the [module](self) for how each is enforced.
 /// Zero values are raised to the smallest meaningful one (1 ms, one connection).
@@ -438,295 +435,5 @@ impl Connection {
         if let Err(error) = result {
             tracing::debug!(%peer, %error, "connection ended with an error");
         }
-    }
-}
-
-/// 408 for a request whose body stalled; over HTTP/1.1 it also closes the connection.
-fn request_timeout(http1: bool) -> Response<Body> {
-    let mut response = Response::new(Body::from("the request body stalled\n"));
-    *response.status_mut() = StatusCode::REQUEST_TIMEOUT;
-    if http1 {
-        response
-            .headers_mut()
-            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-    }
-    response
-}
-
-/// Where a connection is between requests, for the watchdog.
-#[derive(Debug, Clone, Copy)]
-enum Phase {
-    /// No request in flight since `since`; `fresh` until the first request.
-    Idle { since: Instant, fresh: bool },
-    /// Bytes of a request head arrived, the first at `since`; no request yet.
-    Head { since: Instant },
-    /// Requests in flight (their responses not yet finished).
-    Busy { requests: usize },
-}
-
-/// Why the watchdog closes a connection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Expiry {
-    /// The request head did not arrive in time.
-    Head,
-    /// No request for the keep-alive timeout.
-    Idle,
-}
-
-/// A connection's phase, updated by its reads and requests, watched by its task.
-#[derive(Debug)]
-struct Activity {
-    phase: Mutex<Phase>,
-    changed: Notify,
-}
-
-impl Activity {
-    fn new() -> Self {
-        Self {
-            phase: Mutex::new(Phase::Idle {
-                since: Instant::now(),
-                fresh: true,
-            }),
-            changed: Notify::new(),
-        }
-    }
-
-    fn update(&self, change: impl FnOnce(Phase) -> Option<Phase>) {
-        let mut phase = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(next) = change(*phase) {
-            *phase = next;
-            self.changed.notify_one();
-        }
-    }
-
-    /// Bytes arrived: an idle connection starts a request head.
-    fn bytes_read(&self) {
-        self.update(|phase| match phase {
-            // The first request's head is timed from the accept.
-            Phase::Idle { since, fresh: true } => Some(Phase::Head { since }),
-            Phase::Idle { fresh: false, .. } => Some(Phase::Head {
-                since: Instant::now(),
-            }),
-            Phase::Head { .. } | Phase::Busy { .. } => None,
-        });
-    }
-
-    fn request_started(&self) {
-        self.update(|phase| match phase {
-            Phase::Idle { .. } | Phase::Head { .. } => Some(Phase::Busy { requests: 1 }),
-            Phase::Busy { requests } => Some(Phase::Busy {
-                requests: requests + 1,
-            }),
-        });
-    }
-
-    fn request_finished(&self) {
-        self.update(|phase| match phase {
-            Phase::Busy { requests } if requests > 1 => Some(Phase::Busy {
-                requests: requests - 1,
-            }),
-            Phase::Busy { .. } => Some(Phase::Idle {
-                since: Instant::now(),
-                fresh: false,
-            }),
-            Phase::Idle { .. } | Phase::Head { .. } => None,
-        });
-    }
-
-    /// When the current phase expires, and why; `None` while requests are in flight.
-    fn deadline(&self, limits: &ConnectionLimits) -> Option<(Instant, Expiry)> {
-        match *self.phase.lock().unwrap_or_else(PoisonError::into_inner) {
-            Phase::Idle { since, fresh: true } | Phase::Head { since } => {
-                Some((since + limits.header_read_timeout, Expiry::Head))
-            }
-            Phase::Idle {
-                since,
-                fresh: false,
-            } => Some((since + limits.keep_alive_timeout, Expiry::Idle)),
-            Phase::Busy { .. } => None,
-        }
-    }
-
-    /// Completes when the connection's phase expires.
-    async fn expired(&self, limits: &ConnectionLimits) -> Expiry {
-        loop {
-            let changed = self.changed.notified();
-            match self.deadline(limits) {
-                None => changed.await,
-                Some((deadline, expiry)) => {
-                    if Instant::now() >= deadline {
-                        return expiry;
-                    }
-                    tokio::select! {
-                        () = tokio::time::sleep_until(deadline) => {}
-                        () = changed => {}
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// A request in flight, until its response body is finished or dropped.
-#[derive(Debug)]
-struct InFlight(Arc<Activity>);
-
-impl InFlight {
-    fn start(activity: &Arc<Activity>) -> Self {
-        activity.request_started();
-        Self(Arc::clone(activity))
-    }
-}
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        self.0.request_finished();
-    }
-}
-
-/// A response body that keeps its request counted in flight until it is dropped.
-struct Tracked {
-    body: Body,
-    _in_flight: InFlight,
-}
-
-impl hyper::body::Body for Tracked {
-    type Data = Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
-        Pin::new(&mut self.get_mut().body).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.body.size_hint()
-    }
-}
-
-/// The request body stalled: no piece of it arrived within the body read timeout.
-#[derive(Debug, thiserror::Error)]
-#[error("no part of the request body arrived for {0:?}")]
-struct BodyStalled(Duration);
-
-/// A request body that fails when its next piece does not arrive within the timeout.
-struct TimedBody {
-    body: Incoming,
-    timeout: Duration,
-    sleep: Pin<Box<Sleep>>,
-    armed: bool,
-    timed_out: Arc<AtomicBool>,
-}
-
-impl TimedBody {
-    fn new(body: Incoming, timeout: Duration, timed_out: Arc<AtomicBool>) -> Self {
-        Self {
-            body,
-            timeout,
-            sleep: Box::pin(tokio::time::sleep(timeout)),
-            armed: false,
-            timed_out,
-        }
-    }
-}
-
-impl hyper::body::Body for TimedBody {
-    type Data = Bytes;
-    type Error = BoxError;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
-        let this = self.get_mut();
-        if this.timed_out.load(Ordering::Acquire) {
-            return Poll::Ready(None);
-        }
-        match Pin::new(&mut this.body).poll_frame(cx) {
-            Poll::Ready(frame) => {
-                this.armed = false;
-                Poll::Ready(frame.map(|frame| frame.map_err(BoxError::from)))
-            }
-            Poll::Pending => {
-                if !this.armed {
-                    this.armed = true;
-                    let deadline = Instant::now() + this.timeout;
-                    this.sleep.as_mut().reset(deadline);
-                }
-                match this.sleep.as_mut().poll(cx) {
-                    Poll::Ready(()) => {
-                        this.timed_out.store(true, Ordering::Release);
-                        Poll::Ready(Some(Err(Box::new(BodyStalled(this.timeout)))))
-                    }
-                    Poll::Pending => Poll::Pending,
-                }
-            }
-        }
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.body.size_hint()
-    }
-}
-
-/// A connection's stream, reporting the bytes it reads to the connection's [`Activity`].
-struct Watched<S> {
-    io: S,
-    activity: Arc<Activity>,
-}
-
-impl<S: AsyncRead + Unpin> AsyncRead for Watched<S> {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        let before = buf.filled().len();
-        let result = Pin::new(&mut this.io).poll_read(cx, buf);
-        if matches!(result, Poll::Ready(Ok(()))) && buf.filled().len() > before {
-            this.activity.bytes_read();
-        }
-        result
-    }
-}
-
-impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().io).poll_flush(cx)
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
-    }
-
-    fn poll_write_vectored(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[io::IoSlice<'_>],
-    ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
-    }
-
-    fn is_write_vectored(&self) -> bool {
-        self.io.is_write_vectored()
     }
 }

@@ -68,3 +68,51 @@ fn invalid(option: &'static str) -> ConfigError {
         message: "must be more than 0".to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn defaults_flags_variables_and_toml_keys() {
+        let defaults = connections(&ServeOptions::default()).unwrap();
+        assert_eq!(defaults.limits, ConnectionLimits::default());
+        assert_eq!(defaults.tls_handshake_timeout, Duration::from_secs(10));
+
+        let file: ServeOptions = toml::from_str(
+            "header_read_timeout = \"2s\"\nbody_read_timeout = 3000\nkeep_alive_timeout = \"4s\"\n\
+             max_connections = 5\nmax_tls_handshakes = 6\ntls_handshake_timeout = \"7s\"",
+        )
+        .unwrap();
+        let from_file = connections(&file).unwrap();
+        let expected = ConnectionLimits::default()
+            .header_read_timeout(Duration::from_secs(2))
+            .body_read_timeout(Duration::from_secs(3))
+            .keep_alive_timeout(Duration::from_secs(4))
+            .max_connections(5)
+            .max_tls_handshakes(6);
+        assert_eq!(from_file.limits, expected);
+        assert_eq!(from_file.tls_handshake_timeout, Duration::from_secs(7));
+
+        let variables = [
+            ("A2A_HEADER_READ_TIMEOUT", "2s"),
+            ("A2A_BODY_READ_TIMEOUT", "3s"),
+            ("A2A_KEEP_ALIVE_TIMEOUT", "4s"),
+            ("A2A_MAX_CONNECTIONS", "5"),
+            ("A2A_MAX_TLS_HANDSHAKES", "6"),
+            ("A2A_TLS_HANDSHAKE_TIMEOUT", "7s"),
+        ]
+        .map(|(name, value)| (name.into(), value.into()));
+        let from_environment =
+            connections(&super::super::environment::from_environment(variables).unwrap()).unwrap();
+        assert_eq!(from_environment, from_file);
+
+        for zero in ["max_connections = 0", "keep_alive_timeout = 0"] {
+            let options: ServeOptions = toml::from_str(zero).unwrap();
+            let error = connections(&options).unwrap_err();
+            assert!(error.to_string().contains("more than 0"), "{error}");
+        }
+    }
+}

@@ -55,6 +55,7 @@ mod connection;
 mod duration;
 mod error;
 mod follow;
+mod lines;
 mod logging;
 mod output;
 mod progress;

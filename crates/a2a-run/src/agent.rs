@@ -535,13 +535,27 @@ impl RunAgent {
     }
 
     fn ask_message(&self, run: &Run) -> Message {
-        let pending = run.pending();
-        let names: Vec<String> = pending
-            .iter()
-            .map(|open| match open.state {
+        // "approve write_file (2 calls), run get_location": each tool once, in order.
+        let mut asks: Vec<(String, usize)> = Vec::new();
+        for open in run.pending() {
+            let ask = match open.state {
                 CallState::AwaitingApproval { .. } => format!("approve {}", open.call.name),
                 CallState::Ready | CallState::Started { .. } | CallState::AwaitingClient => {
                     format!("run {}", open.call.name)
+                }
+            };
+            match asks.iter_mut().find(|(known, _)| *known == ask) {
+                Some((_, count)) => *count += 1,
+                None => asks.push((ask, 1)),
+            }
+        }
+        let names: Vec<String> = asks
+            .into_iter()
+            .map(|(ask, count)| {
+                if count == 1 {
+                    ask
+                } else {
+                    format!("{ask} ({count} calls)")
                 }
             })
             .collect();

@@ -16,7 +16,7 @@
 //! (the end of input denies), and sends them all in one message. The model's text shows as
 //! it is written (drafts); the stored output is not repeated when the drafts said it.
 
-use std::io::{BufRead as _, IsTerminal as _};
+use std::io::IsTerminal as _;
 
 use a2a_client::A2aClient;
 use a2a_types::{
@@ -24,11 +24,11 @@ use a2a_types::{
     StreamResponse, TaskId,
 };
 use futures::StreamExt as _;
-use tokio::sync::mpsc;
 
 use crate::actions::{self, Action, ActionKind};
 use crate::client_args::ClientArgs;
 use crate::connection;
+use crate::lines::{Lines, Read};
 use crate::output;
 use crate::progress::Progress;
 use crate::render::{self, Layout, StreamPrinter, Style};
@@ -190,14 +190,21 @@ pub(crate) async fn run(args: ChatArgs) -> anyhow::Result<()> {
     };
     // One printer for the whole chat, so it knows what the agent already said.
     let mut printer = StreamPrinter::new(style, Layout::Chat);
-    let mut lines = stdin_lines();
+    // The line editor when a person types and reads (stdin and stdout terminals, no --json).
+    let mut lines =
+        Lines::start(interactive && std::io::stdout().is_terminal() && !args.client.json);
+    let edits = lines.edits;
     loop {
-        if interactive {
+        if interactive && !edits {
             output::text(&style.bold("you> "))?;
         }
-        let line = tokio::select! {
-            line = lines.recv() => line,
-            _ = tokio::signal::ctrl_c(), if interactive => None,
+        let read = tokio::select! {
+            read = lines.read("you> ", true) => read,
+            _ = tokio::signal::ctrl_c(), if interactive && !edits => Read::Interrupted,
+        };
+        let line = match read {
+            Read::Line(line) => Some(line),
+            Read::Interrupted | Read::End => None,
         };
         let Some(line) = line else {
             if interactive {
@@ -395,7 +402,7 @@ impl Chat<'_> {
         &self,
         pending: &[Action],
         session: &Session,
-        lines: &mut mpsc::Receiver<String>,
+        lines: &mut Lines,
     ) -> anyhow::Result<Option<Message>> {
         let json = self.args.client.json;
         let mut answers = Vec::new();
@@ -451,20 +458,26 @@ impl Chat<'_> {
     async fn ask(
         &self,
         question: &str,
-        lines: &mut mpsc::Receiver<String>,
+        lines: &mut Lines,
     ) -> anyhow::Result<Option<Option<String>>> {
         let json = self.args.client.json;
+        let edits = lines.edits;
         if json {
             if self.interactive {
                 output::prompt(question);
             }
-        } else {
+        } else if !edits {
             output::text(&self.style.bold(question))?;
         }
-        let line = tokio::select! {
-            line = lines.recv() => line,
-            _ = tokio::signal::ctrl_c(), if self.interactive => {
-                if !json {
+        let read = tokio::select! {
+            read = lines.read(question, false) => read,
+            _ = tokio::signal::ctrl_c(), if self.interactive && !edits => Read::Interrupted,
+        };
+        let line = match read {
+            Read::Line(line) => Some(line),
+            Read::End => None,
+            Read::Interrupted => {
+                if !json && !edits {
                     output::text("\n")?;
                 }
                 return Ok(None);
@@ -550,21 +563,6 @@ impl Chat<'_> {
 /// `y` or `yes`, in any case.
 fn is_yes(line: &str) -> bool {
     matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes")
-}
-
-/// Lines of stdin, read on a thread of their own: a blocking read cannot be cancelled, and
-/// the runtime must not wait for one to finish when the chat ends.
-fn stdin_lines() -> mpsc::Receiver<String> {
-    let (send, receive) = mpsc::channel(1);
-    std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
-            if send.blocking_send(line).is_err() {
-                break;
-            }
-        }
-    });
-    receive
 }
 
 #[cfg(test)]

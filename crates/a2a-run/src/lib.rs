@@ -27,7 +27,7 @@ pub mod store;
 pub mod tools;
 
 pub use self::agent::{
-    CLIENT_TOOLS_KEY, DRAFT_METADATA_KEY, Failure, Limits, OUTPUT_ARTIFACT_ID, OutputKind, RunAgent,
-    RunAgentBuilder,
+    CLIENT_TOOLS_KEY, DRAFT_METADATA_KEY, Failure, Limits, OUTPUT_ARTIFACT_ID, OutputKind,
+    RunAgent, RunAgentBuilder,
 };
 pub use self::answers::{ACTIONS_KEY, APPROVALS_KEY, RESULTS_KEY};

@@ -6,10 +6,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use a2a_client::{A2aClient, ResponseExt as _, message};
+use a2a_run::approval::ApprovalKey;
+use a2a_run::openai::OpenAiModel;
+use a2a_test_support::model::{ScriptedModel, Step};
 use a2a_types::{GetTaskRequest, SendMessageResponse, TaskState};
+use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
 // `dead_code`: each example's `main`; `unreachable_pub`: its `pub fn run`, in a module here.
+#[allow(dead_code, unreachable_pub)]
+#[path = "../examples/agent_run.rs"]
+mod agent_run;
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/client.rs"]
 mod client;
@@ -120,4 +127,100 @@ async fn sqlite_agent_keeps_its_tasks_across_a_restart() {
     };
     assert_eq!(again.state(), Some(TaskState::Completed));
     assert_eq!(again.artifacts[0].text(), "Hello, disk!");
+}
+
+/// The first action a task's status lists (`status.message.parts[].data.actions`).
+fn first_action(task: &a2a_types::Task) -> Value {
+    let status = serde_json::to_value(&task.status).unwrap();
+    let parts = status["message"]["parts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let actions = parts
+        .iter()
+        .find_map(|part| part["data"]["actions"].as_array().cloned());
+    actions
+        .and_then(|actions| actions.first().cloned())
+        .unwrap_or(Value::Null)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agent_run_runs_an_mcp_tool_and_asks_before_sending_email() {
+    // The tests' MCP server, over a directory of one file, and a model that calls its
+    // `list_files`, then `send_email`, then answers.
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("notes.txt"), "buy milk").unwrap();
+    let mcp = format!(
+        "{} --root {}",
+        a2a_test_support::mcp::server_binary().display(),
+        root.path().display()
+    );
+    let model = ScriptedModel::start(vec![
+        Step::tool_call("call-list", "list_files", json!({})),
+        Step::tool_call(
+            "call-mail",
+            "send_email",
+            json!({"to": "bob@example.com", "body": "buy milk"}),
+        ),
+        Step::text("done"),
+    ])
+    .await
+    .unwrap();
+    let (listener, url) = bind_local().await;
+    let agent = agent_run::run(
+        listener,
+        OpenAiModel::new(model.base_url(), "scripted"),
+        &mcp,
+        ApprovalKey::random(),
+    );
+
+    let calls = async {
+        let client = A2aClient::discover(&url).await.unwrap();
+        let asked = task(
+            client
+                .send_message(message::request("mail Bob my files"))
+                .await
+                .unwrap(),
+        );
+        assert_eq!(asked.state(), Some(TaskState::InputRequired), "{asked:?}");
+        let action = first_action(&asked);
+        assert_eq!(action["kind"], "approval", "{action}");
+        assert_eq!(action["toolName"], "send_email", "{action}");
+
+        // Approve, with the request's token, in a data part of a message to the same task.
+        let approval = json!({"approvalResponses": [
+            {"approvalId": action["approvalId"], "approved": true, "token": action["token"]}
+        ]});
+        let answer = message::draft()
+            .task_id(asked.id.clone())
+            .data(approval)
+            .into_request();
+        task(client.send_message(answer).await.unwrap())
+    };
+    let done = tokio::select! {
+        served = agent => panic!("the agent stopped: {served:?}"),
+        done = calls => done,
+    };
+    assert_eq!(done.state(), Some(TaskState::Completed), "{done:?}");
+    assert_eq!(done.artifacts[0].text(), "done");
+    // The MCP tool ran before the model's second step; the email only once approved.
+    let requests = model.requests();
+    assert_eq!(requests.len(), 3);
+    assert!(
+        requests[1]["messages"].to_string().contains("notes.txt"),
+        "{}",
+        requests[1]
+    );
+    assert!(
+        !requests[1]["messages"].to_string().contains("email sent"),
+        "{}",
+        requests[1]
+    );
+    assert!(
+        requests[2]["messages"]
+            .to_string()
+            .contains("email sent to"),
+        "{}",
+        requests[2]
+    );
 }

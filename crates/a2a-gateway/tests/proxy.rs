@@ -10,6 +10,8 @@
 
 #[path = "proxy/cards.rs"]
 mod cards;
+#[path = "proxy/compat.rs"]
+mod compat;
 #[path = "proxy/errors.rs"]
 mod errors;
 #[path = "proxy/forwarding.rs"]

@@ -41,6 +41,29 @@ pub struct ProxyConfig {
     /// The gateway's base URL as clients reach it (`https://gateway.example`), used in
     /// cards. Default `None`: `http://` and the request's `Host`.
     pub public_url: Option<String>,
+    /// The codes of KubeMQ's older gateway and burn-in suite (`gateway.legacy_codes`,
+    /// requirements C-07) on the JSON-RPC route and its relayed streams: -32603 for a busy
+    /// agent, a reply too large and an unreachable agent, -32001 for an agent's 504, and an
+    /// agent's HTTP 500 whose body is not JSON-RPC becomes a -32603 `agent unavailable: 500`
+    /// instead of being relayed. Messages and `ErrorInfo` stay as they are. Default false:
+    /// the seed's codes (-32003 for all of those).
+    pub legacy_codes: bool,
+    /// How the JSON-RPC route answers a missing or refused bearer token (requirements
+    /// C-09). Default [`AuthFailureStatus::Ok`]: HTTP 200 with the -32010 error, as the seed
+    /// says of every request the gateway can parse.
+    pub auth_failure_status: AuthFailureStatus,
+}
+
+/// The HTTP status of an authentication failure on the JSON-RPC route; the body is the
+/// -32010 JSON-RPC error either way. (The HTTP+JSON routes always answer 401.)
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AuthFailureStatus {
+    /// HTTP 200, as for every other error of the gateway's (seed 004).
+    #[default]
+    Ok,
+    /// HTTP 401 with `WWW-Authenticate: Bearer`, as KubeMQ's authentication page says.
+    Unauthorized,
 }
 
 impl Default for ProxyConfig {
@@ -58,6 +81,8 @@ impl Default for ProxyConfig {
             trusted_origins: Vec::new(),
             token_verifier: None,
             public_url: None,
+            legacy_codes: false,
+            auth_failure_status: AuthFailureStatus::Ok,
         }
     }
 }

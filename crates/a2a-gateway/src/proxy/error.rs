@@ -97,6 +97,20 @@ impl GatewayError {
         }
     }
 
+    /// The JSON-RPC `error.code` of KubeMQ's older gateway ([`ProxyConfig::legacy_codes`]):
+    /// -32603 for busy, too large, unreachable and an agent's 500; -32001 for an agent's
+    /// 504; the seed's code otherwise.
+    ///
+    /// [`ProxyConfig::legacy_codes`]: super::ProxyConfig::legacy_codes
+    pub(crate) const fn legacy_code(&self) -> i32 {
+        match self {
+            Self::Busy { .. } | Self::ResponseTooLarge { .. } | Self::Unreachable { .. } => -32603,
+            Self::Unavailable { status: 504, .. } => -32001,
+            Self::Unavailable { status: 500, .. } => -32603,
+            _ => self.code(),
+        }
+    }
+
     /// The `ErrorInfo.reason`.
     pub(crate) const fn reason(&self) -> &'static str {
         match self {
@@ -202,6 +216,15 @@ impl GatewayError {
         }
     }
 
+    /// The JSON-RPC error object, with the [`legacy_code`](Self::legacy_code) when `legacy`.
+    pub(crate) fn to_jsonrpc_error_with(&self, legacy: bool) -> JsonRpcError {
+        let mut error = self.to_jsonrpc_error();
+        if legacy {
+            error.code = self.legacy_code();
+        }
+        error
+    }
+
     /// The HTTP+JSON error body (`google.rpc.Status`).
     pub(crate) fn to_status_body(&self) -> Value {
         let (status, name) = self.http_status();
@@ -283,6 +306,70 @@ mod tests {
             assert_eq!(info.domain, GATEWAY_DOMAIN);
             assert_eq!(info.metadata["executed"], "false");
             assert_eq!(info.metadata["agentId"], "echo-01");
+        }
+    }
+
+    #[test]
+    fn legacy_codes_are_those_of_the_older_gateway() {
+        let agent_id = || "a1".to_owned();
+        let cases = [
+            (
+                GatewayError::Busy {
+                    agent_id: agent_id(),
+                },
+                -32603,
+            ),
+            (
+                GatewayError::ResponseTooLarge {
+                    agent_id: agent_id(),
+                },
+                -32603,
+            ),
+            (
+                GatewayError::Unreachable {
+                    agent_id: agent_id(),
+                },
+                -32603,
+            ),
+            (
+                GatewayError::Unavailable {
+                    agent_id: agent_id(),
+                    status: 500,
+                },
+                -32603,
+            ),
+            (
+                GatewayError::Unavailable {
+                    agent_id: agent_id(),
+                    status: 504,
+                },
+                -32001,
+            ),
+            (
+                GatewayError::Unavailable {
+                    agent_id: agent_id(),
+                    status: 503,
+                },
+                -32003,
+            ),
+            (
+                GatewayError::Timeout {
+                    agent_id: agent_id(),
+                },
+                -32001,
+            ),
+            (
+                GatewayError::AgentNotFound {
+                    agent_id: agent_id(),
+                },
+                -32002,
+            ),
+        ];
+        for (error, code) in cases {
+            let legacy = error.to_jsonrpc_error_with(true);
+            assert_eq!(legacy.code, code, "{error}");
+            assert_eq!(legacy.message, error.to_string());
+            assert_eq!(error.to_jsonrpc_error_with(false), error.to_jsonrpc_error());
         }
     }
 

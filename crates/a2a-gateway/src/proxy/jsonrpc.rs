@@ -16,10 +16,11 @@ use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse as _, Response};
 use bytes::Bytes;
-use http::header::{CONTENT_TYPE, HeaderMap, HeaderValue};
+use http::header::{CONTENT_TYPE, HeaderMap, HeaderValue, WWW_AUTHENTICATE};
 use http::{Method, StatusCode};
 use tokio::time::Instant;
 
+use super::config::{AuthFailureStatus, ProxyConfig};
 use super::envelope::{self, RequestHead, ScannedRequest};
 use super::error::GatewayError;
 use super::grpc::{self, grpc_url};
@@ -72,11 +73,11 @@ async fn forward(
     let verifier = proxy.config.token_verifier.as_deref();
     let caller_id = match auth::caller_id(verifier, &parts.headers).await {
         Ok(caller_id) => caller_id,
-        Err(error) => return refuse(RequestId::Null, &error),
+        Err(error) => return refuse(&proxy.config, RequestId::Null, &error),
     };
     let (body, request) = match read(proxy, agent_id, &parts.headers, body).await {
         Ok(read) => read,
-        Err((id, error)) => return refuse(id, &error),
+        Err((id, error)) => return refuse(&proxy.config, id, &error),
     };
     labels.method.clone_from(&request.method);
     let answer = call(
@@ -93,7 +94,7 @@ async fn forward(
         (None, Ok((_, outcome))) => (StatusCode::NO_CONTENT.into_response(), outcome),
         (None, Err(error)) => (StatusCode::NO_CONTENT.into_response(), error.outcome()),
         (Some(_), Ok(answer)) => answer,
-        (Some(id), Err(error)) => refuse(id, &error),
+        (Some(id), Err(error)) => refuse(&proxy.config, id, &error),
     }
 }
 
@@ -236,7 +237,14 @@ async fn call(
                 body,
             },
             None,
-        ) => relay(agent_id, request.id.as_ref(), status, &headers, body),
+        ) => relay(
+            agent_id,
+            request.id.as_ref(),
+            status,
+            &headers,
+            body,
+            proxy.config.legacy_codes,
+        ),
         (
             Reply::Complete {
                 status,
@@ -248,7 +256,14 @@ async fn call(
             // The agent's version is not the caller's.
             headers.remove(versions::VERSION_HEADER);
             let body = translation.answer(agent_id, &body)?.unwrap_or(body);
-            relay(agent_id, request.id.as_ref(), status, &headers, body)
+            relay(
+                agent_id,
+                request.id.as_ref(),
+                status,
+                &headers,
+                body,
+                proxy.config.legacy_codes,
+            )
         }
     }
 }
@@ -279,12 +294,15 @@ fn answers(asked: &RequestId, answered: &RequestId, payload: &JsonRpcPayload) ->
 /// The agent's whole answer as the client gets it: a JSON-RPC response byte for
 /// byte at HTTP 200, whether result or the agent's own error; any other error body with
 /// the agent's status; anything else, or a reply with another request's id, is -32004.
+/// With `legacy_codes`, a 500 whose body is not JSON-RPC is the gateway's
+/// `agent unavailable: 500` (-32603) instead of being relayed.
 fn relay(
     agent_id: &str,
     asked: Option<&RequestId>,
     status: StatusCode,
     agent_headers: &HeaderMap,
     body: Bytes,
+    legacy_codes: bool,
 ) -> Result<(Response, Outcome), GatewayError> {
     if !(status.is_success() || status.is_client_error() || status.is_server_error()) {
         return Err(GatewayError::invalid_response(
@@ -319,6 +337,13 @@ fn relay(
                 "the body is not a JSON-RPC response",
             ));
         }
+        None if legacy_codes && status == StatusCode::INTERNAL_SERVER_ERROR => {
+            tracing::warn!(agent_id, status = status.as_u16(), "agent failed");
+            return Err(GatewayError::Unavailable {
+                agent_id: agent_id.to_owned(),
+                status: status.as_u16(),
+            });
+        }
         None => (status, Outcome::AgentError),
     };
     let mut response = Response::new(Body::from(body));
@@ -327,11 +352,22 @@ fn relay(
     Ok((response, outcome))
 }
 
-/// The gateway's own error, always at HTTP 200.
-fn refuse(id: RequestId, error: &GatewayError) -> (Response, Outcome) {
-    let body = JsonRpcResponse::error(id, error.to_jsonrpc_error());
-    (
-        (StatusCode::OK, Json(body)).into_response(),
-        error.outcome(),
-    )
+/// The gateway's own error, at HTTP 200; an authentication failure at HTTP 401 with
+/// `WWW-Authenticate` when `config` says so. The code is the legacy one with
+/// [`ProxyConfig::legacy_codes`].
+fn refuse(config: &ProxyConfig, id: RequestId, error: &GatewayError) -> (Response, Outcome) {
+    let body = JsonRpcResponse::error(id, error.to_jsonrpc_error_with(config.legacy_codes));
+    let unauthorized = matches!(error, GatewayError::Unauthenticated { .. })
+        && config.auth_failure_status == AuthFailureStatus::Unauthorized;
+    let mut response = if unauthorized {
+        (StatusCode::UNAUTHORIZED, Json(body)).into_response()
+    } else {
+        (StatusCode::OK, Json(body)).into_response()
+    };
+    if unauthorized {
+        response
+            .headers_mut()
+            .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    }
+    (response, error.outcome())
 }

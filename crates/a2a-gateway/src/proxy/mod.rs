@@ -31,6 +31,12 @@
 //! | bearer token missing or refused | -32010 | `authentication failed: …` |
 //! | registry unreadable | -32603 | `internal error` |
 //!
+//! With [`ProxyConfig::legacy_codes`], the codes of KubeMQ's older gateway instead: busy,
+//! too large and unreachable are -32603, a 504 is -32001, and an agent's 500 whose body is
+//! not JSON-RPC is -32603 `agent unavailable: 500`. With
+//! [`ProxyConfig::auth_failure_status`] set to [`AuthFailureStatus::Unauthorized`], a
+//! -32010 is answered at HTTP 401 with `WWW-Authenticate: Bearer`.
+//!
 //! The agent's own answers, errors included, are relayed untouched, unless the caller and
 //! the agent speak different A2A versions: a v0.3 caller (`message/send`, …) reaching an
 //! agent whose card offers only v1.0, or a v1.0 caller reaching an agent that offers only
@@ -54,7 +60,7 @@ pub mod stream;
 mod upstream;
 pub(crate) mod versions;
 
-pub use self::config::ProxyConfig;
+pub use self::config::{AuthFailureStatus, ProxyConfig};
 pub use self::error::GATEWAY_DOMAIN;
 pub use self::headers::CALLER_ID_HEADER;
 pub use self::routes::router;

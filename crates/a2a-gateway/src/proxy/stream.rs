@@ -106,6 +106,7 @@ where
         events: EventSplitter::new(config.max_response_bytes),
         agent_id: agent_id.to_owned(),
         framing,
+        legacy_codes: config.legacy_codes,
         max_idle: config.max_sse_idle,
         idle_deadline: now + config.max_sse_idle,
         keepalive,
@@ -204,6 +205,8 @@ struct Relay {
     events: EventSplitter,
     agent_id: String,
     framing: Framing,
+    /// [`ProxyConfig::legacy_codes`].
+    legacy_codes: bool,
     max_idle: Duration,
     idle_deadline: Instant,
     keepalive: Option<Duration>,
@@ -264,15 +267,20 @@ impl Relay {
     }
 
     fn error_frame(&self, error: &GatewayError) -> Bytes {
-        error_frame(&self.framing, error)
+        error_frame_with(&self.framing, error, self.legacy_codes)
     }
 }
 
 /// The `task.error` frame of the gateway's `error` in the envelope of `framing`.
 pub(crate) fn error_frame(framing: &Framing, error: &GatewayError) -> Bytes {
+    error_frame_with(framing, error, false)
+}
+
+/// [`error_frame`], with the legacy JSON-RPC code when `legacy`.
+fn error_frame_with(framing: &Framing, error: &GatewayError, legacy: bool) -> Bytes {
     let data = match framing {
         Framing::JsonRpc(id) => {
-            let response = JsonRpcResponse::error(id.clone(), error.to_jsonrpc_error());
+            let response = JsonRpcResponse::error(id.clone(), error.to_jsonrpc_error_with(legacy));
             serde_json::to_string(&response).unwrap_or_else(|failure| {
                 // Never expected: the document holds only strings and numbers.
                 tracing::error!(error = %failure, "stream error frame could not be written");

@@ -45,6 +45,25 @@ enum Command {
     Webhook(Box<commands::webhook::WebhookArgs>),
 }
 
+impl Cli {
+    /// Parses the process's command line, reading KubeMQ's `KUBEMQ_A2A_*` variable names
+    /// for `a2a gateway` beside ours (`kubemq_env`).
+    ///
+    /// # Errors
+    /// clap's, for a command line that cannot be used (help and version requests included).
+    pub fn try_parse_with_env() -> Result<Self, clap::Error> {
+        let command = <Self as clap::CommandFactory>::command();
+        let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+        let args = match command.find_subcommand("gateway") {
+            Some(gateway) => {
+                crate::kubemq_env::with_aliases(args, gateway, |name| std::env::var_os(name))
+            }
+            None => args,
+        };
+        <Self as clap::Parser>::try_parse_from(args)
+    }
+}
+
 /// Runs the parsed command to completion.
 ///
 /// # Errors

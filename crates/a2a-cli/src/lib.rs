@@ -55,6 +55,7 @@ mod connection;
 mod duration;
 mod error;
 mod follow;
+mod kubemq_env;
 mod lines;
 mod logging;
 mod output;

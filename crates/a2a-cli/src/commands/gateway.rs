@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_gateway::Gateway;
-use a2a_gateway::proxy::ProxyConfig;
+use a2a_gateway::proxy::{AuthFailureStatus, ProxyConfig};
 use a2a_gateway::registry::{Registry, RegistryOptions, SignaturePolicy};
 use a2a_server::auth::Secret;
 use a2a_server::auth::token::TokenVerifier;
@@ -30,6 +30,15 @@ HTTP+JSON; GET /metrics serves Prometheus text. GET /healthz answers 200 while t
 up, GET /readyz 200 when the registry database answers (503 when it does not, or while \
 draining after SIGINT/SIGTERM); neither needs credentials. Failed calls to agents are logged \
 at warn. RUST_LOG, when set and not empty, overrides --log-level.
+
+KubeMQ's variable names are read too: each A2A_GATEWAY_<NAME> below may also be given as \
+KUBEMQ_A2A_<NAME> (KUBEMQ_A2A_REGISTRY_KEY, KUBEMQ_A2A_LEGACY_CODES, …), and KubeMQ's own \
+KUBEMQ_A2A_PORT (--bind 0.0.0.0:PORT), KUBEMQ_A2A_DEFAULT_TIMEOUT_SECONDS (--timeout), \
+KUBEMQ_A2A_MAX_TIMEOUT_SECONDS, KUBEMQ_A2A_MAX_SSE_IDLE_SECONDS (seconds), \
+KUBEMQ_A2A_AGENT_MAX_CONCURRENCY, KUBEMQ_A2A_AGENT_MAX_RESPONSE_BYTES, \
+KUBEMQ_A2A_AGENT_TLS_SKIP_VERIFY and KUBEMQ_A2A_TRUSTED_ORIGINS. A flag wins over both; \
+A2A_GATEWAY_* wins over KUBEMQ_A2A_*. KUBEMQ_A2A_ENABLE is not read: running the command is \
+enabling it.
 
 Examples:
   a2a gateway
@@ -207,6 +216,22 @@ struct ProxyArgs {
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
           default_value = "false", value_name = "BOOL")]
     agent_tls_skip_verify: bool,
+    /// The codes of KubeMQ's older gateway: -32603 for busy, too large, unreachable and an agent's non-JSON-RPC 500; -32001 for an agent's 504 (default: the seed's -32003 for all)
+    #[arg(long, env = "A2A_GATEWAY_LEGACY_CODES", value_parser = BoolishValueParser::new(),
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          default_value = "false", value_name = "BOOL")]
+    legacy_codes: bool,
+}
+
+/// The HTTP status of a caller's failed authentication on the JSON-RPC route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum AuthFailureArg {
+    /// HTTP 200 with the -32010 JSON-RPC error (KubeMQ's seed)
+    #[value(name = "200")]
+    Ok,
+    /// HTTP 401 with WWW-Authenticate: Bearer, the body still the -32010 error
+    #[value(name = "401")]
+    Unauthorized,
 }
 
 /// The JWT callers must present.
@@ -234,6 +259,15 @@ struct CallerArgs {
     /// The `aud` JWTs must carry: tokens for other services must not work here
     #[arg(long, value_name = "AUDIENCE", env = "A2A_GATEWAY_AUDIENCE")]
     audience: Option<String>,
+    /// The HTTP status of a refused token on the JSON-RPC route (HTTP+JSON routes always answer 401)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "STATUS",
+        default_value = "200",
+        env = "A2A_GATEWAY_AUTH_FAILURE_STATUS"
+    )]
+    auth_failure_status: AuthFailureArg,
 }
 
 /// What the gateway logs, and how.
@@ -383,6 +417,11 @@ fn proxy_config(args: &GatewayArgs) -> anyhow::Result<ProxyConfig> {
     config.max_response_bytes = args.proxy.max_response_bytes;
     config.max_request_bytes = args.proxy.max_request_bytes;
     config.agent_tls_skip_verify = args.proxy.agent_tls_skip_verify;
+    config.legacy_codes = args.proxy.legacy_codes;
+    config.auth_failure_status = match args.callers.auth_failure_status {
+        AuthFailureArg::Ok => AuthFailureStatus::Ok,
+        AuthFailureArg::Unauthorized => AuthFailureStatus::Unauthorized,
+    };
     config.trusted_origins = args
         .serving
         .cors_origins

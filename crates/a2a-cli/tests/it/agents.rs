@@ -245,3 +245,50 @@ async fn an_unreachable_gateway_and_a_bad_url_have_their_exit_codes() {
     let run = a2a_run(&["agents", "get", "ftp://gateway", "a1"]).await;
     fails(&run, 2, "is not an http:// or https:// URL");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubemq_variables_configure_the_gateway_and_ours_win() {
+    let mut command = a2a();
+    command
+        .args(["gateway", "--shutdown-grace", "1s", "--bind", "127.0.0.1:0"])
+        .args(["--store", "sqlite::memory:"])
+        .env("KUBEMQ_A2A_REGISTRY_KEY", "theirs")
+        .env("A2A_GATEWAY_REGISTRY_KEY", "ours")
+        .env("KUBEMQ_A2A_LEGACY_CODES", "true");
+    let gateway = Server::spawn(command, "a2a gateway with KUBEMQ_A2A_*");
+    let gw = gateway.url.clone();
+    let register = |key: &'static str| {
+        let gw = gw.clone();
+        async move {
+            a2a_run(&[
+                "agents",
+                "register",
+                &gw,
+                "--key",
+                key,
+                "--agent-id",
+                "dead-01",
+                "--name",
+                "Dead",
+                "--url",
+                "http://127.0.0.1:9/",
+            ])
+            .await
+        }
+    };
+    fails(&register("theirs").await, 1, "HTTP 401");
+    register("ours").await.ok();
+    // Legacy codes: an unreachable agent is -32603.
+    let answer: Value = reqwest::Client::new()
+        .post(format!("{gw}/a2a/dead-01"))
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "message/send",
+            "params": {"message": {"parts": [{"text": "hi"}]}}}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer["error"]["code"], -32603, "{answer}");
+    assert_eq!(answer["error"]["message"], "agent unreachable: dead-01");
+}

@@ -19,8 +19,11 @@ const OURS: &str = "A2A_GATEWAY_";
 /// The prefix of KubeMQ's.
 const THEIRS: &str = "KUBEMQ_A2A_";
 
+/// How a KubeMQ value becomes the value of our flag.
+type Convert = fn(&str) -> String;
+
 /// KubeMQ's own names: the variable, our flag, and how its value becomes the flag's.
-const NATIVE: [(&str, &str, fn(&str) -> String); 8] = [
+const NATIVE: [(&str, &str, Convert); 8] = [
     ("KUBEMQ_A2A_PORT", "bind", |port| {
         format!("0.0.0.0:{}", port.trim())
     }),

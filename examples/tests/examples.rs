@@ -21,6 +21,9 @@ mod agent_run;
 #[path = "../examples/client.rs"]
 mod client;
 #[allow(dead_code, unreachable_pub)]
+#[path = "../examples/gateway.rs"]
+mod gateway;
+#[allow(dead_code, unreachable_pub)]
 #[path = "../examples/hello_agent.rs"]
 mod hello_agent;
 #[allow(dead_code, unreachable_pub)]
@@ -223,4 +226,13 @@ async fn agent_run_runs_an_mcp_tool_and_asks_before_sending_email() {
         "{}",
         requests[2]
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gateway_forwards_to_each_registered_agent() {
+    let (listener, url) = bind_local().await;
+    let gateway = gateway::start(listener).await.unwrap();
+    assert_eq!(gateway, url);
+    let answers = gateway::call_each(&gateway).await.unwrap();
+    assert_eq!(answers, ["Hello, world!", "Bonjour, world!"]);
 }

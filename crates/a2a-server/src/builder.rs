@@ -50,6 +50,7 @@ impl A2aServer {
             push_signer: None,
             push_store: None,
             webhook_resolver: None,
+            metrics: None,
         }
     }
 
@@ -138,6 +139,30 @@ pub struct A2aServerBuilder {
     push_signer: Option<PushSigner>,
     push_store: Option<Arc<dyn PushConfigStore>>,
     webhook_resolver: Option<Arc<dyn Resolve>>,
+    metrics: Option<MetricsRender>,
+}
+
+/// Renders the metrics page (`GET /metrics`), e.g. a Prometheus exporter's handle.
+#[derive(Clone)]
+pub struct MetricsRender(Arc<dyn Fn() -> String + Send + Sync>);
+
+impl MetricsRender {
+    /// A page made by `render` on each scrape.
+    pub fn new(render: impl Fn() -> String + Send + Sync + 'static) -> Self {
+        Self(Arc::new(render))
+    }
+
+    /// The page now.
+    #[must_use]
+    pub fn render(&self) -> String {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for MetricsRender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MetricsRender(..)")
+    }
 }
 
 impl std::fmt::Debug for A2aServerBuilder {
@@ -153,6 +178,15 @@ impl std::fmt::Debug for A2aServerBuilder {
 }
 
 impl A2aServerBuilder {
+    /// Serves `GET /metrics` (unauthenticated, like the health checks) with what `render`
+    /// returns, as Prometheus text: the recorder's page. The server records its series
+    /// through the `metrics` facade ([`crate::metrics`]); installing a recorder and
+    /// rendering it is the caller's choice.
+    pub fn metrics(mut self, render: MetricsRender) -> Self {
+        self.metrics = Some(render);
+        self
+    }
+
     /// Stores tasks in `store` (default: a fresh [`InMemoryTaskStore`]).
     pub fn store(mut self, store: impl TaskStore) -> Self {
         self.store = Some(Arc::new(store));
@@ -335,6 +369,7 @@ impl A2aServerBuilder {
                 rest_status_profile,
                 push_signer: self.push_signer,
                 jwks_path: binding::join_paths(&base_path, signing::JWKS_PATH),
+                metrics: self.metrics,
             },
         })
     }

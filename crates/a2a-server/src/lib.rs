@@ -47,6 +47,7 @@ mod events;
 pub mod executor;
 pub mod handler;
 pub mod health;
+pub mod metrics;
 mod percent;
 pub mod push;
 pub mod store;
@@ -54,7 +55,7 @@ pub mod tls;
 mod turn;
 
 pub use self::binding::{BindingKind, Endpoint, WELL_KNOWN_CARD_PATH};
-pub use self::builder::{A2aServer, A2aServerBuilder, ConfigError};
+pub use self::builder::{A2aServer, A2aServerBuilder, ConfigError, MetricsRender};
 pub use self::config::ServerConfig;
 pub use self::events::{DEFAULT_QUEUE_CAPACITY, EventBus, TaskEvent};
 pub use self::executor::{AgentExecutor, ExecutorError, RequestContext, TaskUpdater};

@@ -28,8 +28,12 @@ Every option can also be set by an environment variable A2A_<OPTION> \
 RUST_LOG, when set and not empty, overrides --log-level (same syntax).
 
 Probes: GET /healthz answers 200 while the process is up; GET /readyz answers 200 when the \
-task store answers, 503 while draining after SIGINT/SIGTERM or when the store does not. Both \
-need no credentials. Each request logs one info line under the target a2a::access.
+task store answers, 503 while draining after SIGINT/SIGTERM or when the store does not. \
+GET /metrics answers the server's series in the Prometheus text format (a2a_task_states_total, \
+a2a_turns_running, a2a_turns_queued, a2a_admission_refusals_total, a2a_streams_open, \
+a2a_events_published_total, a2a_push_deliveries_total, a2a_store_operation_seconds, \
+a2a_jwks_fetches_total, a2a_authentication_failures_total). None of them needs credentials. \
+Each request logs one info line under the target a2a::access.
 
 Examples:
   a2a serve
@@ -235,6 +239,9 @@ fn build_server(
     let mut builder = A2aServer::builder(served.card, agent)
         .config(settings.server.clone())
         .authentication(authentication::build(&settings.auth)?);
+    if let Some(page) = metrics_page() {
+        builder = builder.metrics(page);
+    }
     if let Some(extended) = extended {
         // Served to authenticated callers only; with authentication off, to everyone (the
         // start-up warning about --no-auth says so).
@@ -264,6 +271,39 @@ fn build_server(
             .card_path(settings.card_path.clone())
     };
     Ok(builder.build()?)
+}
+
+/// The Prometheus page of the server's series (`a2a_server::metrics`), served at
+/// `/metrics`: the recorder is installed here, once; `None` (with a warning) when another
+/// recorder is installed already.
+fn metrics_page() -> Option<a2a_server::MetricsRender> {
+    use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
+    let builder = PrometheusBuilder::new()
+        .set_buckets_for_metric(
+            Matcher::Full(a2a_server::metrics::STORE_OPERATION_SECONDS.to_owned()),
+            &[
+                0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+            ],
+        )
+        .ok()?;
+    let handle = match builder.install_recorder() {
+        Ok(handle) => handle,
+        Err(error) => {
+            tracing::warn!(%error, "metrics are not served: a recorder is installed already");
+            return None;
+        }
+    };
+    a2a_server::metrics::describe();
+    let upkeep = handle.clone();
+    tokio::spawn(async move {
+        // Histograms are folded on upkeep; without it their samples pile up between scrapes.
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(5));
+        loop {
+            every.tick().await;
+            upkeep.run_upkeep();
+        }
+    });
+    Some(a2a_server::MetricsRender::new(move || handle.render()))
 }
 
 /// The key that signs push deliveries: the configured PKCS#8 file (so several instances

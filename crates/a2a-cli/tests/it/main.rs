@@ -27,6 +27,7 @@ mod crash;
 mod exec;
 mod gateway;
 mod llm;
+mod metrics;
 mod operations;
 mod page_tokens;
 mod protocol_choices;

@@ -317,6 +317,17 @@ impl Authenticator {
                 return Ok(Some(caller));
             }
         }
+        let reason = if scope_shortfall.is_some() {
+            "scope"
+        } else if outcomes
+            .iter()
+            .any(|outcome| matches!(outcome, Some(Outcome::Invalid(_))))
+        {
+            "invalid"
+        } else {
+            "missing"
+        };
+        crate::metrics::authentication_failed(reason);
         Err(rules.failure(
             &outcomes,
             scope_shortfall.as_deref(),

@@ -60,6 +60,8 @@ pub(crate) struct RouterOptions {
     pub(crate) push_signer: Option<crate::push::signing::PushSigner>,
     /// Where the push signer's JWK Set is served: `/.well-known/jwks.json` under the base path.
     pub(crate) jwks_path: String,
+    /// Renders `GET /metrics`, when served.
+    pub(crate) metrics: Option<crate::builder::MetricsRender>,
 }
 
 pub(crate) use self::path::{join_paths, normalize_path, router, url_path};

@@ -8,7 +8,7 @@ use std::time::Duration;
 use a2a_types::A2aError;
 use a2a_types::error::RestStatusProfile;
 use axum::extract::Request;
-use axum::response::Response;
+use axum::response::{IntoResponse as _, Response};
 use axum::routing::any;
 use http::StatusCode;
 
@@ -36,6 +36,7 @@ pub(super) struct Bindings {
     card_path: String,
     /// The push signer's public keys, when one is configured.
     jwks: Option<JwksRoute>,
+    metrics: Option<crate::builder::MetricsRender>,
     endpoints: Vec<Endpoint>,
 }
 
@@ -56,11 +57,15 @@ pub(super) fn build(
             .push_signer
             .as_ref()
             .map(|signer| JwksRoute::new(options.jwks_path.clone(), signer)),
+        metrics: options.metrics.clone(),
         endpoints: endpoints.to_vec(),
     });
     let mut patterns = BTreeSet::new();
     patterns.insert(health::HEALTHZ_PATH.to_owned());
     patterns.insert(health::READYZ_PATH.to_owned());
+    if bindings.metrics.is_some() {
+        patterns.insert(METRICS_PATH.to_owned());
+    }
     patterns.insert(escape(&bindings.card_path));
     if let Some(jwks) = &bindings.jwks {
         patterns.insert(escape(&jwks.path));
@@ -103,6 +108,9 @@ pub(super) fn build(
     router
 }
 
+/// Where the metrics page is served, when it is.
+pub(crate) const METRICS_PATH: &str = "/metrics";
+
 /// Sends a request to its route. Reads of `/healthz` and `/readyz` win over everything,
 /// unauthenticated (an HTTP+JSON endpoint at `/` would read them as tenants); the card wins
 /// for reads of its path; then JSON-RPC endpoints, which own exactly their path; then
@@ -115,6 +123,19 @@ async fn dispatch(bindings: &Bindings, request: Request) -> Response {
         Some(Probe::Live) => return health::live_response(),
         Some(Probe::Ready) => return health::ready_response(bindings.handler.readiness().await),
         None => {}
+    }
+    if let Some(render) = &bindings.metrics
+        && path == METRICS_PATH
+        && request.method() == http::Method::GET
+    {
+        return (
+            [(
+                http::header::CONTENT_TYPE,
+                "text/plain; version=0.0.4; charset=utf-8",
+            )],
+            render.render(),
+        )
+            .into_response();
     }
     if let Some(jwks) = &bindings.jwks
         && path == jwks.path

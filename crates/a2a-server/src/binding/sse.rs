@@ -56,6 +56,7 @@ pub(super) fn response(events: EventStream, framing: Framing, keepalive: Duratio
         events,
         framing,
         keepalive: (!keepalive.is_zero()).then_some(keepalive),
+        _open: crate::metrics::Live::new(crate::metrics::STREAMS_OPEN),
     };
     let body = futures::stream::unfold(Some(frames), |frames| async move {
         let mut frames = frames?;
@@ -93,6 +94,8 @@ struct Frames {
     events: EventStream,
     framing: Framing,
     keepalive: Option<Duration>,
+    /// Counts the stream in `a2a_streams_open` until the body is dropped.
+    _open: crate::metrics::Live,
 }
 
 impl Framing {

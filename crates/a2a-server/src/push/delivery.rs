@@ -252,9 +252,11 @@ impl Dispatcher {
                 };
                 match outcome {
                     Outcome::Delivered => {
+                        crate::metrics::push_delivery("delivered");
                         tracing::debug!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, "push delivered");
                     }
                     Outcome::Gone => {
+                        crate::metrics::push_delivery("gone");
                         tracing::info!(task_id = %task_id, config_id = %config_id, "webhook answered 410 Gone; its config is removed");
                         if let Err(error) = self
                             .configs
@@ -266,13 +268,16 @@ impl Dispatcher {
                         return;
                     }
                     Outcome::Refused(reason) => {
+                        crate::metrics::push_delivery("refused");
                         tracing::warn!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, reason, "push refused; not retried");
                     }
                     Outcome::Retry(reason) => {
                         attempts += 1;
                         if attempts > self.options.retry_attempts {
+                            crate::metrics::push_delivery("given_up");
                             tracing::warn!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, reason, attempts, "push failed; giving up on this event");
                         } else {
+                            crate::metrics::push_delivery("retry");
                             tracing::debug!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, reason, attempts, "push failed; will retry");
                             let retry_at = now_ms() + self.backoff(attempts, &task_id);
                             // Released until the retry is due; whoever claims it then goes on.

@@ -108,6 +108,7 @@ impl Admission {
     pub(crate) fn admit(&self, may_queue: bool) -> Result<Ticket, A2aError> {
         let mut state = lock(&self.state);
         if state.shutting_down {
+            crate::metrics::admission_refused("shutting_down");
             return Err(A2aError::unavailable());
         }
         let tracked = self.tracker.token();
@@ -132,6 +133,7 @@ impl Admission {
                 if may_queue && state.reserved < self.queue_capacity =>
             {
                 state.reserved += 1;
+                crate::metrics::turns_queued(state.reserved);
                 let place = QueuePlace {
                     state: Arc::clone(&self.state),
                     slots: Arc::clone(slots),
@@ -142,7 +144,10 @@ impl Admission {
                     tracked,
                 })
             }
-            Err(TryAcquireError::NoPermits) => Err(A2aError::server_busy()),
+            Err(TryAcquireError::NoPermits) => {
+                crate::metrics::admission_refused("busy");
+                Err(A2aError::server_busy())
+            }
             // The semaphore is never closed; were it, no turn could start any more.
             Err(TryAcquireError::Closed) => Err(A2aError::unavailable()),
         }
@@ -245,6 +250,7 @@ impl Drop for QueuePlace {
     fn drop(&mut self) {
         let mut state = lock(&self.state);
         state.reserved = state.reserved.saturating_sub(1);
+        crate::metrics::turns_queued(state.reserved);
         if let Some(task_id) = &self.task_id {
             state.queued.remove(task_id);
         }

@@ -320,6 +320,7 @@ impl Engine {
             let updater = TaskUpdater::new(handle);
             let current = TaskUpdater::new(updater.handle());
             let execute = async move {
+                let _running = crate::metrics::Live::new(crate::metrics::TURNS_RUNNING);
                 progress::with_updater(&current, executor.execute(context, updater)).await
             };
             let outcome = turn.run_executor(execute).await;
@@ -373,15 +374,21 @@ impl Engine {
             && responses
                 .iter()
                 .all(|response| matches!(response, StreamResponse::ArtifactUpdate(_)));
+        let started = std::time::Instant::now();
         let saved = match expected {
             Expected::Version(version) if only_chunks => {
-                self.store.append(scope, task, version, &responses).await?
+                let saved = self.store.append(scope, task, version, &responses).await?;
+                crate::metrics::store_operation("append", started.elapsed());
+                saved
             }
             Expected::Version(_) | Expected::Absent => {
-                self.store.save(scope, task, expected, &responses).await?
+                let saved = self.store.save(scope, task, expected, &responses).await?;
+                crate::metrics::store_operation("save", started.elapsed());
+                saved
             }
         };
         let count = responses.len() as u64;
+        crate::metrics::events_published(count);
         if count > 0 {
             let first = saved.last_sequence.saturating_sub(count) + 1;
             let events = responses

@@ -238,10 +238,16 @@ impl Turn {
         let first_change = {
             let mut flags = self.flags();
             let first = !flags.changed;
+            if !flags.created && matches!(expected, Expected::Absent) {
+                crate::metrics::task_state(TaskState::Submitted);
+            }
             flags.created = true;
             flags.changed = true;
             first
         };
+        if let Some(state) = status_set {
+            crate::metrics::task_state(state);
+        }
         let ends = status_set.is_some_and(ends_turn);
         // The waiting request reads the task only at its first change, at a terminal or
         // interrupted status, or at the end of the turn; other updates (artifact chunks) skip

@@ -198,6 +198,16 @@ async fn fetch_jwks(
     url: &Url,
     limit: usize,
 ) -> Result<(KeySet, Option<Duration>), TokenError> {
+    let fetched = fetch_jwks_once(http, url, limit).await;
+    crate::metrics::jwks_fetch(fetched.is_ok());
+    fetched
+}
+
+async fn fetch_jwks_once(
+    http: &reqwest::Client,
+    url: &Url,
+    limit: usize,
+) -> Result<(KeySet, Option<Duration>), TokenError> {
     let unavailable =
         |why: &str| TokenError::Unavailable(format!("fetching the JWKS failed: {why}"));
     let request = http.get(url.clone()).header(

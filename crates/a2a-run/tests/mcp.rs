@@ -120,6 +120,7 @@ async fn exercise(tools: &McpTools, root: &Root) {
             "read_file",
             "write_file",
             "slow",
+            "slow_change",
             "fail",
             "big"
         ]

@@ -126,7 +126,7 @@ async fn exercise(tools: &McpTools, root: &Root) {
         ]
     );
     let repeatable: Vec<bool> = specs.iter().map(|spec| spec.repeatable).collect();
-    assert_eq!(repeatable, [true, true, false, true, false, true]);
+    assert_eq!(repeatable, [true, true, false, true, false, false, true]);
     let read = &specs[1];
     assert_eq!(read.description, "Reads a file under the root.");
     assert_eq!(read.input_schema["type"], "object");

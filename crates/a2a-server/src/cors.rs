@@ -1,13 +1,24 @@
-//! Cross-origin resource sharing for browser clients: off by default; when
-//! on, a middleware around the whole router answers preflights and marks every response.
+//! Cross-origin resource sharing for browser clients: off by default; when on,
+//! `tower_http::cors::CorsLayer` around the whole router answers preflights and marks
+//! every response.
+//!
+//! ```
+//! use a2a_server::cors::CorsConfig;
+//!
+//! let mut cors = CorsConfig::default();
+//! cors.allow_origins = vec!["https://app.example".into()];
+//! cors.allow_credentials = true;
+//! let mut config = a2a_server::ServerConfig::default();
+//! config.cors = Some(cors);
+//! ```
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::extract::{Request, State};
-use axum::middleware::Next;
-use axum::response::Response;
-use http::header::{self, HeaderMap, HeaderValue};
-use http::{Method, StatusCode};
+use http::header::{self, HeaderValue};
+use http::{Method, Response};
+use tower_http::cors::{AllowHeaders, AllowMethods, AllowOrigin, CorsLayer, Vary};
+use tower_http::set_header::SetResponseHeaderLayer;
 
 /// CORS settings; the defaults allow any origin, every method, the A2A headers and
 /// `Authorization`, cached for an hour.
@@ -51,131 +62,116 @@ impl Default for CorsConfig {
     }
 }
 
-/// Which origins may read responses.
-#[derive(Debug)]
-enum AllowedOrigins {
-    /// `*`.
-    Any,
-    /// Only these; the request's `Origin` is echoed when listed.
-    Listed(Vec<HeaderValue>),
-}
-
-/// A [`CorsConfig`] turned into header values once, at build time.
+/// A [`CorsConfig`] turned into layers once, at build time.
 #[derive(Debug)]
 pub(crate) struct CorsPolicy {
-    origins: AllowedOrigins,
-    methods: HeaderValue,
-    headers: HeaderValue,
-    max_age: HeaderValue,
-    credentials: bool,
+    layer: CorsLayer,
+    /// `Access-Control-Allow-Headers` as configured. tower-http would spell the names in
+    /// lower case; operators see what they wrote.
+    allow_headers: Option<HeaderValue>,
+    /// Listed origins make the answer depend on the `Origin`, so caches must key on it
+    /// even when it is refused.
+    vary_origin: bool,
 }
 
 impl CorsPolicy {
-    /// Prepares `config`'s headers. Entries that are not valid header text are skipped and
-    /// credentials next to a `*` origin are dropped (browsers refuse the pair), each with a
-    /// warning.
+    /// Prepares `config`'s layer. Entries that are not valid header text are skipped, and
+    /// credentials next to a `*` are dropped (browsers refuse the pair), each with a warning.
     pub(crate) fn new(config: &CorsConfig) -> Self {
-        let origins = if config
-            .allow_origins
-            .iter()
-            .any(|origin| origin.trim() == "*")
-        {
-            AllowedOrigins::Any
+        let is_wildcard = |items: &[String]| items.iter().any(|item| item.trim() == "*");
+        let any_origin = is_wildcard(&config.allow_origins);
+        let origins = if any_origin {
+            AllowOrigin::any()
         } else {
-            AllowedOrigins::Listed(
-                config
-                    .allow_origins
-                    .iter()
-                    .filter_map(|origin| header_text("allow_origins", origin.trim()))
-                    .collect(),
-            )
-        };
-        let credentials = match origins {
-            AllowedOrigins::Any if config.allow_credentials => {
-                tracing::warn!(
-                    "CORS allow_credentials is ignored: browsers refuse credentials with a `*` origin"
-                );
-                false
-            }
-            AllowedOrigins::Any | AllowedOrigins::Listed(_) => config.allow_credentials,
-        };
-        let list = |name: &str, items: &[String]| {
-            let items: Vec<&str> = items
+            let listed: Vec<HeaderValue> = config
+                .allow_origins
                 .iter()
-                .map(|item| item.trim())
-                .filter(|item| header_text(name, item).is_some())
+                .filter_map(|origin| header_text("allow_origins", origin.trim()))
                 .collect();
-            HeaderValue::from_str(&items.join(", ")).unwrap_or(HeaderValue::from_static(""))
+            AllowOrigin::predicate(move |origin: &HeaderValue, _| {
+                listed
+                    .iter()
+                    .any(|known| known.as_bytes().eq_ignore_ascii_case(origin.as_bytes()))
+            })
         };
+        let any_method = is_wildcard(&config.allow_methods);
+        let methods = if any_method {
+            AllowMethods::any()
+        } else {
+            AllowMethods::list(config.allow_methods.iter().filter_map(|method| {
+                let method = method.trim();
+                let parsed = Method::from_bytes(method.as_bytes()).ok();
+                if parsed.is_none() {
+                    tracing::warn!(
+                        setting = "allow_methods",
+                        value = method,
+                        "CORS entry skipped: not an HTTP method"
+                    );
+                }
+                parsed
+            }))
+        };
+        let any_header = is_wildcard(&config.allow_headers);
+        let credentials = if config.allow_credentials && (any_origin || any_method || any_header) {
+            tracing::warn!(
+                "CORS allow_credentials is ignored: browsers refuse credentials with a `*` entry"
+            );
+            false
+        } else {
+            config.allow_credentials
+        };
+        let allow_headers: Vec<&str> = config
+            .allow_headers
+            .iter()
+            .map(|item| item.trim())
+            .filter(|item| header_text("allow_headers", item).is_some())
+            .collect();
+        let allow_headers = HeaderValue::from_str(&allow_headers.join(", "))
+            .ok()
+            .filter(|value| !value.is_empty());
+        let layer = CorsLayer::new()
+            .allow_origin(origins)
+            .allow_methods(methods)
+            .allow_headers(AllowHeaders::list([]))
+            .max_age(Duration::from_secs(config.max_age_secs))
+            .allow_credentials(credentials)
+            .vary(Vary::list([]));
         Self {
-            origins,
-            methods: list("allow_methods", &config.allow_methods),
-            headers: list("allow_headers", &config.allow_headers),
-            max_age: HeaderValue::from(config.max_age_secs),
-            credentials,
+            layer,
+            allow_headers,
+            vary_origin: !any_origin,
         }
     }
 
-    /// Wraps `router` so every path answers preflights and every response carries the
+    /// Wraps `router` so every path answers preflights (every OPTIONS request: A2A defines
+    /// no OPTIONS operation, so nothing behind it is lost) and every response carries the
     /// headers, including the router's own 404s.
     pub(crate) fn apply(self: Arc<Self>, router: axum::Router) -> axum::Router {
-        router.layer(axum::middleware::from_fn_with_state(self, cors))
-    }
-
-    /// The origin headers of a response to a request from `origin`.
-    fn mark(&self, headers: &mut HeaderMap, origin: Option<&HeaderValue>) {
-        match &self.origins {
-            AllowedOrigins::Any => {
-                headers.insert(
-                    header::ACCESS_CONTROL_ALLOW_ORIGIN,
-                    HeaderValue::from_static("*"),
-                );
-            }
-            AllowedOrigins::Listed(listed) => {
-                // The answer depends on the Origin, so caches must key on it even when it is
-                // refused.
-                headers.append(header::VARY, HeaderValue::from_static("Origin"));
-                let Some(origin) = origin.filter(|origin| {
-                    listed
-                        .iter()
-                        .any(|known| known.as_bytes().eq_ignore_ascii_case(origin.as_bytes()))
-                }) else {
-                    return;
-                };
-                headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
-            }
-        }
-        if self.credentials {
-            headers.insert(
-                header::ACCESS_CONTROL_ALLOW_CREDENTIALS,
-                HeaderValue::from_static("true"),
-            );
+        let allow_headers = self.allow_headers.clone();
+        // Only preflight answers carry Access-Control-Allow-Methods.
+        let on_preflight = move |response: &Response<axum::body::Body>| {
+            response
+                .headers()
+                .contains_key(header::ACCESS_CONTROL_ALLOW_METHODS)
+                .then(|| allow_headers.clone())
+                .flatten()
+        };
+        let router =
+            router
+                .layer(self.layer.clone())
+                .layer(SetResponseHeaderLayer::if_not_present(
+                    header::ACCESS_CONTROL_ALLOW_HEADERS,
+                    on_preflight,
+                ));
+        if self.vary_origin {
+            router.layer(SetResponseHeaderLayer::appending(
+                header::VARY,
+                HeaderValue::from_static("Origin"),
+            ))
+        } else {
+            router
         }
     }
-
-    /// The answer to a preflight: 200, empty body.
-    fn preflight(&self, origin: Option<&HeaderValue>) -> Response {
-        let mut response = Response::new(axum::body::Body::empty());
-        *response.status_mut() = StatusCode::OK;
-        let headers = response.headers_mut();
-        self.mark(headers, origin);
-        headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, self.methods.clone());
-        headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, self.headers.clone());
-        headers.insert(header::ACCESS_CONTROL_MAX_AGE, self.max_age.clone());
-        response
-    }
-}
-
-/// The middleware. Every OPTIONS request is taken as a preflight: A2A defines no OPTIONS
-/// operation, so nothing behind it is lost.
-async fn cors(State(policy): State<Arc<CorsPolicy>>, request: Request, next: Next) -> Response {
-    let origin = request.headers().get(header::ORIGIN).cloned();
-    if request.method() == Method::OPTIONS {
-        return policy.preflight(origin.as_ref());
-    }
-    let mut response = next.run(request).await;
-    policy.mark(response.headers_mut(), origin.as_ref());
-    response
 }
 
 /// `value` as a header value, or `None` with a warning naming the setting.
@@ -195,37 +191,67 @@ fn header_text(setting: &str, value: &str) -> Option<HeaderValue> {
 
 #[cfg(test)]
 mod tests {
+    use tower::ServiceExt as _;
+
     use super::*;
 
-    #[test]
-    fn credentials_are_dropped_next_to_a_wildcard_origin_only() {
+    /// The response to a request from `origin` through `config`'s layers.
+    async fn answer(
+        config: &CorsConfig,
+        method: Method,
+        origin: &str,
+    ) -> Response<axum::body::Body> {
+        let router = Arc::new(CorsPolicy::new(config)).apply(axum::Router::new());
+        let request = http::Request::builder()
+            .method(method)
+            .uri("/")
+            .header(header::ORIGIN, origin)
+            .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+            .body(axum::body::Body::empty())
+            .unwrap_or_default();
+        match router.oneshot(request).await {
+            Ok(response) => response,
+            Err(never) => match never {},
+        }
+    }
+
+    #[tokio::test]
+    async fn credentials_are_dropped_next_to_a_wildcard_only() {
+        let credentials = |response: Response<axum::body::Body>| {
+            response
+                .headers()
+                .contains_key(header::ACCESS_CONTROL_ALLOW_CREDENTIALS)
+        };
+        let origin = "https://app.example";
         let mut config = CorsConfig {
             allow_credentials: true,
             ..CorsConfig::default()
         };
-        assert!(!CorsPolicy::new(&config).credentials);
-        config.allow_origins = vec!["https://app.example".into()];
-        assert!(CorsPolicy::new(&config).credentials);
+        assert!(!credentials(answer(&config, Method::OPTIONS, origin).await));
+        config.allow_origins = vec![origin.into()];
+        assert!(credentials(answer(&config, Method::OPTIONS, origin).await));
+        config.allow_headers = vec!["*".into()];
+        assert!(!credentials(answer(&config, Method::OPTIONS, origin).await));
     }
 
-    #[test]
-    fn listed_origins_are_echoed_and_others_get_no_allow_origin() {
+    #[tokio::test]
+    async fn listed_origins_are_echoed_without_regard_to_case_and_others_are_not() {
         let config = CorsConfig {
             allow_origins: vec!["https://app.example".into(), "bad\norigin".into()],
             ..CorsConfig::default()
         };
-        let policy = CorsPolicy::new(&config);
-        let mut headers = HeaderMap::new();
-        let listed = HeaderValue::from_static("https://APP.example");
-        policy.mark(&mut headers, Some(&listed));
-        assert_eq!(headers[header::ACCESS_CONTROL_ALLOW_ORIGIN], listed);
-        assert_eq!(headers[header::VARY], "Origin");
-        let mut headers = HeaderMap::new();
-        policy.mark(
-            &mut headers,
-            Some(&HeaderValue::from_static("https://evil.example")),
+        let listed = answer(&config, Method::GET, "https://APP.example").await;
+        assert_eq!(
+            listed.headers()[header::ACCESS_CONTROL_ALLOW_ORIGIN],
+            "https://APP.example"
         );
-        assert!(!headers.contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN));
-        assert_eq!(headers[header::VARY], "Origin");
+        assert_eq!(listed.headers()[header::VARY], "Origin");
+        let other = answer(&config, Method::GET, "https://evil.example").await;
+        assert!(
+            !other
+                .headers()
+                .contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN)
+        );
+        assert_eq!(other.headers()[header::VARY], "Origin");
     }
 }

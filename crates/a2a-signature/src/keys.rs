@@ -414,7 +414,9 @@ impl VerifyingKey {
                     EllipticCurve::P256 => (Family::P256, 32),
                     EllipticCurve::P384 => (Family::P384, 48),
                     EllipticCurve::P521 | EllipticCurve::Ed25519 => {
-                        return Err(unusable("unsupported EC curve"));
+                        return Err(unusable(
+                            "unsupported key type: EC curve other than P-256 or P-384",
+                        ));
                     }
                 };
                 if length(&ec.x) != size || length(&ec.y) != size {
@@ -435,7 +437,9 @@ impl VerifyingKey {
                 Family::Rsa
             }
             AlgorithmParameters::OctetKey(_) => {
-                return Err(unusable("symmetric keys cannot be published"));
+                return Err(unusable(
+                    "unsupported key type `oct` (symmetric keys cannot be published)",
+                ));
             }
         };
         let alg = match jwk.common.key_algorithm {

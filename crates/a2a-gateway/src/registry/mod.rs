@@ -55,8 +55,6 @@
 //! - `record`: the register body shapes accepted, and the enriched record returned.
 //! - `validate`: the id and URL checks.
 //! - `signature`: [`SignaturePolicy`], how signed cards are checked (spec §11.5).
-//! - `canonical`: the payload a card signature covers (RFC 8785).
-//! - `jwk`: public keys from JWKs.
 //! - `store`: the SQLite and PostgreSQL tables.
 //! - `routes`: the HTTP API, [`router`].
 //! - `error`: [`RegistryError`].
@@ -64,9 +62,7 @@
 //! [`AgentDirectory`]: crate::agent::AgentDirectory
 
 mod cache;
-mod canonical;
 mod error;
-mod jwk;
 mod lifecycle;
 mod options;
 mod record;
@@ -75,7 +71,7 @@ mod signature;
 mod store;
 mod validate;
 
-pub use self::canonical::{signed_payload, to_jcs};
+pub use a2a_signature::signed_payload;
 pub use self::error::RegistryError;
 pub use self::lifecycle::{AgentFilter, Registry};
 pub use self::options::{Clock, RegistryOptions, SystemClock};

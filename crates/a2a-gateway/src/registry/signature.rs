@@ -2,12 +2,8 @@
 
 use std::time::Duration;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use a2a_signature::{CardSignature, CardSignatureError, VerifyingKey, encoded_payload};
 use serde_json::{Map, Value};
-
-use super::canonical::signed_payload;
-use super::jwk::{Algorithm, PublicKey, key_set};
 
 /// The longest a `jku` fetch may take.
 const JKU_TIMEOUT: Duration = Duration::from_secs(5);
@@ -22,7 +18,8 @@ const JKU_MAX_BYTES: usize = 64 * 1024;
 /// does not match (the card was changed after signing), or when no signature could be
 /// checked at all. Each signature covers [`signed_payload`](super::signed_payload) of the
 /// card, under the `alg` of its protected header: ES256, ES384, EdDSA (Ed25519), RS256/384/512
-/// or PS256/384/512; `none` and HMAC are refused, and so is any `crit` header.
+/// or PS256/384/512; `none` and HMAC are refused, and so is any `crit` header. Parsing and
+/// checking are `a2a_signature`'s, the code the client and `a2a serve` use too.
 ///
 /// The key of a signature is, in this order:
 ///
@@ -40,7 +37,7 @@ pub struct SignaturePolicy {
     require_signature: bool,
     embedded_keys: bool,
     fetch_jku: bool,
-    trusted: Vec<PublicKey>,
+    trusted: Vec<VerifyingKey>,
     http: Option<reqwest::Client>,
 }
 
@@ -94,7 +91,10 @@ impl SignaturePolicy {
     /// # Errors
     /// [`SignatureError::TrustedKeys`] when `jwks` is not a JWK Set.
     pub fn trusted_keys(mut self, jwks: &Value) -> Result<Self, SignatureError> {
-        let keys = key_set(jwks).map_err(|reason| SignatureError::TrustedKeys { reason })?;
+        let keys =
+            VerifyingKey::from_jwk_set(jwks).map_err(|error| SignatureError::TrustedKeys {
+                reason: error.to_string(),
+            })?;
         self.trusted.extend(keys);
         Ok(self)
     }
@@ -117,7 +117,7 @@ impl SignaturePolicy {
                 });
             }
         };
-        let payload = URL_SAFE_NO_PAD.encode(signed_payload(card));
+        let payload = encoded_payload(card);
         let mut first_failure = None;
         for (index, signature) in signatures.iter().enumerate() {
             match self.check_one(index, signature, &payload).await {
@@ -155,73 +155,32 @@ impl SignaturePolicy {
         signature: &Value,
         payload: &str,
     ) -> Result<(), SignatureError> {
-        let malformed = |reason: &str| SignatureError::Malformed {
-            index,
-            reason: reason.to_owned(),
-        };
-        let text = |member: &str| {
-            signature
-                .get(member)
-                .and_then(Value::as_str)
-                .filter(|text| !text.is_empty())
-        };
-        let protected = text("protected").ok_or_else(|| malformed("`protected` is required"))?;
-        let signature_bytes = text("signature")
-            .and_then(|text| URL_SAFE_NO_PAD.decode(text.trim_end_matches('=')).ok())
-            .ok_or_else(|| malformed("`signature` must be base64url"))?;
-        let header: Map<String, Value> = URL_SAFE_NO_PAD
-            .decode(protected.trim_end_matches('='))
-            .ok()
-            .and_then(|json| serde_json::from_slice(&json).ok())
-            .ok_or_else(|| malformed("`protected` must be a base64url JSON object"))?;
-        if header.contains_key("crit") {
-            return Err(malformed(
-                "critical header parameters (`crit`) are not supported",
-            ));
-        }
-        let alg = header.get("alg").and_then(Value::as_str).unwrap_or("");
-        let algorithm =
-            Algorithm::parse(alg).ok_or_else(|| SignatureError::UnsupportedAlgorithm {
-                index,
-                alg: alg.to_owned(),
-            })?;
-        let kid = header
-            .get("kid")
-            .or_else(|| signature.get("header").and_then(|header| header.get("kid")))
-            .and_then(Value::as_str);
-        let key = self.key(index, &header, kid).await?;
-        let message = format!("{protected}.{payload}");
-        match key.verify(algorithm, message.as_bytes(), &signature_bytes) {
-            Some(true) => Ok(()),
-            Some(false) => Err(SignatureError::Mismatch { index }),
-            None => Err(SignatureError::NoKey {
-                index,
-                reason: format!("its key cannot check {alg}"),
-            }),
-        }
+        let signature = CardSignature::parse(index, signature).map_err(SignatureError::from)?;
+        let key = self.key(&signature).await?;
+        signature
+            .verify(payload, &key)
+            .map_err(SignatureError::from)
     }
 
     /// The key of one signature, by the order the type's docs give.
-    async fn key(
-        &self,
-        index: usize,
-        header: &Map<String, Value>,
-        kid: Option<&str>,
-    ) -> Result<PublicKey, SignatureError> {
+    async fn key(&self, signature: &CardSignature) -> Result<VerifyingKey, SignatureError> {
+        let index = signature.index();
+        let header = signature.header();
+        let kid = signature.kid();
         if let Some(kid) = kid
-            && let Some(key) = self.trusted.iter().find(|key| key.kid() == Some(kid))
+            && let Some(key) = self.trusted.iter().find(|key| key.kid() == kid)
         {
             return Ok(key.clone());
         }
         if self.embedded_keys
             && let Some(jwk) = header.get("jwk")
         {
-            return PublicKey::from_jwk(jwk).map_err(|reason| SignatureError::Malformed {
+            return VerifyingKey::from_value(jwk).map_err(|error| SignatureError::Malformed {
                 index,
-                reason: format!("`jwk`: {reason}"),
+                reason: format!("`jwk`: {error}"),
             });
         }
-        if let Some(jku) = header.get("jku").and_then(Value::as_str) {
+        if let Some(jku) = signature.jku() {
             if !self.fetch_jku {
                 return Err(SignatureError::NoKey {
                     index,
@@ -231,7 +190,9 @@ impl SignaturePolicy {
                 });
             }
             let keys = self.fetch(index, jku).await?;
-            let mut matching = keys.iter().filter(|key| kid.is_none() || key.kid() == kid);
+            let mut matching = keys
+                .iter()
+                .filter(|key| kid.is_none() || key.declared_kid() == kid);
             return match (matching.next(), matching.next()) {
                 (Some(key), None) => Ok(key.clone()),
                 (Some(_), Some(_)) => Err(SignatureError::NoKey {
@@ -253,7 +214,7 @@ impl SignaturePolicy {
         })
     }
 
-    async fn fetch(&self, index: usize, jku: &str) -> Result<Vec<PublicKey>, SignatureError> {
+    async fn fetch(&self, index: usize, jku: &str) -> Result<Vec<VerifyingKey>, SignatureError> {
         let failed = |reason: String| SignatureError::KeyFetch {
             index,
             url: jku.to_owned(),
@@ -296,7 +257,32 @@ impl SignaturePolicy {
         }
         let jwks: Value =
             serde_json::from_slice(&body).map_err(|_| failed("not JSON".to_owned()))?;
-        key_set(&jwks).map_err(failed)
+        VerifyingKey::from_jwk_set(&jwks).map_err(|error| failed(error.to_string()))
+    }
+}
+
+impl From<CardSignatureError> for SignatureError {
+    fn from(error: CardSignatureError) -> Self {
+        match error {
+            CardSignatureError::Malformed { index, reason } => Self::Malformed { index, reason },
+            CardSignatureError::UnsupportedAlgorithm { index, alg } => {
+                Self::UnsupportedAlgorithm { index, alg }
+            }
+            CardSignatureError::UnknownKey { index, .. } => Self::NoKey {
+                index,
+                reason: "no key names it".to_owned(),
+            },
+            CardSignatureError::AlgorithmMismatch { index, alg, .. } => Self::NoKey {
+                index,
+                reason: format!("its key cannot check {alg}"),
+            },
+            CardSignatureError::BadSignature { index, .. } => Self::Mismatch { index },
+            CardSignatureError::NoSignature => Self::Missing,
+            _ => Self::Malformed {
+                index: 0,
+                reason: "cannot be checked".to_owned(),
+            },
+        }
     }
 }
 

@@ -126,7 +126,9 @@ impl Default for Timeouts {
     }
 }
 
-/// Retries of failed calls, with exponential backoff and jitter.
+/// Retries of failed calls, with exponential backoff and jitter ([`a2a_retry::Backoff`]).
+/// An answer with `Retry-After` (seconds or an HTTP date) waits at least that long, up to
+/// [`max_retry_after`](Self::max_retry_after).
 ///
 /// Only [retryable](crate::ClientError::is_retryable) failures are retried, and by default
 /// only for idempotent operations: GetTask, ListTasks, Get/List/Delete push config,
@@ -138,16 +140,19 @@ pub struct RetryPolicy {
     pub(crate) max_retries: u32,
     pub(crate) initial_backoff: Duration,
     pub(crate) max_backoff: Duration,
+    pub(crate) max_retry_after: Duration,
     pub(crate) retry_non_idempotent: bool,
 }
 
 impl Default for RetryPolicy {
-    /// Two retries, backoff from 200 ms up to 5 s, idempotent operations only.
+    /// Two retries, backoff from 200 ms up to 5 s, `Retry-After` honoured up to 60 s,
+    /// idempotent operations only.
     fn default() -> Self {
         Self {
             max_retries: 2,
             initial_backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(5),
+            max_retry_after: a2a_retry::DEFAULT_RETRY_AFTER_CAP,
             retry_non_idempotent: false,
         }
     }
@@ -178,6 +183,13 @@ impl RetryPolicy {
         self
     }
 
+    /// Waits at most `max` when an answer's `Retry-After` asks for longer.
+    #[must_use]
+    pub fn max_retry_after(mut self, max: Duration) -> Self {
+        self.max_retry_after = max;
+        self
+    }
+
     /// Also retries SendMessage, CancelTask, CreateTaskPushNotificationConfig and the
     /// opening of streams. SendMessage keeps its `messageId`, so an agent that de-duplicates
     /// by it (spec §2.1) sees the retry as the same message.
@@ -196,9 +208,16 @@ impl RetryPolicy {
         }
     }
 
+    /// The schedule of an operation's retries.
+    pub(crate) fn schedule(&self, idempotent: bool) -> a2a_retry::Backoff {
+        a2a_retry::Backoff::new(self.initial_backoff, self.max_backoff)
+            .max_retries(self.retries_for(idempotent))
+            .retry_after_cap(self.max_retry_after)
+    }
+
     /// The wait before retry number `attempt` (0-based).
     pub(crate) fn delay(&self, attempt: u32) -> Duration {
-        backoff(self.initial_backoff, self.max_backoff, attempt)
+        a2a_retry::Backoff::new(self.initial_backoff, self.max_backoff).delay(attempt)
     }
 }
 
@@ -259,12 +278,10 @@ impl ResumePolicy {
     }
 
     pub(crate) fn delay(&self, attempt: u32) -> Duration {
-        backoff(self.initial_backoff, self.max_backoff, attempt)
+        a2a_retry::Backoff::new(self.initial_backoff, self.max_backoff).delay(attempt)
     }
 }
 
-/// `initial · 2^attempt`, capped at `max`, then "equal jitter": half of it fixed, the other
-/// half random, so many clients failing together do not retry in step.
 /// Appends `name: value` to `headers`; false, leaving them as they were, when either is
 /// invalid.
 pub(crate) fn append_header<N, V>(headers: &mut HeaderMap, name: N, value: V) -> bool
@@ -279,20 +296,6 @@ where
         }
         (Err(_), _) | (_, Err(_)) => false,
     }
-}
-
-fn backoff(initial: Duration, max: Duration, attempt: u32) -> Duration {
-    let factor = 2_u32.saturating_pow(attempt.min(16));
-    let ceiling = initial.saturating_mul(factor).min(max);
-    let half = ceiling / 2;
-    let random = uuid::Uuid::new_v4().as_u128() as u64;
-    let jitter = if half.is_zero() {
-        Duration::ZERO
-    } else {
-        let nanos = u64::try_from(half.as_nanos()).unwrap_or(u64::MAX);
-        Duration::from_nanos(random % nanos.max(1))
-    };
-    half + jitter
 }
 
 #[cfg(test)]

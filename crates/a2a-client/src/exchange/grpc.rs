@@ -20,7 +20,7 @@ impl A2aClient {
         deadline: std::time::Duration,
     ) -> Result<T, Failed> {
         let (metadata, applied) = self.grpc_metadata().await?;
-        let fail = |error| Failed { error, applied };
+        let fail = |error| Failed::new(error, applied);
         let call = call.clone().with_tenant(&self.inner.endpoint.tenant);
         let method = call.method();
         let answer = channel
@@ -45,7 +45,7 @@ impl A2aClient {
         let events = channel
             .open_stream(call, metadata)
             .await
-            .map_err(|error| Failed { error, applied })?;
+            .map_err(|error| Failed::new(error, applied))?;
         Ok(stream::Connection::decoded(events))
     }
 

@@ -19,7 +19,8 @@ impl A2aClient {
     /// One attempt at a non-streaming call.
     pub(super) async fn unary_http<T: Reply>(&self, call: &Call) -> Result<T, Failed> {
         let (response, applied) = self.send(call, None).await?;
-        let fail = |error| Failed { error, applied };
+        let retry_after = a2a_retry::retry_after(response.headers());
+        let fail = |error| Failed::new(error, applied).retry_after(retry_after);
         let status = response.status();
         let location = location_of(response.headers());
         let body = read_body(response.into_body(), self.inner.max_payload_size)
@@ -46,7 +47,8 @@ impl A2aClient {
         last_event_id: Option<&str>,
     ) -> Result<stream::Connection, Failed> {
         let (response, applied) = self.send(call, last_event_id).await?;
-        let fail = |error| Failed { error, applied };
+        let retry_after = a2a_retry::retry_after(response.headers());
+        let fail = |error| Failed::new(error, applied).retry_after(retry_after);
         let status = response.status();
         let is_event_stream = response
             .headers()

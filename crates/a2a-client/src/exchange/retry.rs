@@ -1,29 +1,47 @@
-//! Retries: a failed attempt is made again under the retry policy, and a refused OAuth token
-//! is fetched again once.
+//! Retries: a failed attempt is made again on the retry policy's schedule
+//! ([`a2a_retry::Backoff`]: exponential backoff with jitter, lengthened by the answer's
+//! `Retry-After`), and a refused OAuth token is fetched again once.
+
+use std::time::Duration;
 
 use crate::auth::Applied;
 use crate::client::A2aClient;
 use crate::error::ClientError;
 
-/// One attempt's failure, and whether it carried an OAuth token (a refused token is fetched
-/// again once).
+/// One attempt's failure, whether it carried an OAuth token (a refused token is fetched
+/// again once), and how long the answer asked the client to wait (`Retry-After`).
 pub(crate) struct Failed {
     pub(crate) error: ClientError,
     pub(crate) applied: Applied,
+    pub(crate) retry_after: Option<Duration>,
+}
+
+impl Failed {
+    pub(crate) fn new(error: ClientError, applied: Applied) -> Self {
+        Self {
+            error,
+            applied,
+            retry_after: None,
+        }
+    }
+
+    /// The answer's `Retry-After`.
+    pub(crate) fn retry_after(mut self, retry_after: Option<Duration>) -> Self {
+        self.retry_after = retry_after;
+        self
+    }
 }
 
 impl From<ClientError> for Failed {
     fn from(error: ClientError) -> Self {
-        Self {
-            error,
-            applied: Applied::Nothing,
-        }
+        Self::new(error, Applied::Nothing)
     }
 }
 
 impl A2aClient {
     /// Runs `attempt` until it succeeds, fails for good, or runs out of retries. A refused
-    /// OAuth token is dropped and the call made once more with a fresh one.
+    /// OAuth token is dropped and the call made once more with a fresh one (not counted as
+    /// a retry).
     pub(super) async fn retrying<T, F, Fut>(
         &self,
         idempotent: bool,
@@ -33,8 +51,9 @@ impl A2aClient {
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T, Failed>>,
     {
-        let retries = self.inner.retry.retries_for(idempotent);
-        let mut retried = 0;
+        let schedule = self.inner.retry.schedule(idempotent);
+        let mut delays = schedule.delays();
+        let mut retried = 0_u32;
         let mut reauthenticated = false;
         loop {
             let failed = match attempt().await {
@@ -51,11 +70,13 @@ impl A2aClient {
                 reauthenticated = true;
                 continue;
             }
-            if failed.error.is_retryable() && retried < retries {
-                let delay = self.inner.retry.delay(retried);
-                tracing::debug!(error = %failed.error, retry = retried + 1, ?delay, "retrying");
-                tokio::time::sleep(delay).await;
+            if failed.error.is_retryable()
+                && let Some(backoff) = delays.next()
+            {
+                let delay = schedule.wait(backoff, failed.retry_after);
                 retried += 1;
+                tracing::debug!(error = %failed.error, retry = retried, ?delay, "retrying");
+                tokio::time::sleep(delay).await;
                 continue;
             }
             return Err(failed.error);

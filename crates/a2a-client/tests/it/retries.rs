@@ -144,3 +144,74 @@ async fn a_slow_answer_times_out_and_is_retried_when_idempotent() {
     );
     assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 2);
 }
+
+/// A peer that refuses the first request with `status` and `Retry-After: retry_after`, then
+/// answers GetTask; the arrival time of each request.
+async fn asking_to_wait(
+    status: u16,
+    retry_after: String,
+) -> (
+    Mock,
+    std::sync::Arc<std::sync::Mutex<Vec<std::time::Instant>>>,
+) {
+    let arrivals = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = std::sync::Arc::clone(&arrivals);
+    let mock = Mock::start(move |_request, index| {
+        seen.lock().unwrap().push(std::time::Instant::now());
+        if index == 0 {
+            Response::builder()
+                .status(status)
+                .header("retry-after", retry_after.as_str())
+                .body(Body::from("busy"))
+                .unwrap()
+        } else {
+            jsonrpc_result(task_json("t1", "TASK_STATE_COMPLETED"))
+        }
+    })
+    .await;
+    (mock, arrivals)
+}
+
+/// The time between the first and the second request.
+fn gap(arrivals: &std::sync::Mutex<Vec<std::time::Instant>>) -> Duration {
+    let arrivals = arrivals.lock().unwrap();
+    assert_eq!(arrivals.len(), 2, "one refusal, then the retry");
+    arrivals[1] - arrivals[0]
+}
+
+async fn get_task_from(mock: &Mock, retry: RetryPolicy) {
+    let client = A2aClient::builder()
+        .url(mock.url("/a2a"), ProtocolBinding::JsonRpc)
+        .retry(retry)
+        .build()
+        .unwrap();
+    let task = client.get_task(get("t1")).await.unwrap();
+    assert_eq!(task.status.state, TaskState::Completed);
+}
+
+#[tokio::test]
+async fn a_503_with_retry_after_in_seconds_is_retried_no_sooner() {
+    let (mock, arrivals) = asking_to_wait(503, "1".to_owned()).await;
+    get_task_from(&mock, fast_retries()).await;
+    let gap = gap(&arrivals);
+    assert!(gap >= Duration::from_secs(1), "retried after {gap:?}");
+}
+
+#[tokio::test]
+async fn a_429_with_retry_after_as_a_date_is_retried_no_sooner() {
+    // HTTP dates have whole seconds: two seconds ahead is at least one from now.
+    let date = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(2));
+    let (mock, arrivals) = asking_to_wait(429, date).await;
+    get_task_from(&mock, fast_retries()).await;
+    let gap = gap(&arrivals);
+    assert!(gap >= Duration::from_secs(1), "retried after {gap:?}");
+}
+
+#[tokio::test]
+async fn a_long_retry_after_is_capped() {
+    let (mock, arrivals) = asking_to_wait(503, "3600".to_owned()).await;
+    let capped = fast_retries().max_retry_after(Duration::from_millis(300));
+    get_task_from(&mock, capped).await;
+    let gap = gap(&arrivals);
+    assert!(gap >= Duration::from_millis(300), "retried after {gap:?}");
+}

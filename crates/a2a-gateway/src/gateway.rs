@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use a2a_server::MetricsRender;
 use a2a_server::auth::Secret;
 use a2a_server::health::{self, HEALTHZ_PATH, READYZ_PATH};
 use axum::Router;
@@ -15,7 +16,7 @@ use http::{Method, StatusCode};
 use serde_json::json;
 
 use crate::agent::AgentDirectory;
-use crate::metrics::{Metrics, TEXT_FORMAT};
+use crate::metrics::{AgentSeries, Metrics, TEXT_FORMAT, UNKNOWN_AGENT};
 use crate::proxy::{self, ProxyConfig};
 use crate::registry::{self, Registry};
 
@@ -25,7 +26,7 @@ use crate::registry::{self, Registry};
 /// |---|---|
 /// | `/agents…` | the registry API ([`registry::router`]), writes guarded by [`Gateway::registry_key`] |
 /// | `/a2a/{agent_id}…`, `/.well-known/agent-card.json` | the proxy ([`proxy::router`]) |
-/// | `GET /metrics` | Prometheus text; the registry-size gauge is counted at each scrape, so it is right with several instances over one database |
+/// | `GET /metrics` | the page of [`Gateway::metrics`] (served only when one is set); at each scrape the live agents are listed, so the registry-size gauge is right with several instances over one database and the series of agents that are gone are dropped ([`Gateway::agent_series`]) |
 /// | `GET /healthz` | 200 `{"status":"ok"}` while the process serves |
 /// | `GET /readyz` | 200 `{"status":"ready"}` when the registry's database answers `SELECT 1` in time; 503 `{"status":"draining"}` after [`Gateway::drain`], 503 `{"status":"store unreachable"}` otherwise |
 ///
@@ -53,6 +54,8 @@ pub struct Gateway {
     metrics: Arc<Metrics>,
     proxy: ProxyConfig,
     registry_key: Option<Arc<Secret>>,
+    page: Option<MetricsRender>,
+    agent_series: Option<Arc<dyn AgentSeries>>,
     /// Set by [`Gateway::drain`]; shared by every clone and router.
     draining: Arc<AtomicBool>,
 }
@@ -66,6 +69,8 @@ impl Gateway {
             metrics: Arc::new(Metrics::new()),
             proxy,
             registry_key: None,
+            page: None,
+            agent_series: None,
             draining: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -89,16 +94,28 @@ impl Gateway {
         self
     }
 
+    /// Serves `GET /metrics` (unauthenticated, like the health checks) with what `render`
+    /// returns: the installed recorder's page. The gateway records its series through the
+    /// `metrics` facade ([`crate::metrics`]); installing a recorder and rendering it is the
+    /// caller's choice.
+    #[must_use]
+    pub fn metrics(mut self, render: MetricsRender) -> Self {
+        self.page = Some(render);
+        self
+    }
+
+    /// Asks `series` at each scrape of `/metrics` to drop the series of agents that are no
+    /// longer registered (deregistered, or expired); see [`crate::metrics`].
+    #[must_use]
+    pub fn agent_series(mut self, series: Arc<dyn AgentSeries>) -> Self {
+        self.agent_series = Some(series);
+        self
+    }
+
     /// The registry the gateway routes by.
     #[must_use]
     pub fn registry(&self) -> &Arc<Registry> {
         &self.registry
-    }
-
-    /// The metrics the proxy records and `/metrics` shows.
-    #[must_use]
-    pub fn metrics(&self) -> &Arc<Metrics> {
-        &self.metrics
     }
 
     /// The routes, ready to serve.
@@ -112,13 +129,20 @@ impl Gateway {
                 guard_writes,
             ));
         }
-        let scrape = Scrape {
-            registry: Arc::clone(&self.registry),
-            metrics: Arc::clone(&self.metrics),
-        };
-        let metrics = Router::new()
-            .route("/metrics", axum::routing::get(render_metrics))
-            .with_state(Arc::new(scrape));
+        let mut metrics = Router::new();
+        if let Some(page) = &self.page {
+            // Served only with a page to show: the library records, its host exports.
+            let scrape = Scrape {
+                registry: Arc::clone(&self.registry),
+                metrics: Arc::clone(&self.metrics),
+                page: page.clone(),
+                agent_series: self.agent_series.clone(),
+            };
+            metrics = metrics.route(
+                "/metrics",
+                axum::routing::get(render_metrics).with_state(Arc::new(scrape)),
+            );
+        }
         let health = Router::new()
             .route(HEALTHZ_PATH, axum::routing::get(live))
             .route(READYZ_PATH, axum::routing::get(ready))
@@ -190,18 +214,28 @@ async fn ready(State(state): State<Arc<Health>>) -> Response {
 struct Scrape {
     registry: Arc<Registry>,
     metrics: Arc<Metrics>,
+    page: MetricsRender,
+    agent_series: Option<Arc<dyn AgentSeries>>,
 }
 
-/// `GET /metrics`: counts the live agents, then renders everything.
+/// `GET /metrics`: lists the live agents (their count, and whose series to keep), then
+/// renders the page.
 async fn render_metrics(State(scrape): State<Arc<Scrape>>) -> Response {
-    match scrape.registry.count().await {
-        Ok(count) => scrape.metrics.set_registered_agents(count),
-        // The last count stays; the scrape still shows the proxy's series.
-        Err(error) => tracing::warn!(error = %error, "cannot count the registered agents"),
+    match scrape.registry.live_agent_ids().await {
+        Ok(live) => {
+            scrape.metrics.set_registered_agents(live.len());
+            if let Some(series) = &scrape.agent_series {
+                series.retain_agents(&|agent_id| {
+                    agent_id == UNKNOWN_AGENT || live.contains(agent_id)
+                });
+            }
+        }
+        // The last count and the series stay; the scrape still shows the proxy's series.
+        Err(error) => tracing::warn!(error = %error, "cannot list the registered agents"),
     }
     (
         [(header::CONTENT_TYPE, HeaderValue::from_static(TEXT_FORMAT))],
-        scrape.metrics.render(),
+        scrape.page.render(),
     )
         .into_response()
 }

@@ -1,10 +1,12 @@
-//! The gateway's Prometheus metrics, kept in memory and written in the text
-//! exposition format at `GET /metrics`.
+//! The gateway's series, recorded through the [`metrics`] facade. The library only records;
+//! whoever runs it installs a recorder and serves its page (`a2a gateway` serves Prometheus
+//! text at `GET /metrics`, see [`Gateway::metrics`](crate::Gateway::metrics)). With no
+//! recorder installed, recording costs next to nothing.
 //!
 //! | series | type | labels |
 //! |---|---|---|
 //! | `kubemq_a2a_requests_total` | counter | `agent_id`, `method`, `outcome` |
-//! | `kubemq_a2a_request_duration_seconds` | histogram | `agent_id` |
+//! | `kubemq_a2a_request_duration_seconds` | histogram ([`LATENCY_BUCKETS`]) | `agent_id` |
 //! | `kubemq_a2a_sse_streams_active` | gauge | `agent_id` |
 //! | `kubemq_a2a_registered_agents` | gauge | — |
 //!
@@ -12,28 +14,59 @@
 //! calls, or `unknown`; `agent_id` is [`UNKNOWN_AGENT`] for ids that name no registered
 //! agent, so a caller cannot grow the label space at will.
 //!
+//! # Series of agents that are gone
+//!
+//! The facade records but cannot remove a series, and the Prometheus exporter offers no call
+//! that drops one label set: its only removal is an idle timeout, which would also drop the
+//! counters of a registered agent that is merely quiet (and cannot keep a quiet agent's
+//! histogram alive without recording fake samples). So removal is the exporter's job, asked
+//! for through [`AgentSeries`]: at each scrape the gateway lists the live agents and calls
+//! [`AgentSeries::retain_agents`], and the exporter drops every series whose `agent_id` names
+//! an agent that was deregistered or expired, on this instance or on another one over the
+//! same database. `a2a gateway` keeps each agent's series in a recorder of its own behind a
+//! thin recorder layer, so forgetting an agent frees its series as well as hiding them.
+//!
 //! ```
 //! use std::sync::Arc;
 //! use std::time::Duration;
-//! use a2a_gateway::metrics::{Metrics, Outcome};
+//! use a2a_gateway::metrics::{LATENCY_BUCKETS, Metrics, Outcome, REQUEST_DURATION_SECONDS};
+//! use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
 //!
-//! let metrics = Arc::new(Metrics::new());
-//! metrics.record_request("echo", "message/send", Outcome::Success, Duration::from_millis(12));
-//! metrics.set_registered_agents(1);
-//! let text = metrics.render();
-//! assert!(text.contains(
+//! // What a host does once: a recorder (here a local one, for the example).
+//! let recorder = PrometheusBuilder::new()
+//!     .set_buckets_for_metric(Matcher::Full(REQUEST_DURATION_SECONDS.into()), &LATENCY_BUCKETS)
+//!     .unwrap()
+//!     .build_recorder();
+//! let page = recorder.handle();
+//!
+//! // What the gateway does on each call.
+//! metrics::with_local_recorder(&recorder, || {
+//!     let metrics = Arc::new(Metrics::new());
+//!     metrics.record_request("echo", "message/send", Outcome::Success, Duration::from_millis(12));
+//!     let stream = metrics.stream_opened("echo");
+//!     drop(stream);
+//! });
+//! assert!(page.render().contains(
 //!     r#"kubemq_a2a_requests_total{agent_id="echo",method="message/send",outcome="success"} 1"#
 //! ));
 //! ```
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_types::jsonrpc::{methods, v0_3};
-use axum::response::IntoResponse as _;
-use http::header::{CONTENT_TYPE, HeaderValue};
+
+/// Requests through the proxy, by agent, method and outcome.
+pub const REQUESTS_TOTAL: &str = "kubemq_a2a_requests_total";
+/// Time from a request's arrival to its answer (a stream's first byte), by agent.
+pub const REQUEST_DURATION_SECONDS: &str = "kubemq_a2a_request_duration_seconds";
+/// Streams open through the proxy, by agent.
+pub const SSE_STREAMS_ACTIVE: &str = "kubemq_a2a_sse_streams_active";
+/// Live agents in the registry.
+pub const REGISTERED_AGENTS: &str = "kubemq_a2a_registered_agents";
+
+/// The label naming the agent of a series; the one [`AgentSeries`] filters on.
+pub const AGENT_ID_LABEL: &str = "agent_id";
 
 /// The `agent_id` label of requests for an id no registered agent has.
 pub const UNKNOWN_AGENT: &str = "_unknown";
@@ -45,10 +78,40 @@ pub(crate) const REST_METHOD: &str = "rest";
 pub(crate) const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// Upper bounds of the latency histogram, in seconds: from a fast local call to the longest
-/// per-call deadline (`MaxTimeoutSeconds`, 3600 s).
-const LATENCY_BUCKETS: [f64; 15] = [
+/// per-call deadline (`MaxTimeoutSeconds`, 3600 s). An exporter sets them for
+/// [`REQUEST_DURATION_SECONDS`].
+pub const LATENCY_BUCKETS: [f64; 15] = [
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 3600.0,
 ];
+
+/// Describes every series to the installed recorder (help texts and units); call once
+/// after installing it.
+pub fn describe() {
+    metrics::describe_counter!(
+        REQUESTS_TOTAL,
+        "Requests through the proxy, by agent, method and outcome."
+    );
+    metrics::describe_histogram!(
+        REQUEST_DURATION_SECONDS,
+        metrics::Unit::Seconds,
+        "Time from a request's arrival to its answer (a stream's first byte), by agent."
+    );
+    metrics::describe_gauge!(
+        SSE_STREAMS_ACTIVE,
+        "Streams open through the proxy, by agent."
+    );
+    metrics::describe_gauge!(REGISTERED_AGENTS, "Live agents in the registry.");
+}
+
+/// An exporter's hook for forgetting the series of agents that are gone.
+///
+/// Implementations must drop, from the exposition and from memory, every series whose
+/// [`AGENT_ID_LABEL`] value `keep` refuses, and leave every other series alone. A series
+/// recorded later for a dropped id starts again from zero.
+pub trait AgentSeries: Send + Sync + std::fmt::Debug {
+    /// Keeps the series of the agents `keep` accepts; drops the other agents' series.
+    fn retain_agents(&self, keep: &dyn Fn(&str) -> bool);
+}
 
 /// How a proxied request ended: the `outcome` label.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -101,32 +164,14 @@ impl Outcome {
     }
 }
 
-/// The gateway's counters, histogram and gauges. Share one behind an [`Arc`] between the
-/// proxy, the registry and [`metrics_route`].
+/// Records the gateway's series through the facade. It holds no state (the recorder does);
+/// it is shared behind an [`Arc`] between the proxy and the registry's scrape.
 #[derive(Debug, Default)]
-pub struct Metrics {
-    state: Mutex<State>,
-}
-
-#[derive(Debug, Default)]
-struct State {
-    /// By agent, then by method and outcome: a call for a known agent allocates nothing.
-    requests: BTreeMap<String, BTreeMap<(&'static str, Outcome), u64>>,
-    latency: BTreeMap<String, Histogram>,
-    active_streams: BTreeMap<String, u64>,
-    registered_agents: u64,
-}
-
-#[derive(Debug, Default)]
-struct Histogram {
-    /// Observations per bucket (not cumulative), one per [`LATENCY_BUCKETS`] entry.
-    buckets: [u64; LATENCY_BUCKETS.len()],
-    count: u64,
-    sum: f64,
-}
+#[non_exhaustive]
+pub struct Metrics {}
 
 impl Metrics {
-    /// Empty metrics.
+    /// A recorder of the gateway's series.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
@@ -134,6 +179,7 @@ impl Metrics {
 
     /// Counts one request to `agent_id` (or [`UNKNOWN_AGENT`]) with JSON-RPC `method` and
     /// observes its latency. Unknown method names are counted as `unknown`.
+    #[allow(clippy::unused_self)] // a method, so that recording stays a call on the gateway's handle
     pub fn record_request(
         &self,
         agent_id: &str,
@@ -141,156 +187,46 @@ impl Metrics {
         outcome: Outcome,
         latency: Duration,
     ) {
-        let method = method_label(method);
-        let mut state = self.lock();
-        let by_agent = match state.requests.get_mut(agent_id) {
-            Some(by_agent) => by_agent,
-            None => state.requests.entry(agent_id.to_owned()).or_default(),
-        };
-        *by_agent.entry((method, outcome)).or_default() += 1;
-        let histogram = match state.latency.get_mut(agent_id) {
-            Some(histogram) => histogram,
-            None => state.latency.entry(agent_id.to_owned()).or_default(),
-        };
-        let seconds = latency.as_secs_f64();
-        if let Some(bucket) = LATENCY_BUCKETS.iter().position(|bound| seconds <= *bound) {
-            histogram.buckets[bucket] += 1;
-        }
-        histogram.count += 1;
-        histogram.sum += seconds;
+        metrics::counter!(
+            REQUESTS_TOTAL,
+            AGENT_ID_LABEL => agent_id.to_owned(),
+            "method" => method_label(method),
+            "outcome" => outcome.as_str(),
+        )
+        .increment(1);
+        metrics::histogram!(REQUEST_DURATION_SECONDS, AGENT_ID_LABEL => agent_id.to_owned())
+            .record(latency.as_secs_f64());
     }
 
     /// Counts an open stream to `agent_id` until the returned guard is dropped.
     #[must_use = "the stream counts as open only while the guard lives"]
+    #[allow(clippy::unused_self)]
     pub fn stream_opened(self: &Arc<Self>, agent_id: &str) -> ActiveStream {
-        *self
-            .lock()
-            .active_streams
-            .entry(agent_id.to_owned())
-            .or_default() += 1;
-        ActiveStream {
-            metrics: Arc::clone(self),
-            agent_id: agent_id.to_owned(),
-        }
+        let gauge = metrics::gauge!(SSE_STREAMS_ACTIVE, AGENT_ID_LABEL => agent_id.to_owned());
+        gauge.increment(1.0);
+        ActiveStream { gauge }
     }
 
     /// Sets the registry-size gauge.
+    #[allow(clippy::unused_self)]
     pub fn set_registered_agents(&self, count: usize) {
-        self.lock().registered_agents = u64::try_from(count).unwrap_or(u64::MAX);
-    }
-
-    /// Everything, in the Prometheus text exposition format (version 0.0.4).
-    #[must_use]
-    pub fn render(&self) -> String {
-        let state = self.lock();
-        let mut text = String::new();
-        header(
-            &mut text,
-            "kubemq_a2a_requests_total",
-            "counter",
-            "Requests through the proxy, by agent, method and outcome.",
-        );
-        let requests = state.requests.iter().flat_map(|(agent_id, by_agent)| {
-            by_agent
-                .iter()
-                .map(move |((method, outcome), count)| (agent_id, method, outcome, count))
-        });
-        for (agent_id, method, outcome, count) in requests {
-            let _ = writeln!(
-                text,
-                "kubemq_a2a_requests_total{{agent_id=\"{}\",method=\"{}\",outcome=\"{}\"}} {count}",
-                escape(agent_id),
-                escape(method),
-                outcome.as_str()
-            );
-        }
-        header(
-            &mut text,
-            "kubemq_a2a_request_duration_seconds",
-            "histogram",
-            "Time from a request's arrival to its answer (a stream's first byte), by agent.",
-        );
-        for (agent_id, histogram) in &state.latency {
-            let agent_id = escape(agent_id);
-            let mut cumulative = 0;
-            for (bound, count) in LATENCY_BUCKETS.iter().zip(histogram.buckets) {
-                cumulative += count;
-                let _ = writeln!(
-                    text,
-                    "kubemq_a2a_request_duration_seconds_bucket{{agent_id=\"{agent_id}\",le=\"{bound}\"}} {cumulative}"
-                );
-            }
-            let _ = writeln!(
-                text,
-                "kubemq_a2a_request_duration_seconds_bucket{{agent_id=\"{agent_id}\",le=\"+Inf\"}} {}\n\
-                 kubemq_a2a_request_duration_seconds_sum{{agent_id=\"{agent_id}\"}} {}\n\
-                 kubemq_a2a_request_duration_seconds_count{{agent_id=\"{agent_id}\"}} {}",
-                histogram.count, histogram.sum, histogram.count
-            );
-        }
-        header(
-            &mut text,
-            "kubemq_a2a_sse_streams_active",
-            "gauge",
-            "Streams open through the proxy, by agent.",
-        );
-        for (agent_id, open) in &state.active_streams {
-            let _ = writeln!(
-                text,
-                "kubemq_a2a_sse_streams_active{{agent_id=\"{}\"}} {open}",
-                escape(agent_id)
-            );
-        }
-        header(
-            &mut text,
-            "kubemq_a2a_registered_agents",
-            "gauge",
-            "Live agents in the registry.",
-        );
-        let _ = writeln!(
-            text,
-            "kubemq_a2a_registered_agents {}",
-            state.registered_agents
-        );
-        text
-    }
-
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // Every update leaves the state consistent, so a panic elsewhere loses nothing.
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        #[allow(clippy::cast_precision_loss)] // a registry is far below 2^52 agents
+        metrics::gauge!(REGISTERED_AGENTS).set(count as f64);
     }
 }
 
 /// An open stream, counted in `kubemq_a2a_sse_streams_active` until dropped.
 #[derive(Debug)]
 pub struct ActiveStream {
-    metrics: Arc<Metrics>,
-    agent_id: String,
+    /// The series the stream was counted in: a stream that outlives its agent's series
+    /// leaves that old series, instead of starting a new one at -1.
+    gauge: metrics::Gauge,
 }
 
 impl Drop for ActiveStream {
     fn drop(&mut self) {
-        if let Some(open) = self.metrics.lock().active_streams.get_mut(&self.agent_id) {
-            *open = open.saturating_sub(1);
-        }
+        self.gauge.decrement(1.0);
     }
-}
-
-/// `GET /metrics`, answering with [`Metrics::render`].
-pub fn metrics_route(metrics: Arc<Metrics>) -> axum::Router {
-    axum::Router::new().route(
-        "/metrics",
-        axum::routing::get(move || {
-            let metrics = Arc::clone(&metrics);
-            async move {
-                (
-                    [(CONTENT_TYPE, HeaderValue::from_static(TEXT_FORMAT))],
-                    metrics.render(),
-                )
-                    .into_response()
-            }
-        }),
-    )
 }
 
 /// The `method` label: a known method name as given, [`REST_METHOD`], or `unknown`.
@@ -306,18 +242,6 @@ pub(crate) fn method_label(method: &str) -> &'static str {
 
 /// `tasks/send`: an old alias of `message/send` that KubeMQ's examples still use.
 const TASKS_SEND: &str = "tasks/send";
-
-fn header(text: &mut String, name: &str, kind: &str, help: &str) {
-    let _ = writeln!(text, "# HELP {name} {help}\n# TYPE {name} {kind}");
-}
-
-/// A label value with `\`, `"` and line feeds escaped, as the text format requires.
-fn escape(value: &str) -> String {
-    value
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
-}
 
 #[cfg(test)]
 mod tests {
@@ -336,37 +260,5 @@ mod tests {
         for (method, label) in cases {
             assert_eq!(method_label(method), label, "{method}");
         }
-    }
-
-    #[test]
-    fn the_histogram_is_cumulative_and_the_gauge_follows_guards() {
-        let metrics = Arc::new(Metrics::new());
-        metrics.record_request("a1", "GetTask", Outcome::Success, Duration::from_millis(3));
-        metrics.record_request("a1", "GetTask", Outcome::Timeout, Duration::from_secs(2));
-        let guard = metrics.stream_opened("a1");
-        let text = metrics.render();
-        assert!(
-            text.contains(
-                r#"kubemq_a2a_request_duration_seconds_bucket{agent_id="a1",le="0.005"} 1"#
-            )
-        );
-        assert!(
-            text.contains(
-                r#"kubemq_a2a_request_duration_seconds_bucket{agent_id="a1",le="2.5"} 2"#
-            )
-        );
-        assert!(text.contains(r#"kubemq_a2a_request_duration_seconds_count{agent_id="a1"} 2"#));
-        assert!(text.contains(r#"kubemq_a2a_sse_streams_active{agent_id="a1"} 1"#));
-        drop(guard);
-        assert!(
-            metrics
-                .render()
-                .contains(r#"kubemq_a2a_sse_streams_active{agent_id="a1"} 0"#)
-        );
-    }
-
-    #[test]
-    fn label_values_are_escaped() {
-        assert_eq!(escape("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
     }
 }

@@ -12,6 +12,7 @@ use a2a_e2e::{Postgres, eventually};
 use a2a_gateway::Gateway;
 use a2a_gateway::proxy::ProxyConfig;
 use a2a_gateway::registry::{Registry, RegistryOptions};
+use a2a_server::MetricsRender;
 use axum::Json;
 use axum::routing::post;
 use serde_json::{Value, json};
@@ -40,7 +41,24 @@ async fn instance(database: &Postgres, max_agents: usize) -> String {
         .postgres_schema(database.schema.clone())
         .max_agents(max_agents);
     let registry = Registry::connect(&database.url, options).await.unwrap();
-    serve(Gateway::new(Arc::new(registry), ProxyConfig::default()).router()).await
+    let gateway =
+        Gateway::new(Arc::new(registry), ProxyConfig::default()).metrics(prometheus_page());
+    serve(gateway.router()).await
+}
+
+/// The page of the process's Prometheus recorder, installed on first use: both instances
+/// record into it, and both count the same registry at each scrape.
+fn prometheus_page() -> MetricsRender {
+    static HANDLE: std::sync::OnceLock<metrics_exporter_prometheus::PrometheusHandle> =
+        std::sync::OnceLock::new();
+    let handle = HANDLE
+        .get_or_init(|| {
+            metrics_exporter_prometheus::PrometheusBuilder::new()
+                .install_recorder()
+                .unwrap()
+        })
+        .clone();
+    MetricsRender::new(move || handle.render())
 }
 
 async fn call(http: &reqwest::Client, gateway: &str, agent_id: &str) -> Value {

@@ -4,12 +4,11 @@
 //! ```no_run
 //! # use std::sync::Arc;
 //! # async fn run(directory: Arc<dyn a2a_gateway::agent::AgentDirectory>) -> std::io::Result<()> {
-//! use a2a_gateway::metrics::{Metrics, metrics_route};
+//! use a2a_gateway::metrics::Metrics;
 //! use a2a_gateway::proxy::{ProxyConfig, router};
 //!
-//! let metrics = Arc::new(Metrics::new());
-//! let app = router(directory, ProxyConfig::default(), Arc::clone(&metrics))
-//!     .merge(metrics_route(metrics));
+//! // The proxy records through the `metrics` facade; install a recorder to see the series.
+//! let app = router(directory, ProxyConfig::default(), Arc::new(Metrics::new()));
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:9090").await?;
 //! axum::serve(listener, app).await
 //! # }

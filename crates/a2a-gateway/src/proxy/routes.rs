@@ -24,8 +24,8 @@ use crate::metrics::Metrics;
 /// | `GET /.well-known/agent-card.json` | the gateway's own card |
 ///
 /// `GET /a2a/{agent_id}` answers 405. CORS headers are added for
-/// [`ProxyConfig::trusted_origins`]. `/metrics` is served separately, by
-/// [`metrics_route`](crate::metrics::metrics_route).
+/// [`ProxyConfig::trusted_origins`]. The proxy records its series through `metrics`
+/// ([`crate::metrics`]); `/metrics` is served by [`Gateway`](crate::Gateway).
 pub fn router(
     directory: Arc<dyn AgentDirectory>,
     config: ProxyConfig,

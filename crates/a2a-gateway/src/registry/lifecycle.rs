@@ -240,6 +240,18 @@ impl Registry {
         Ok(usize::try_from(count).unwrap_or(0))
     }
 
+    /// The ids of the live agents: the registry-size gauge, and whose metrics series to keep.
+    ///
+    /// # Errors
+    /// [`RegistryError::Database`].
+    pub async fn live_agent_ids(
+        &self,
+    ) -> Result<std::collections::BTreeSet<String>, RegistryError> {
+        let cutoff = self.cutoff(self.now_millis());
+        let stored = self.store.list(cutoff).await?;
+        Ok(stored.into_iter().map(|agent| agent.agent_id).collect())
+    }
+
     /// Records a heartbeat of a live agent; its new `last_seen`, or `None` when no
     /// live agent has that id (it must register again).
     ///

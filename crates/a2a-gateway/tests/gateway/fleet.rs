@@ -7,26 +7,37 @@ use std::time::Duration;
 use a2a_gateway::Gateway;
 use a2a_gateway::proxy::{GATEWAY_DOMAIN, ProxyConfig};
 use a2a_gateway::registry::{Clock, Registry, RegistryOptions};
+use a2a_server::MetricsRender;
 use serde_json::{Value, json};
 
-use crate::proxy_support::{a2a_agent, post_a2a, serve};
+use crate::proxy_support::{LocalMetrics, a2a_agent, post_a2a, serve};
 use crate::support::ManualClock;
 
 /// A gateway served on a fresh port, and a client for it.
 pub struct Running {
     pub addr: SocketAddr,
     pub http: reqwest::Client,
+    _recorder: LocalMetrics,
 }
 
 impl Running {
     /// Serves `gateway`.
     pub async fn start(gateway: &Gateway) -> Self {
+        let recorder = LocalMetrics::install();
+        let page = recorder.handle.clone();
+        let gateway = gateway
+            .clone()
+            .metrics(MetricsRender::new(move || page.render()));
         let addr = serve(gateway.router()).await;
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
             .build()
             .unwrap();
-        Self { addr, http }
+        Self {
+            addr,
+            http,
+            _recorder: recorder,
+        }
     }
 
     /// A gateway over a `sqlite::memory:` registry with `options`, proxying as `config`.

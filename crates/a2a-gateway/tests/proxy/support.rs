@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_gateway::agent::{AgentDirectory, DirectoryError, RegisteredAgent};
-use a2a_gateway::metrics::{Metrics, metrics_route};
+use a2a_gateway::metrics::{LATENCY_BUCKETS, Metrics, REQUEST_DURATION_SECONDS};
 use a2a_gateway::proxy::{ProxyConfig, router};
 use a2a_server::{A2aServer, AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
 use a2a_types::{AgentCard, AgentInterface, Artifact, ProtocolBinding};
@@ -84,6 +84,7 @@ pub struct Gateway {
     pub directory: Arc<Directory>,
     pub metrics: Arc<Metrics>,
     pub http: reqwest::Client,
+    _recorder: LocalMetrics,
 }
 
 impl Gateway {
@@ -94,17 +95,23 @@ impl Gateway {
     pub async fn start_with(config: ProxyConfig) -> Self {
         let directory = Arc::new(Directory::default());
         let metrics = Arc::new(Metrics::new());
+        let recorder = LocalMetrics::install();
+        let page = recorder.handle.clone();
         let app = router(
             Arc::clone(&directory) as Arc<dyn AgentDirectory>,
             config,
             Arc::clone(&metrics),
         )
-        .merge(metrics_route(Arc::clone(&metrics)));
+        .route(
+            "/metrics",
+            axum::routing::get(move || std::future::ready(page.render())),
+        );
         let addr = serve(app).await;
         Self {
             addr,
             directory,
             metrics,
+            _recorder: recorder,
             http: reqwest::Client::builder()
                 .timeout(Duration::from_secs(30))
                 .build()
@@ -160,6 +167,39 @@ impl Gateway {
             .text()
             .await
             .unwrap()
+    }
+}
+
+/// A Prometheus recorder for the test's thread, set as that thread's recorder until the
+/// thread ends. The tests run on one thread each (the default test runtime), so what the
+/// gateway records in a test lands here and in no other test's page.
+pub struct LocalMetrics {
+    pub handle: metrics_exporter_prometheus::PrometheusHandle,
+}
+
+thread_local! {
+    /// Guards of the recorders installed on this thread (kept here: a guard is not `Send`).
+    static INSTALLED: std::cell::RefCell<Vec<metrics::LocalRecorderGuard<'static>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl LocalMetrics {
+    pub fn install() -> Self {
+        use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
+        let recorder = PrometheusBuilder::new()
+            .set_buckets_for_metric(
+                Matcher::Full(REQUEST_DURATION_SECONDS.to_owned()),
+                &LATENCY_BUCKETS,
+            )
+            .unwrap()
+            .build_recorder();
+        // The guard borrows the recorder for as long as the thread runs.
+        let recorder = Box::leak(Box::new(recorder));
+        let handle = recorder.handle();
+        let guard = metrics::set_default_local_recorder(recorder);
+        INSTALLED.with(|installed| installed.borrow_mut().push(guard));
+        a2a_gateway::metrics::describe();
+        Self { handle }
     }
 }
 

@@ -46,21 +46,67 @@ enum Command {
 }
 
 impl Cli {
-    /// Parses the process's command line, reading KubeMQ's `KUBEMQ_A2A_*` variable names
-    /// for `a2a gateway` beside ours (`kubemq_env`).
+    /// Parses the process's command line with the process's environment: `a2a gateway`'s
+    /// options also from `A2A_*` variables (and their older and KubeMQ names) and the
+    /// `--config` file (see [`Self::try_parse_with`]).
     ///
     /// # Errors
     /// clap's, for a command line that cannot be used (help and version requests included).
     pub fn try_parse_with_env() -> Result<Self, clap::Error> {
-        let command = <Self as clap::CommandFactory>::command();
-        let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-        let args = match command.find_subcommand("gateway") {
-            Some(gateway) => {
-                crate::kubemq_env::with_aliases(args, gateway, |name| std::env::var_os(name))
+        Self::try_parse_with(std::env::args_os().collect(), |name| std::env::var_os(name))
+    }
+
+    /// Parses `args` (program name first), reading variables through `lookup`. `a2a
+    /// gateway`'s variables and configuration file become flags before parsing
+    /// ([`crate::config::layered`]); `a2a serve` merges its sources when it runs. `--help`
+    /// names each option's variable.
+    pub(crate) fn try_parse_with(
+        args: Vec<std::ffi::OsString>,
+        lookup: impl Fn(&str) -> Option<std::ffi::OsString>,
+    ) -> Result<Self, clap::Error> {
+        use clap::FromArgMatches as _;
+        let command = Self::command_with_variables();
+        let is_gateway = args.get(1).is_some_and(|arg| arg == "gateway");
+        let layered = match command.find_subcommand("gateway") {
+            Some(gateway) if is_gateway => {
+                crate::config::layered(args, gateway, lookup).map_err(|error| {
+                    clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{error}\n"))
+                })?
             }
-            None => args,
+            _ => crate::config::Layered::unchanged(args),
         };
-        <Self as clap::Parser>::try_parse_from(args)
+        let matches = command
+            .try_get_matches_from(&layered.args)
+            .map_err(|error| layered.explain(error))?;
+        Self::from_arg_matches(&matches).map_err(|error| layered.explain(error))
+    }
+
+    /// The command tree with `[env: A2A_<NAME>]` added to the help of every option of
+    /// `serve` and `gateway` that a variable sets.
+    pub(crate) fn command_with_variables() -> clap::Command {
+        let name_variables = |command: clap::Command| {
+            command.mut_args(|arg| {
+                let Some(long) = arg.get_long() else {
+                    return arg;
+                };
+                let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+                let is_setting = !matches!(
+                    arg.get_action(),
+                    clap::ArgAction::Help
+                        | clap::ArgAction::HelpShort
+                        | clap::ArgAction::HelpLong
+                        | clap::ArgAction::Version
+                );
+                if !is_setting || help.contains("[env: ") {
+                    return arg;
+                }
+                let variable = crate::config::variable_of(long);
+                arg.help(format!("{help} [env: {variable}]"))
+            })
+        };
+        <Self as clap::CommandFactory>::command()
+            .mut_subcommand("serve", name_variables)
+            .mut_subcommand("gateway", name_variables)
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::duration::{DurationError, parse_millis};
+use crate::duration::Millis;
 use crate::error::UsageError;
 use crate::render::Style;
 
@@ -230,15 +230,11 @@ pub(crate) fn parse_header(
 
 /// A duration: milliseconds, or a number with `ms`, `s`, `m` or `h`.
 pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
-    let millis = parse_millis(text).map_err(|error| match error {
-        DurationError::NotANumber => "not a duration (e.g. 30s, 5m, 1500)",
-        DurationError::UnknownUnit(_) => "unknown unit (ms, s, m, h)",
-        DurationError::TooLong => "too long",
-    })?;
-    if millis == 0 {
+    let Millis(duration) = text.parse()?;
+    if duration.is_zero() {
         return Err("must be more than 0".to_owned());
     }
-    Ok(Duration::from_millis(millis))
+    Ok(duration)
 }
 
 /// A flag value that must not be shown: `Debug` prints `<redacted>`, and there is no

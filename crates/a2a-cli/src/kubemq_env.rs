@@ -1,7 +1,8 @@
 //! KubeMQ's variable names for `a2a gateway` (requirements GW-25, CFG-40): read beside
-//! ours by turning them into flags before the command line is parsed.
+//! ours by turning them into flags before the command line is parsed
+//! ([`crate::config::layered`]).
 //!
-//! * Every `A2A_GATEWAY_<NAME>` an option of `a2a gateway` reads may also be given as
+//! * Every `A2A_<NAME>` an option of `a2a gateway` reads may also be given as
 //!   `KUBEMQ_A2A_<NAME>`.
 //! * KubeMQ's own names, with their units: `KUBEMQ_A2A_PORT` (`--bind 0.0.0.0:PORT`, as
 //!   KubeMQ listens), `KUBEMQ_A2A_DEFAULT_TIMEOUT_SECONDS`, `KUBEMQ_A2A_MAX_TIMEOUT_SECONDS`,
@@ -9,15 +10,11 @@
 //!   milliseconds), `KUBEMQ_A2A_AGENT_MAX_CONCURRENCY`, `KUBEMQ_A2A_AGENT_MAX_RESPONSE_BYTES`,
 //!   `KUBEMQ_A2A_AGENT_TLS_SKIP_VERIFY`, `KUBEMQ_A2A_TRUSTED_ORIGINS`.
 //!
-//! A flag on the command line wins, then our variable, then KubeMQ's. `KUBEMQ_A2A_ENABLE`
+//! A flag on the command line wins, then our variables (`A2A_*`, then `A2A_GATEWAY_*`), then
+//! KubeMQ's, then the configuration file. `KUBEMQ_A2A_ENABLE`
 //! is not read: running `a2a gateway` is what enables the gateway.
 
-use std::ffi::{OsStr, OsString};
-
-/// The prefix of our gateway variables.
-const OURS: &str = "A2A_GATEWAY_";
-/// The prefix of KubeMQ's.
-const THEIRS: &str = "KUBEMQ_A2A_";
+use std::ffi::OsString;
 
 /// How a KubeMQ value becomes the value of our flag.
 type Convert = fn(&str) -> String;
@@ -56,61 +53,20 @@ fn same(value: &str) -> String {
     value.to_owned()
 }
 
-/// `args` (the program's, program name first) with a `--flag=VALUE` added after
-/// `gateway` for each KubeMQ variable `lookup` finds whose option is set neither by a flag
-/// in `args` nor by our own variable. `gateway` describes the subcommand's options. Other
-/// subcommands' arguments are returned unchanged.
-pub(crate) fn with_aliases(
-    mut args: Vec<OsString>,
-    gateway: &clap::Command,
+/// KubeMQ's own variable for the option `--long`, if `lookup` finds it set: its name and
+/// its value converted to our flag's. The layers of [`crate::config::layered`] read it below
+/// `A2A_<NAME>`, `A2A_GATEWAY_<NAME>` and `KUBEMQ_A2A_<NAME>`.
+pub(crate) fn native(
+    long: &str,
     lookup: impl Fn(&str) -> Option<OsString>,
-) -> Vec<OsString> {
-    if args.get(1).map(OsString::as_os_str) != Some(OsStr::new("gateway")) {
-        return args;
-    }
-    let given = |long: &str| {
-        args.iter().skip(2).any(|arg| {
-            let arg = arg.to_string_lossy();
-            arg == format!("--{long}") || arg.starts_with(&format!("--{long}="))
+) -> Option<(&'static str, OsString)> {
+    NATIVE
+        .iter()
+        .filter(|(_, flag, _)| *flag == long)
+        .find_map(|(name, _, convert)| {
+            let value = lookup(name)?;
+            Some((*name, OsString::from(convert(&value.to_string_lossy()))))
         })
-    };
-    let mut added: Vec<OsString> = Vec::new();
-    let mut taken: Vec<String> = Vec::new();
-    for option in gateway.get_arguments() {
-        let (Some(long), Some(env)) = (option.get_long(), option.get_env()) else {
-            continue;
-        };
-        let ours = env.to_string_lossy();
-        let Some(suffix) = ours.strip_prefix(OURS) else {
-            continue;
-        };
-        if given(long) || lookup(&ours).is_some() {
-            taken.push(long.to_owned());
-            continue;
-        }
-        if let Some(value) = lookup(&format!("{THEIRS}{suffix}")) {
-            added.push(flag(long, &value));
-            taken.push(long.to_owned());
-        }
-    }
-    for (name, long, convert) in NATIVE {
-        if taken.iter().any(|taken| taken == long) {
-            continue;
-        }
-        if let Some(value) = lookup(name) {
-            let value = convert(&value.to_string_lossy());
-            added.push(flag(long, OsStr::new(&value)));
-            taken.push(long.to_owned());
-        }
-    }
-    args.splice(2..2, added);
-    args
-}
-
-fn flag(long: &str, value: &OsStr) -> OsString {
-    let mut flag = OsString::from(format!("--{long}="));
-    flag.push(value);
-    flag
 }
 
 #[cfg(test)]
@@ -128,9 +84,11 @@ mod tests {
             .collect();
         let command = crate::Cli::command();
         let gateway = command.find_subcommand("gateway").unwrap();
-        with_aliases(args.iter().map(OsString::from).collect(), gateway, |name| {
+        crate::config::layered(args.iter().map(OsString::from).collect(), gateway, |name| {
             env.get(name).cloned()
         })
+        .unwrap()
+        .args
         .into_iter()
         .map(|arg| arg.into_string().unwrap())
         .collect()
@@ -158,7 +116,7 @@ mod tests {
         assert!(args.contains(&"--timeout=30s".to_owned()), "{args:?}");
         // Our variable wins over KubeMQ's; a flag over both.
         assert!(
-            !args.iter().any(|arg| arg.starts_with("--max-concurrency")),
+            args.contains(&"--max-concurrency-per-agent=7".to_owned()),
             "{args:?}"
         );
         assert!(
@@ -169,10 +127,16 @@ mod tests {
     }
 
     #[test]
-    fn other_commands_are_left_alone() {
-        let args = aliased(&["a2a", "serve"], &[("KUBEMQ_A2A_PORT", "9090")]);
-        assert_eq!(args, ["a2a", "serve"]);
+    fn kubemq_port_binds_every_address_unless_ours_is_set() {
         let args = aliased(&["a2a", "gateway"], &[("KUBEMQ_A2A_PORT", "9090")]);
         assert_eq!(args, ["a2a", "gateway", "--bind=0.0.0.0:9090"]);
+        let args = aliased(
+            &["a2a", "gateway"],
+            &[
+                ("KUBEMQ_A2A_PORT", "9090"),
+                ("A2A_GATEWAY_BIND", "127.0.0.1:1"),
+            ],
+        );
+        assert_eq!(args, ["a2a", "gateway", "--bind=127.0.0.1:1"]);
     }
 }

@@ -188,33 +188,33 @@ fn positive_count(text: &str) -> Result<usize, String> {
     }
 }
 
-/// The connection limits of `a2a gateway`, as flags and `A2A_GATEWAY_*` variables; see
+/// The connection limits of `a2a gateway`, as flags, `A2A_*` variables and file keys; see
 /// [`a2a_server::connections`] for how each is enforced.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct GatewayConnectionArgs {
     /// Time a connection gets to send a complete request head: from the accept (after TLS, the handshake) for its first request, from the head's first byte on a kept-alive connection; else it is closed
     #[arg(long, value_name = "DURATION", default_value = "10s",
-          value_parser = positive_duration, env = "A2A_GATEWAY_HEADER_READ_TIMEOUT")]
+          value_parser = positive_duration)]
     header_read_timeout: Millis,
     /// Longest wait for the next piece of a request body being read; a body slower than that (e.g. one byte per this time) is cut with 408 and its connection closed
     #[arg(long, value_name = "DURATION", default_value = "30s",
-          value_parser = positive_duration, env = "A2A_GATEWAY_BODY_READ_TIMEOUT")]
+          value_parser = positive_duration)]
     body_read_timeout: Millis,
     /// A connection with no request in flight is closed this long after its last response
     #[arg(long, value_name = "DURATION", default_value = "60s",
-          value_parser = positive_duration, env = "A2A_GATEWAY_KEEP_ALIVE_TIMEOUT")]
+          value_parser = positive_duration)]
     keep_alive_timeout: Millis,
     /// Connections open at once; more are not refused but wait in the listen backlog until one closes
     #[arg(long, value_name = "N", default_value = "10000",
-          value_parser = positive_count, env = "A2A_GATEWAY_MAX_CONNECTIONS")]
+          value_parser = positive_count)]
     max_connections: usize,
     /// TLS handshakes in progress at once; a connection waits up to --tls-handshake-timeout for a turn
     #[arg(long, value_name = "N", default_value = "256",
-          value_parser = positive_count, env = "A2A_GATEWAY_MAX_TLS_HANDSHAKES")]
+          value_parser = positive_count)]
     max_tls_handshakes: usize,
     /// Time a TLS handshake may take (and, before it, wait for a turn) before the connection is closed
     #[arg(long, value_name = "DURATION", default_value = "10s",
-          value_parser = positive_duration, env = "A2A_GATEWAY_TLS_HANDSHAKE_TIMEOUT")]
+          value_parser = positive_duration)]
     tls_handshake_timeout: Millis,
 }
 

@@ -21,7 +21,8 @@ use crate::error::{BindError, UnreachableError, UsageError};
 use crate::serving::GatewayConnectionArgs;
 use crate::{authentication, logging, output};
 
-/// Flags of `a2a gateway`; each may also come from the environment variable named.
+/// Flags of `a2a gateway`; each may also come from the environment variable named or the
+/// `--config` file (`crate::config::layered`).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Agents register with POST /agents/register (a2a serve --register URL does it, and keeps \
@@ -31,20 +32,31 @@ up, GET /readyz 200 when the registry database answers (503 when it does not, or
 draining after SIGINT/SIGTERM); neither needs credentials. Failed calls to agents are logged \
 at warn. RUST_LOG, when set and not empty, overrides --log-level.
 
-KubeMQ's variable names are read too: each A2A_GATEWAY_<NAME> below may also be given as \
-KUBEMQ_A2A_<NAME> (KUBEMQ_A2A_REGISTRY_KEY, KUBEMQ_A2A_LEGACY_CODES, …), and KubeMQ's own \
+Configuration: every option can also be set by the environment variable named in its help \
+(A2A_<OPTION>, e.g. A2A_AGENT_TTL=5m) or by a key of the TOML file given by --config \
+(the option in snake_case, e.g. agent_ttl = \"5m\"; docs/gateway.toml lists them all). A flag \
+wins over a variable, which wins over the file. Durations take ms, s, m or h (250ms, 300s, \
+5m, 1h); a bare number is milliseconds. The older names A2A_GATEWAY_<OPTION> still work; \
+A2A_<OPTION> is preferred and wins when both are set.
+
+KubeMQ's variable names are read too: each A2A_<OPTION> may also be given as \
+KUBEMQ_A2A_<OPTION> (KUBEMQ_A2A_REGISTRY_KEY, KUBEMQ_A2A_LEGACY_CODES, …), and KubeMQ's own \
 KUBEMQ_A2A_PORT (--bind 0.0.0.0:PORT), KUBEMQ_A2A_DEFAULT_TIMEOUT_SECONDS (--timeout), \
 KUBEMQ_A2A_MAX_TIMEOUT_SECONDS, KUBEMQ_A2A_MAX_SSE_IDLE_SECONDS (seconds), \
 KUBEMQ_A2A_AGENT_MAX_CONCURRENCY, KUBEMQ_A2A_AGENT_MAX_RESPONSE_BYTES, \
-KUBEMQ_A2A_AGENT_TLS_SKIP_VERIFY and KUBEMQ_A2A_TRUSTED_ORIGINS. A flag wins over both; \
-A2A_GATEWAY_* wins over KUBEMQ_A2A_*. KUBEMQ_A2A_ENABLE is not read: running the command is \
+KUBEMQ_A2A_AGENT_TLS_SKIP_VERIFY and KUBEMQ_A2A_TRUSTED_ORIGINS. They rank below ours \
+and above the file. KUBEMQ_A2A_ENABLE is not read: running the command is \
 enabling it.
 
 Examples:
   a2a gateway
   a2a gateway --bind 0.0.0.0:9090 --public-url https://gateway.example --registry-key \"$KEY\"
-  a2a gateway --store postgres://gateway@db/a2a   # several instances over one database")]
+  a2a gateway --store postgres://gateway@db/a2a   # several instances over one database
+  a2a gateway --config gateway.toml")]
 pub(crate) struct GatewayArgs {
+    /// TOML file with options (keys in snake_case) [env: A2A_CONFIG]
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     #[command(flatten, next_help_heading = "Serving")]
     serving: ServingArgs,
     #[command(flatten, next_help_heading = "Connections")]
@@ -66,26 +78,23 @@ struct ServingArgs {
     #[arg(
         long,
         value_name = "ADDR",
-        default_value = "127.0.0.1:9090",
-        env = "A2A_GATEWAY_BIND"
+        default_value = "127.0.0.1:9090"
     )]
     bind: String,
     /// Root URL clients use to reach the gateway, for the cards it serves [default: http:// and the request's Host; with TLS, https:// and the bound address]
-    #[arg(long, value_name = "URL", env = "A2A_GATEWAY_PUBLIC_URL")]
+    #[arg(long, value_name = "URL")]
     public_url: Option<String>,
     /// Origins whose browser pages may call the gateway, comma-separated; * for any
     #[arg(
         long,
         value_name = "ORIGINS",
-        value_delimiter = ',',
-        env = "A2A_GATEWAY_CORS_ORIGINS"
+        value_delimiter = ','
     )]
     cors_origins: Vec<String>,
     /// Serve HTTPS with this certificate chain (PEM); needs --tls-key
     #[arg(
         long,
         value_name = "FILE",
-        env = "A2A_GATEWAY_TLS_CERT",
         requires = "tls_key"
     )]
     tls_cert: Option<PathBuf>,
@@ -93,7 +102,6 @@ struct ServingArgs {
     #[arg(
         long,
         value_name = "FILE",
-        env = "A2A_GATEWAY_TLS_KEY",
         requires = "tls_cert"
     )]
     tls_key: Option<PathBuf>,
@@ -101,8 +109,7 @@ struct ServingArgs {
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = "10s",
-        env = "A2A_GATEWAY_SHUTDOWN_GRACE"
+        default_value = "10s"
     )]
     shutdown_grace: Millis,
 }
@@ -114,31 +121,27 @@ struct RegistryArgs {
     #[arg(
         long,
         value_name = "URL",
-        default_value = "sqlite://gateway.db",
-        env = "A2A_GATEWAY_STORE"
+        default_value = "sqlite://gateway.db"
     )]
     store: String,
     /// An agent that sends no heartbeat for this long expires; 0 never expires
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = "300s",
-        env = "A2A_GATEWAY_AGENT_TTL"
+        default_value = "300s"
     )]
     agent_ttl: Millis,
     /// The most agents registered at once; 0 for no limit
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 0,
-        env = "A2A_GATEWAY_MAX_AGENTS"
+        default_value_t = 0
     )]
     max_agents: usize,
     /// Key required on registry writes (register, heartbeat, deregister) as a bearer token or X-API-Key; without it anybody who reaches the gateway can register
     #[arg(
         long,
         value_name = "KEY",
-        env = "A2A_GATEWAY_REGISTRY_KEY",
         hide_env_values = true
     )]
     registry_key: Option<Secret>,
@@ -146,17 +149,16 @@ struct RegistryArgs {
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = "1s",
-        env = "A2A_GATEWAY_DIRECTORY_CACHE"
+        default_value = "1s"
     )]
     directory_cache: Millis,
     /// Refuse cards that carry no valid signature (signed cards are always verified)
-    #[arg(long, env = "A2A_GATEWAY_REQUIRE_SIGNED_CARDS", value_parser = BoolishValueParser::new(),
+    #[arg(long, value_parser = BoolishValueParser::new(),
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
           default_value = "false", value_name = "BOOL")]
     require_signed_cards: bool,
     /// JWK Set file of keys trusted for card signatures, beside keys embedded in signatures
-    #[arg(long, value_name = "FILE", env = "A2A_GATEWAY_CARD_KEYS")]
+    #[arg(long, value_name = "FILE")]
     card_keys: Option<PathBuf>,
 }
 
@@ -167,57 +169,50 @@ struct ProxyArgs {
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = "300s",
-        env = "A2A_GATEWAY_TIMEOUT"
+        default_value = "300s"
     )]
     timeout: Millis,
     /// The longest deadline a request may ask for
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = "3600s",
-        env = "A2A_GATEWAY_MAX_TIMEOUT"
+        default_value = "3600s"
     )]
     max_timeout: Millis,
     /// A stream quiet this long ends with a -32001 frame
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = "300s",
-        env = "A2A_GATEWAY_MAX_SSE_IDLE"
+        default_value = "300s"
     )]
     max_sse_idle: Millis,
     /// Time between `: keepalive` comments on a quiet stream; 0 sends none
     #[arg(
         long,
         value_name = "DURATION",
-        default_value = "30s",
-        env = "A2A_GATEWAY_SSE_KEEPALIVE"
+        default_value = "30s"
     )]
     sse_keepalive: Millis,
     /// Calls and open streams one agent may have at once; 0 for no limit
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 100,
-        env = "A2A_GATEWAY_MAX_CONCURRENCY_PER_AGENT"
+        default_value_t = 100
     )]
     max_concurrency_per_agent: usize,
     /// The largest agent reply (and single stream event) read, in bytes
-    #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024,
-          env = "A2A_GATEWAY_MAX_RESPONSE_BYTES")]
+    #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024)]
     max_response_bytes: usize,
     /// The largest request body accepted, in bytes
-    #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024,
-          env = "A2A_GATEWAY_MAX_REQUEST_BYTES")]
+    #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024)]
     max_request_bytes: usize,
     /// Accept any TLS certificate from agents; for development only
-    #[arg(long, env = "A2A_GATEWAY_AGENT_TLS_SKIP_VERIFY", value_parser = BoolishValueParser::new(),
+    #[arg(long, value_parser = BoolishValueParser::new(),
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
           default_value = "false", value_name = "BOOL")]
     agent_tls_skip_verify: bool,
     /// The codes of KubeMQ's older gateway: -32603 for busy, too large, unreachable and an agent's non-JSON-RPC 500; -32001 for an agent's 504 (default: the seed's -32003 for all)
-    #[arg(long, env = "A2A_GATEWAY_LEGACY_CODES", value_parser = BoolishValueParser::new(),
+    #[arg(long, value_parser = BoolishValueParser::new(),
           num_args = 0..=1, require_equals = true, default_missing_value = "true",
           default_value = "false", value_name = "BOOL")]
     legacy_codes: bool,
@@ -241,7 +236,6 @@ struct CallerArgs {
     #[arg(
         long,
         value_name = "URL",
-        env = "A2A_GATEWAY_JWKS_URL",
         conflicts_with = "oidc_issuer"
     )]
     jwks_url: Option<String>,
@@ -249,23 +243,21 @@ struct CallerArgs {
     #[arg(
         long,
         value_name = "ISSUER",
-        env = "A2A_GATEWAY_ISSUER",
         requires = "jwks_url"
     )]
     issuer: Option<String>,
     /// Callers need a JWT of this OpenID Connect issuer (keys found by discovery)
-    #[arg(long, value_name = "URL", env = "A2A_GATEWAY_OIDC_ISSUER")]
+    #[arg(long, value_name = "URL")]
     oidc_issuer: Option<String>,
     /// The `aud` JWTs must carry: tokens for other services must not work here
-    #[arg(long, value_name = "AUDIENCE", env = "A2A_GATEWAY_AUDIENCE")]
+    #[arg(long, value_name = "AUDIENCE")]
     audience: Option<String>,
     /// The HTTP status of a refused token on the JSON-RPC route (HTTP+JSON routes always answer 401)
     #[arg(
         long,
         value_enum,
         value_name = "STATUS",
-        default_value = "200",
-        env = "A2A_GATEWAY_AUTH_FAILURE_STATUS"
+        default_value = "200"
     )]
     auth_failure_status: AuthFailureArg,
 }
@@ -277,16 +269,14 @@ struct LoggingArgs {
     #[arg(
         long,
         value_enum,
-        default_value = "text",
-        env = "A2A_GATEWAY_LOG_FORMAT"
+        default_value = "text"
     )]
     log_format: LogFormat,
     /// Log filter, e.g. `info` or `warn,a2a_gateway=debug`; RUST_LOG, when set and not empty, overrides it
     #[arg(
         long,
         value_name = "FILTER",
-        default_value = "info",
-        env = "A2A_GATEWAY_LOG_LEVEL"
+        default_value = "info"
     )]
     log_level: String,
 }
@@ -355,6 +345,7 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
         max_agents = registry.max_agents(),
         jwt = args.callers.jwks_url.is_some() || args.callers.oidc_issuer.is_some(),
         registry_key = args.registry.registry_key.is_some(),
+        config = ?args.config,
         "gateway ready"
     );
     output::listening(if tls.is_some() { "https" } else { "http" }, address);

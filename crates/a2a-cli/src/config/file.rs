@@ -20,20 +20,23 @@ pub(super) fn from_file(path: &Path) -> Result<ServeOptions, ConfigError> {
 }
 
 fn parse_file(path: &Path, text: &str) -> Result<ServeOptions, ConfigError> {
-    toml::from_str(text).map_err(|error| {
-        // toml's own rendering spans several lines with a source excerpt; one line with
-        // the line number fits the command's one-line errors.
-        let line = error
-            .span()
-            .and_then(|span| text.get(..span.start))
-            .map(|before| before.matches('\n').count() + 1);
-        let message = error.message().trim().to_owned();
-        ConfigError::ParseFile {
-            path: path.to_owned(),
-            message: match line {
-                Some(line) => format!("line {line}: {message}"),
-                None => message,
-            },
-        }
+    toml::from_str(text).map_err(|error| ConfigError::ParseFile {
+        path: path.to_owned(),
+        message: message(text, &error),
     })
+}
+
+/// What is wrong with a TOML `text`, on one line with the line number: toml's own rendering
+/// spans several lines with a source excerpt, which does not fit the command's one-line
+/// errors.
+pub(super) fn message(text: &str, error: &toml::de::Error) -> String {
+    let line = error
+        .span()
+        .and_then(|span| text.get(..span.start))
+        .map(|before| before.matches('\n').count() + 1);
+    let message = error.message().trim().to_owned();
+    match line {
+        Some(line) => format!("line {line}: {message}"),
+        None => message,
+    }
 }

@@ -7,13 +7,18 @@
 //! flags, so the three sources cannot disagree on what a value means. The exec agent's
 //! command has no variable: a word list does not survive a single string. `A2A_*` variables
 //! that name no option are ignored, as they may belong to other tools.
+//!
+//! `a2a gateway` follows the same model with the same names (`--agent-ttl` ↔
+//! `A2A_AGENT_TTL` ↔ `agent_ttl`), its older `A2A_GATEWAY_*` and KubeMQ's `KUBEMQ_A2A_*`
+//! names read as aliases below `A2A_*` ([`layered`]). Durations are read by one parser,
+//! [`crate::duration::Millis`], everywhere.
 
 mod connections;
 mod environment;
 mod error;
 mod file;
+mod layers;
 mod load;
-mod millis;
 mod options;
 mod push;
 mod register;
@@ -21,8 +26,9 @@ mod security;
 mod settings;
 
 pub(crate) use self::error::ConfigError;
+pub(crate) use self::layers::{Layered, layered, variable_of};
 pub(crate) use self::load::load;
-pub(crate) use self::millis::Millis;
+pub(crate) use crate::duration::Millis;
 pub(crate) use self::options::{LogFormat, ServeOptions};
 pub(crate) use self::register::RegisterSetting;
 pub(crate) use self::security::{
@@ -34,5 +40,7 @@ pub(crate) use self::settings::{AgentSetup, ExecCommand, LlmSetup, Settings, Sto
 const CONFIG_VARIABLE: &str = "A2A_CONFIG";
 const PREFIX: &str = "A2A_";
 
+#[cfg(test)]
+mod names;
 #[cfg(test)]
 mod tests;

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use a2a_server::auth::Secret;
 
-use super::millis::Millis;
+use crate::duration::Millis;
 
 /// The built-in agent to serve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]

@@ -136,7 +136,7 @@ fn invalid(option: &'static str, message: impl Into<String>) -> ConfigError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::millis::Millis;
+    use crate::duration::Millis;
 
     fn options(register: Option<&str>, agent_id: Option<&str>) -> ServeOptions {
         ServeOptions {

@@ -26,6 +26,8 @@ use crate::store::{
 const EVENTS_PER_READ: usize = 32;
 /// How many webhooks one round claims at most.
 const CLAIMS_PER_ROUND: usize = 256;
+/// The longest wait a webhook's `Retry-After` gets (the retry is stored, so this may be long).
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(600);
 
 /// Sends the events of tasks to their webhooks.
 pub(crate) struct Dispatcher {
@@ -59,8 +61,15 @@ enum Outcome {
     /// Not worth retrying: a 4xx other than 410, a URL that is no longer allowed, a body or
     /// header that cannot be sent.
     Refused(String),
-    /// Worth retrying: 5xx, 408, 429, a timeout, an I/O error.
-    Retry(String),
+    /// Worth retrying: 5xx, 408, 429, a timeout, an I/O error; not before the answer's
+    /// `Retry-After`, when it gave one.
+    Retry(String, Option<Duration>),
+}
+
+impl Outcome {
+    fn retry(reason: impl Into<String>) -> Self {
+        Self::Retry(reason.into(), None)
+    }
 }
 
 impl Dispatcher {
@@ -271,7 +280,7 @@ impl Dispatcher {
                         crate::metrics::push_delivery("refused");
                         tracing::warn!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, reason, "push refused; not retried");
                     }
-                    Outcome::Retry(reason) => {
+                    Outcome::Retry(reason, retry_after) => {
                         attempts += 1;
                         if attempts > self.options.retry_attempts {
                             crate::metrics::push_delivery("given_up");
@@ -279,7 +288,7 @@ impl Dispatcher {
                         } else {
                             crate::metrics::push_delivery("retry");
                             tracing::debug!(task_id = %task_id, config_id = %config_id, sequence = event.sequence, reason, attempts, "push failed; will retry");
-                            let retry_at = now_ms() + self.backoff(attempts, &task_id);
+                            let retry_at = now_ms() + self.retry_wait(attempts, retry_after);
                             // Released until the retry is due; whoever claims it then goes on.
                             record(DeliveryProgress::new(delivered, attempts, retry_at, None))
                                 .await;
@@ -306,7 +315,7 @@ impl Dispatcher {
             Ok(Some(stored)) => crate::binding::v03_push_body(stored.task)
                 .map_err(|error| Outcome::Refused(format!("cannot encode the task: {error}"))),
             Ok(None) => Err(Outcome::Refused("the task is gone".to_owned())),
-            Err(error) => Err(Outcome::Retry(format!("cannot read the task: {error}"))),
+            Err(error) => Err(Outcome::retry(format!("cannot read the task: {error}"))),
         }
     }
 
@@ -335,20 +344,16 @@ impl Dispatcher {
         now_ms() + millis(self.options.claim_ttl)
     }
 
-    /// `retry_backoff × 2^(attempt-1)`, with ±25 % jitter so retries of many webhooks do
-    /// not arrive together.
-    fn backoff(&self, attempt: u32, task_id: &TaskId) -> u64 {
-        let base = millis(self.options.retry_backoff);
-        let doubled = base.saturating_mul(1u64 << attempt.saturating_sub(1).min(16));
-        let seed = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |elapsed| elapsed.subsec_nanos() as u64)
-            ^ task_id.as_str().len() as u64;
-        let quarter = doubled / 4;
-        if quarter == 0 {
-            return doubled;
-        }
-        doubled - quarter + seed % (2 * quarter + 1)
+    /// The wait in milliseconds before retry `attempt` (1-based): about
+    /// `retry_backoff × 2^(attempt-1)` with jitter, so retries of many webhooks do not arrive
+    /// together ([`a2a_retry::Backoff`]), or the webhook's `Retry-After` when longer, up to
+    /// [`MAX_RETRY_AFTER`].
+    fn retry_wait(&self, attempt: u32, retry_after: Option<Duration>) -> u64 {
+        let base = self.options.retry_backoff;
+        let schedule = a2a_retry::Backoff::new(base, base.saturating_mul(1 << 16))
+            .retry_after_cap(MAX_RETRY_AFTER);
+        let backoff = schedule.delay(attempt.saturating_sub(1));
+        millis(schedule.wait(backoff, retry_after))
     }
 
     /// One POST of `response` to `config`'s webhook, its address checked again first so a
@@ -362,7 +367,7 @@ impl Dispatcher {
             // failure, worth another attempt (it was accepted at registration for the same
             // reason).
             Err(error @ AddressError::Unresolvable { .. }) => {
-                return Outcome::Retry(error.to_string());
+                return Outcome::retry(error.to_string());
             }
             Err(error) => return Outcome::Refused(error.to_string()),
         };
@@ -371,7 +376,7 @@ impl Dispatcher {
             .connect_timeout(self.options.timeout);
         let client = match checked.pinned_client(base) {
             Ok(client) => client,
-            Err(error) => return Outcome::Retry(format!("cannot build the HTTP client: {error}")),
+            Err(error) => return Outcome::retry(format!("cannot build the HTTP client: {error}")),
         };
         let mut request = client
             .post(checked.url().clone())
@@ -388,7 +393,7 @@ impl Dispatcher {
         if let Some(signer) = &self.signer {
             match signer.sign(&body) {
                 Ok(signature) => request = request.header(SIGNATURE_HEADER, signature),
-                Err(error) => return Outcome::Retry(format!("cannot sign: {error}")),
+                Err(error) => return Outcome::retry(format!("cannot sign: {error}")),
             }
         }
         match request.body(body).send().await {
@@ -402,14 +407,17 @@ impl Dispatcher {
                     || status == http::StatusCode::REQUEST_TIMEOUT
                     || status == http::StatusCode::TOO_MANY_REQUESTS
                 {
-                    Outcome::Retry(format!("the webhook answered {}", status.as_u16()))
+                    Outcome::Retry(
+                        format!("the webhook answered {}", status.as_u16()),
+                        a2a_retry::retry_after(answer.headers()),
+                    )
                 } else {
                     Outcome::Refused(format!("the webhook answered {}", status.as_u16()))
                 }
             }
-            Err(error) if error.is_timeout() => Outcome::Retry("timed out".to_owned()),
-            Err(error) if error.is_connect() => Outcome::Retry("cannot connect".to_owned()),
-            Err(_) => Outcome::Retry("the request failed".to_owned()),
+            Err(error) if error.is_timeout() => Outcome::retry("timed out".to_owned()),
+            Err(error) if error.is_connect() => Outcome::retry("cannot connect".to_owned()),
+            Err(_) => Outcome::retry("the request failed".to_owned()),
         }
     }
 }

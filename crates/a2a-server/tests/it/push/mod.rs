@@ -208,6 +208,26 @@ async fn a_503_twice_then_200_delivers_once_and_a_400_is_not_retried() {
 }
 
 #[tokio::test]
+async fn a_retry_after_is_waited_for_before_the_next_attempt() {
+    let busy = Receiver::start(vec![Reply::Busy(503, 1), Reply::Busy(429, 1)]).await;
+    let server = server(push_config()).await;
+    send_with_webhook(&server, &busy.url("/hook"), "ask").await;
+    let hits = until("the attempt after two refusals", || async {
+        let hits = busy.hits();
+        hits.iter().any(|hit| hit.status == 200).then_some(hits)
+    })
+    .await;
+    let statuses: Vec<u16> = hits.iter().map(|hit| hit.status).collect();
+    assert_eq!(&statuses[..3], &[503, 429, 200], "{statuses:?}");
+    // The backoff alone would be 50 ms, then 100 ms.
+    for pair in hits[..3].windows(2) {
+        let gap = pair[1].at - pair[0].at;
+        assert!(gap >= Duration::from_secs(1), "retried after {gap:?}");
+    }
+    assert_eq!(hits[0].body, hits[2].body, "the same event each time");
+}
+
+#[tokio::test]
 async fn a_410_removes_the_config_and_a_hanging_receiver_is_retried_after_its_timeout() {
     let gone = Receiver::start(vec![Reply::Status(410)]).await;
     let server = server(push_config()).await;

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse as _, Response};
 use axum::routing::post;
 use serde_json::Value;
 
@@ -16,6 +17,8 @@ use serde_json::Value;
 pub enum Reply {
     /// This status.
     Status(u16),
+    /// This status with `Retry-After: <seconds>`.
+    Busy(u16, u64),
     /// Nothing for this long (the sender's timeout should fire).
     Hang(Duration),
 }
@@ -45,7 +48,7 @@ async fn hook(
     State((shared, started)): State<(Arc<Shared>, Instant)>,
     headers: HeaderMap,
     body: Bytes,
-) -> StatusCode {
+) -> Response {
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let reply = shared.script.lock().unwrap().pop_front();
     let at = started.elapsed();
@@ -58,7 +61,7 @@ async fn hook(
                 headers,
             });
             tokio::time::sleep(time).await;
-            StatusCode::OK
+            StatusCode::OK.into_response()
         }
         Some(Reply::Status(status)) => {
             shared.hits.lock().unwrap().push(Hit {
@@ -67,7 +70,17 @@ async fn hook(
                 body,
                 headers,
             });
-            StatusCode::from_u16(status).unwrap()
+            StatusCode::from_u16(status).unwrap().into_response()
+        }
+        Some(Reply::Busy(status, seconds)) => {
+            shared.hits.lock().unwrap().push(Hit {
+                at,
+                status,
+                body,
+                headers,
+            });
+            let status = StatusCode::from_u16(status).unwrap();
+            (status, [("retry-after", seconds.to_string())]).into_response()
         }
         None => {
             shared.hits.lock().unwrap().push(Hit {
@@ -76,7 +89,7 @@ async fn hook(
                 body,
                 headers,
             });
-            StatusCode::OK
+            StatusCode::OK.into_response()
         }
     }
 }

@@ -4,13 +4,15 @@
 //! beside its members, plus the KubeMQ `url` member naming the JSON-RPC interface, so both
 //! our gateway and KubeMQ's accept it), then sends a heartbeat every interval. A heartbeat
 //! the gateway answers with "agent not found" (it expired or restarted) leads to a new
-//! registration. Failures are logged and retried with a doubling delay (1 s to 60 s), never
-//! fatal: the agent keeps serving. On SIGINT/SIGTERM the agent deregisters before draining,
+//! registration. Failures are logged and retried with a doubling delay (1 s to 60 s, with
+//! jitter, [`a2a_retry::Backoff`]), never fatal: the agent keeps serving. A gateway that
+//! answers with `Retry-After` is not called again sooner (up to 60 s). On SIGINT/SIGTERM the agent deregisters before draining,
 //! so the gateway stops routing calls to it.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use a2a_retry::{Backoff, Retryable as _};
 use a2a_types::AgentCard;
 use anyhow::Context as _;
 use serde_json::{Map, Value};
@@ -25,9 +27,14 @@ use crate::config::{RegisterSetting, Settings};
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long shutdown waits for the gateway to take the deregistration.
 const DEREGISTER_TIMEOUT: Duration = Duration::from_secs(3);
-/// The first delay before registering again; it doubles up to [`MAX_RETRY_DELAY`].
+/// The first delay before registering again; it doubles up to [`MAX_RETRY_DELAY`], which
+/// is also the longest `Retry-After` honoured.
 const FIRST_RETRY_DELAY: Duration = Duration::from_secs(1);
 const MAX_RETRY_DELAY: Duration = Duration::from_secs(60);
+
+fn retry_schedule() -> Backoff {
+    Backoff::new(FIRST_RETRY_DELAY, MAX_RETRY_DELAY).retry_after_cap(MAX_RETRY_DELAY)
+}
 
 /// The registration of this agent, kept alive by a background task until [`stop`].
 ///
@@ -166,11 +173,13 @@ async fn keep_registered(
     if !register_until_done(&gateway, &body, &stop).await {
         return;
     }
+    let mut wait = interval;
     loop {
         tokio::select! {
             () = stop.cancelled() => return,
-            () = tokio::time::sleep(interval) => {}
+            () = tokio::time::sleep(wait) => {}
         }
+        wait = interval;
         let beat = tokio::select! {
             () = stop.cancelled() => return,
             beat = gateway.heartbeat() => beat,
@@ -187,46 +196,51 @@ async fn keep_registered(
                     return;
                 }
             }
-            Err(error) => tracing::warn!(
-                gateway = %gateway.root,
-                agent_id = %gateway.agent_id,
-                "heartbeat failed: {error}; next in {} ms",
-                interval.as_millis()
-            ),
+            Err(error) => {
+                wait = retry_schedule().wait(interval, error.retry_after());
+                tracing::warn!(
+                    gateway = %gateway.root,
+                    agent_id = %gateway.agent_id,
+                    "heartbeat failed: {error}; next in {} ms",
+                    wait.as_millis()
+                );
+            }
         }
     }
 }
 
-/// Registers, retrying with a doubling delay; false when stopped first.
+/// Registers, retrying on [`retry_schedule`] for as long as it takes; false when stopped
+/// first.
 async fn register_until_done(gateway: &Gateway, body: &Value, stop: &CancellationToken) -> bool {
-    let mut delay = FIRST_RETRY_DELAY;
-    loop {
-        let attempt = tokio::select! {
-            () = stop.cancelled() => return false,
-            attempt = gateway.register(body) => attempt,
-        };
-        match attempt {
-            Ok(()) => {
-                tracing::info!(
-                    gateway = %gateway.root,
-                    agent_id = %gateway.agent_id,
-                    "registered with the gateway"
-                );
-                return true;
-            }
-            Err(error) => tracing::warn!(
+    let schedule = retry_schedule();
+    let registering = (|| gateway.register(body))
+        .retry(schedule)
+        .sleep(tokio::time::sleep)
+        .adjust(|error: &CallError, backoff| {
+            backoff.map(|backoff| schedule.wait(backoff, error.retry_after()))
+        })
+        .notify(|error, delay| {
+            tracing::warn!(
                 gateway = %gateway.root,
                 agent_id = %gateway.agent_id,
                 "cannot register with the gateway: {error}; retrying in {} ms",
                 delay.as_millis()
-            ),
-        }
-        tokio::select! {
-            () = stop.cancelled() => return false,
-            () = tokio::time::sleep(delay) => {}
-        }
-        delay = (delay * 2).min(MAX_RETRY_DELAY);
+            );
+        });
+    let registered = tokio::select! {
+        () = stop.cancelled() => return false,
+        registered = registering => registered,
+    };
+    // The schedule has no end, so only a registration ends it.
+    let done = registered.is_ok();
+    if done {
+        tracing::info!(
+            gateway = %gateway.root,
+            agent_id = %gateway.agent_id,
+            "registered with the gateway"
+        );
     }
+    done
 }
 
 /// How the gateway answered a heartbeat or deregistration.
@@ -244,7 +258,39 @@ enum CallError {
     #[error("the gateway is unreachable")]
     Unreachable(#[source] reqwest::Error),
     #[error("the gateway answered HTTP {status}: {message}")]
-    Refused { status: u16, message: String },
+    Refused {
+        status: u16,
+        message: String,
+        /// How long its `Retry-After` asked to wait.
+        retry_after: Option<Duration>,
+    },
+}
+
+impl CallError {
+    fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::Unreachable(_) => None,
+            Self::Refused { retry_after, .. } => *retry_after,
+        }
+    }
+}
+
+/// The gateway's answer to a call: its status, the `error` of its body (or its first line)
+/// and its `Retry-After`.
+struct Answered {
+    status: u16,
+    message: String,
+    retry_after: Option<Duration>,
+}
+
+impl Answered {
+    fn refused(self) -> CallError {
+        CallError::Refused {
+            status: self.status,
+            message: self.message,
+            retry_after: self.retry_after,
+        }
+    }
 }
 
 /// The gateway's registry API, for one agent id.
@@ -282,38 +328,42 @@ impl Gateway {
     }
 
     async fn register(&self, body: &Value) -> Result<(), CallError> {
-        match self.post("/agents/register", body).await? {
-            (200..=299, _) => Ok(()),
-            (status, message) => Err(CallError::Refused { status, message }),
+        let answered = self.post("/agents/register", body).await?;
+        match answered.status {
+            200..=299 => Ok(()),
+            _ => Err(answered.refused()),
         }
     }
 
     async fn heartbeat(&self) -> Result<Answer, CallError> {
         let body = serde_json::json!({"agent_id": self.agent_id});
-        match self.post("/agents/heartbeat", &body).await? {
-            (200..=299, _) => Ok(Answer::Done),
-            (400 | 404, _) => Ok(Answer::Unknown),
-            (status, message) => Err(CallError::Refused { status, message }),
+        let answered = self.post("/agents/heartbeat", &body).await?;
+        match answered.status {
+            200..=299 => Ok(Answer::Done),
+            400 | 404 => Ok(Answer::Unknown),
+            _ => Err(answered.refused()),
         }
     }
 
     async fn deregister(&self) -> Result<Answer, CallError> {
         let body = serde_json::json!({"agent_id": self.agent_id});
-        match self.post("/agents/deregister", &body).await? {
-            (200..=299, _) => Ok(Answer::Done),
-            (404, _) => Ok(Answer::Unknown),
-            (status, message) => Err(CallError::Refused { status, message }),
+        let answered = self.post("/agents/deregister", &body).await?;
+        match answered.status {
+            200..=299 => Ok(Answer::Done),
+            404 => Ok(Answer::Unknown),
+            _ => Err(answered.refused()),
         }
     }
 
-    /// POSTs `body`; the status and the `error` of the answer (or its first line).
-    async fn post(&self, path: &str, body: &Value) -> Result<(u16, String), CallError> {
+    /// POSTs `body`.
+    async fn post(&self, path: &str, body: &Value) -> Result<Answered, CallError> {
         let mut request = self.http.post(format!("{}{path}", self.root)).json(body);
         if let Some(key) = &self.key {
             request = request.bearer_auth(key.expose());
         }
         let response = request.send().await.map_err(CallError::Unreachable)?;
         let status = response.status().as_u16();
+        let retry_after = a2a_retry::retry_after(response.headers());
         let text = response.text().await.unwrap_or_default();
         let message = serde_json::from_str::<Value>(&text)
             .ok()
@@ -331,7 +381,11 @@ impl Gateway {
                     .take(200)
                     .collect()
             });
-        Ok((status, message))
+        Ok(Answered {
+            status,
+            message,
+            retry_after,
+        })
     }
 }
 

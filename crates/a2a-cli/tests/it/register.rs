@@ -235,3 +235,60 @@ fn registration_options_are_checked_before_serving() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
+
+/// A gateway that answers each path's first call with 503 and `Retry-After: 2`, then 200,
+/// and records when each call came.
+async fn busy_gateway() -> (
+    String,
+    Arc<std::sync::Mutex<Vec<(String, std::time::Instant)>>>,
+) {
+    let calls: Arc<std::sync::Mutex<Vec<(String, std::time::Instant)>>> = Arc::default();
+    let seen = Arc::clone(&calls);
+    let app = axum::Router::new().fallback(move |uri: axum::http::Uri| {
+        let seen = Arc::clone(&seen);
+        async move {
+            let path = uri.path().to_owned();
+            let first = {
+                let mut calls = seen.lock().unwrap();
+                calls.push((path.clone(), std::time::Instant::now()));
+                calls.iter().filter(|(called, _)| *called == path).count() == 1
+            };
+            if first {
+                axum::response::Response::builder()
+                    .status(503)
+                    .header("retry-after", "2")
+                    .body(axum::body::Body::from("busy"))
+                    .unwrap()
+            } else {
+                axum::response::Response::new(axum::body::Body::from("{}"))
+            }
+        }
+    });
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (url, calls)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateway_asking_to_retry_after_is_not_called_again_sooner() {
+    let (url, calls) = busy_gateway().await;
+    let server = Server::start(&["--register", &url, "--heartbeat-interval", "100ms"]);
+    let times = |path: &str| -> Vec<std::time::Instant> {
+        let calls = calls.lock().unwrap();
+        let times = calls.iter().filter(|(called, _)| called == path);
+        times.map(|(_, at)| *at).collect()
+    };
+    let beaten = eventually(Duration::from_secs(15), || async {
+        (times("/agents/heartbeat").len() >= 2).then_some(())
+    })
+    .await;
+    assert!(beaten.is_some(), "log:\n{}", server.log());
+    // The backoff alone would register again within a second, and the heartbeat
+    // interval is 100 ms.
+    for path in ["/agents/register", "/agents/heartbeat"] {
+        let times = times(path);
+        let gap = times[1] - times[0];
+        assert!(gap >= Duration::from_secs(2), "{path} again after {gap:?}");
+    }
+}

@@ -20,6 +20,7 @@ mod client_send;
 mod client_tasks;
 mod client_terminal;
 mod client_v03;
+mod config;
 mod conformance;
 mod conformance_run;
 mod connections;

@@ -81,6 +81,7 @@ mod response;
 mod sse;
 mod stream;
 pub mod transport;
+mod trace;
 mod version;
 
 pub use self::auth::{ApiKeyPlacement, Credentials, OAuth2ClientCredentials, Secret};

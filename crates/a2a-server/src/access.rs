@@ -34,11 +34,13 @@ tokio::task_local! {
 
 /// Notes the A2A operation of the request being served (a no-op outside the access log).
 pub(crate) fn note_operation(operation: &'static str) {
+    crate::trace::note_operation(operation);
     let _ = NOTED.try_with(|noted| noted.borrow_mut().operation = Some(operation));
 }
 
 /// Notes the task the answer is about (a no-op outside the access log).
 pub(crate) fn note_task(task_id: &TaskId) {
+    tracing::Span::current().record("task_id", task_id.as_str());
     let _ = NOTED.try_with(|noted| noted.borrow_mut().task_id = Some(task_id.as_str().to_owned()));
 }
 

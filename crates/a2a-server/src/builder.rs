@@ -95,7 +95,9 @@ impl A2aServer {
             Some(cors) => Arc::clone(cors).apply(router),
             None => router,
         };
-        router.layer(axum::middleware::from_fn(crate::access::log))
+        router
+            .layer(axum::middleware::from_fn(crate::access::log))
+            .layer(axum::middleware::from_fn(crate::trace::request))
     }
 }
 
@@ -116,6 +118,7 @@ impl A2aServer {
         )
         .layer(axum::middleware::from_fn(crate::access::log))
     }
+        .layer(axum::middleware::from_fn(crate::trace::request))
 
     /// Whether the card declares a gRPC 1.x interface.
     #[must_use]

@@ -52,6 +52,7 @@ mod percent;
 pub mod push;
 pub mod store;
 pub mod tls;
+pub mod trace;
 mod turn;
 
 pub use self::binding::{BindingKind, Endpoint, WELL_KNOWN_CARD_PATH};

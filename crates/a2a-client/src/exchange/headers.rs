@@ -39,6 +39,7 @@ impl A2aClient {
             Some(_) | None => Applied::Nothing,
         };
         headers.extend(self.call.headers.clone());
+        crate::trace::inject_current(&mut headers);
         let mut extensions: Vec<&str> = Vec::new();
         for uri in inner.extensions.iter().chain(&self.call.extensions) {
             if !extensions.contains(&uri.as_str()) {

@@ -180,6 +180,7 @@ impl RequestHandler {
         method: Method,
         params: Params<'_>,
     ) -> Result<Outcome, A2aError> {
+        crate::trace::note_call(call);
         let outcome = self.run_unary_inner(call, method, params).await?;
         if let Some(task_id) = outcome.task_id() {
             crate::access::note_task(task_id);

@@ -168,11 +168,13 @@ async fn execute<'a>(
             && v03::speaks_v03(&bindings.handler, call.version.as_deref())
         {
             crate::access::note_operation(legacy.as_str());
+            crate::trace::note_binding("JSONRPC v0.3");
             return Ok(Answer::V03(legacy, params));
         }
         return Err(unknown_method(name, call));
     };
     crate::access::note_operation(method.as_str());
+    crate::trace::note_binding("JSONRPC");
     // The version decides how params are read, so it is checked before them.
     bindings.handler.negotiate(call)?;
     let params = match params {

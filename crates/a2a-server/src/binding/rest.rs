@@ -62,6 +62,7 @@ pub(super) async fn serve(
         }
     };
     crate::access::note_operation(route.operation.method().as_str());
+    crate::trace::note_binding("HTTP+JSON");
     // Named in the log only once the operation succeeded: then the task exists.
     let task_id = route.operation.task_id().map(TaskId::from);
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());

@@ -26,6 +26,7 @@ impl RequestHandler {
         call: &CallContext,
         request: SendMessageRequest,
     ) -> Result<EventStream, A2aError> {
+        crate::trace::note_call(call);
         self.check_streaming()?;
         let request_task_id = request.message.task_id.clone();
         let (length, started) = self.start_turn(call, request).await?;

@@ -35,6 +35,7 @@ impl RequestHandler {
         call: &CallContext,
         request: SubscribeToTaskRequest,
     ) -> Result<EventStream, A2aError> {
+        crate::trace::note_call(call);
         self.check_streaming()?;
         let engine = &self.inner.engine;
         let scope = TaskScope {

@@ -40,6 +40,8 @@ pub(crate) struct Dispatcher {
     instance: String,
     wake: Notify,
     in_flight: Arc<Semaphore>,
+    /// The trace context each task's events were made in, for their deliveries.
+    traces: crate::trace::TurnTraces,
 }
 
 impl std::fmt::Debug for Dispatcher {
@@ -90,6 +92,7 @@ impl Dispatcher {
             instance: format!("push-{}", uuid::Uuid::new_v4()),
             wake: Notify::new(),
             in_flight,
+            traces: crate::trace::TurnTraces::default(),
         }
     }
 
@@ -143,6 +146,9 @@ impl Dispatcher {
         task_id: &TaskId,
         last_sequence: u64,
     ) {
+        // Called from the turn (or request) that made the events: their deliveries join its
+        // trace.
+        self.traces.remember(task_id);
         if let Err(error) = self
             .configs
             .events_logged(scope, task_id, last_sequence)
@@ -255,8 +261,19 @@ impl Dispatcher {
                         Outcome::Refused(format!("cannot encode the event: {error}"))
                     })
                 };
+                let span = tracing::info_span!(
+                    target: crate::trace::SPAN_TARGET,
+                    "a2a.push",
+                    otel.kind = "client",
+                    task_id = %task_id,
+                    config_id = %config_id,
+                    sequence = event.sequence,
+                );
+                self.traces.adopt(&span, &task_id);
                 let outcome = match body {
-                    Ok(body) => self.post(&config, body).await,
+                    Ok(body) => {
+                        tracing::Instrument::instrument(self.post(&config, body), span).await
+                    }
                     Err(outcome) => outcome,
                 };
                 match outcome {
@@ -390,6 +407,9 @@ impl Dispatcher {
             Ok(headers) => request = request.headers(headers),
             Err(reason) => return Outcome::Refused(reason),
         }
+        let mut trace = http::HeaderMap::new();
+        crate::trace::inject(&tracing::Span::current(), &mut trace);
+        request = request.headers(trace);
         if let Some(signer) = &self.signer {
             match signer.sign(&body) {
                 Ok(signature) => request = request.header(SIGNATURE_HEADER, signature),

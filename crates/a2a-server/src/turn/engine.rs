@@ -312,22 +312,36 @@ impl Engine {
             .then(|| self.events.subscribe(&turn.task_id, &turn.scope));
         let executor = Arc::clone(&self.executor);
         let ticket = ticket.register(&turn);
-        let run = Box::pin(async move {
-            let Some(_slot) = ticket.wait_for_slot(&turn).await else {
-                return;
-            };
-            let handle: Arc<dyn TurnHandle> = Arc::clone(&turn) as Arc<dyn TurnHandle>;
-            let updater = TaskUpdater::new(handle);
-            let current = TaskUpdater::new(updater.handle());
-            let execute = async move {
-                let _running = crate::metrics::Live::new(crate::metrics::TURNS_RUNNING);
-                progress::with_updater(&current, executor.execute(context, updater)).await
-            };
-            let outcome = turn.run_executor(execute).await;
-            turn.finish(outcome).await;
-            // `_slot` is given back only now: the turn holds it until it settled, whatever its
-            // binding (one shared cap covers every kind of request).
-        });
+        // A turn started by a request is that request's child; the request span learns the
+        // ids it was missing.
+        tracing::Span::current()
+            .record("task_id", turn.task_id.as_str())
+            .record("context_id", turn.context_id.as_str());
+        let span = tracing::info_span!(
+            target: crate::trace::SPAN_TARGET,
+            "a2a.turn",
+            task_id = %turn.task_id,
+            context_id = %turn.context_id,
+        );
+        let run = Box::pin(tracing::Instrument::instrument(
+            async move {
+                let Some(_slot) = ticket.wait_for_slot(&turn).await else {
+                    return;
+                };
+                let handle: Arc<dyn TurnHandle> = Arc::clone(&turn) as Arc<dyn TurnHandle>;
+                let updater = TaskUpdater::new(handle);
+                let current = TaskUpdater::new(updater.handle());
+                let execute = async move {
+                    let _running = crate::metrics::Live::new(crate::metrics::TURNS_RUNNING);
+                    progress::with_updater(&current, executor.execute(context, updater)).await
+                };
+                let outcome = turn.run_executor(execute).await;
+                turn.finish(outcome).await;
+                // `_slot` is given back only now: the turn holds it until it settled, whatever its
+                // binding (one shared cap covers every kind of request).
+            },
+            span,
+        ));
         let started = StartedTurn {
             view: receiver,
             events,
@@ -375,14 +389,24 @@ impl Engine {
                 .iter()
                 .all(|response| matches!(response, StreamResponse::ArtifactUpdate(_)));
         let started = std::time::Instant::now();
+        let store_span = |operation: &'static str| {
+            tracing::info_span!(
+                target: crate::trace::SPAN_TARGET,
+                "a2a.store",
+                operation,
+                task_id = %task.id,
+            )
+        };
         let saved = match expected {
             Expected::Version(version) if only_chunks => {
-                let saved = self.store.append(scope, task, version, &responses).await?;
+                let append = self.store.append(scope, task, version, &responses);
+                let saved = tracing::Instrument::instrument(append, store_span("append")).await?;
                 crate::metrics::store_operation("append", started.elapsed());
                 saved
             }
             Expected::Version(_) | Expected::Absent => {
-                let saved = self.store.save(scope, task, expected, &responses).await?;
+                let save = self.store.save(scope, task, expected, &responses);
+                let saved = tracing::Instrument::instrument(save, store_span("save")).await?;
                 crate::metrics::store_operation("save", started.elapsed());
                 saved
             }

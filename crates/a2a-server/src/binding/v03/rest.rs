@@ -158,6 +158,7 @@ pub(in crate::binding) async fn serve(
             return response::with_allow(response, allowed);
         }
     };
+    crate::trace::note_binding("HTTP+JSON v0.3");
     let query = percent::query_pairs(parts.uri.query().unwrap_or_default());
     let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
     call.tenant.clone_from(&endpoint.tenant);

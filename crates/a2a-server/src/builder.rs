@@ -117,8 +117,8 @@ impl A2aServer {
             self.options.max_body_bytes,
         )
         .layer(axum::middleware::from_fn(crate::access::log))
-    }
         .layer(axum::middleware::from_fn(crate::trace::request))
+    }
 
     /// Whether the card declares a gRPC 1.x interface.
     #[must_use]

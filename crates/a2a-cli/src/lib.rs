@@ -58,6 +58,7 @@ mod follow;
 mod kubemq_env;
 mod lines;
 mod logging;
+mod metrics_export;
 mod output;
 mod progress;
 mod register;

@@ -14,7 +14,7 @@
 //! | `a2a_push_deliveries_total` | counter | `outcome`: `delivered`, `gone`, `refused`, `retry`, `given_up` |
 //! | `a2a_store_operation_seconds` | histogram | `operation`: `save`, `append`, `load` |
 //! | `a2a_jwks_fetches_total` | counter | `outcome`: `ok`, `error` |
-//! | `a2a_authentication_failures_total` | counter | `reason`: `missing`, `invalid`, `scope` |
+//! | `a2a_authentication_failures_total` | counter | `scheme`: the type of the card's scheme that refused (`api_key`, `http_bearer`, `oauth2`, `openid_connect`, `mtls`), `none` when no credential was presented; `reason`: `missing`, `invalid`, `scope` |
 
 use std::time::Duration;
 
@@ -38,7 +38,7 @@ pub const PUSH_DELIVERIES: &str = "a2a_push_deliveries_total";
 pub const STORE_OPERATION_SECONDS: &str = "a2a_store_operation_seconds";
 /// JWKS and discovery fetches, by outcome.
 pub const JWKS_FETCHES: &str = "a2a_jwks_fetches_total";
-/// Refused authentications, by reason.
+/// Refused authentications, by scheme and reason.
 pub const AUTHENTICATION_FAILURES: &str = "a2a_authentication_failures_total";
 
 /// Describes every series to the installed recorder (help texts and units); call once
@@ -65,7 +65,7 @@ pub fn describe() {
     );
     metrics::describe_counter!(
         AUTHENTICATION_FAILURES,
-        "Requests refused by authentication, by reason"
+        "Requests refused by authentication, by scheme and reason"
     );
 }
 
@@ -115,8 +115,8 @@ pub(crate) fn jwks_fetch(ok: bool) {
     metrics::counter!(JWKS_FETCHES, "outcome" => outcome).increment(1);
 }
 
-pub(crate) fn authentication_failed(reason: &'static str) {
-    metrics::counter!(AUTHENTICATION_FAILURES, "reason" => reason).increment(1);
+pub(crate) fn authentication_failed(reason: &'static str, scheme: &'static str) {
+    metrics::counter!(AUTHENTICATION_FAILURES, "scheme" => scheme, "reason" => reason).increment(1);
 }
 
 /// Counts one in a gauge while alive (a running turn, an open stream).

@@ -336,6 +336,9 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
     if let Some(key) = args.registry.registry_key.clone() {
         gateway = gateway.registry_key(key);
     }
+    if let Some(exporter) = crate::metrics_export::install() {
+        gateway = gateway.metrics(exporter.page()).agent_series(exporter);
+    }
 
     let mut terminate = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
     let mut interrupt = signal(SignalKind::interrupt()).context("cannot watch SIGINT")?;

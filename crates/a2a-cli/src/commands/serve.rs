@@ -239,8 +239,8 @@ fn build_server(
     let mut builder = A2aServer::builder(served.card, agent)
         .config(settings.server.clone())
         .authentication(authentication::build(&settings.auth)?);
-    if let Some(page) = metrics_page() {
-        builder = builder.metrics(page);
+    if let Some(exporter) = crate::metrics_export::install() {
+        builder = builder.metrics(exporter.page());
     }
     if let Some(extended) = extended {
         // Served to authenticated callers only; with authentication off, to everyone (the
@@ -271,39 +271,6 @@ fn build_server(
             .card_path(settings.card_path.clone())
     };
     Ok(builder.build()?)
-}
-
-/// The Prometheus page of the server's series (`a2a_server::metrics`), served at
-/// `/metrics`: the recorder is installed here, once; `None` (with a warning) when another
-/// recorder is installed already.
-fn metrics_page() -> Option<a2a_server::MetricsRender> {
-    use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
-    let builder = PrometheusBuilder::new()
-        .set_buckets_for_metric(
-            Matcher::Full(a2a_server::metrics::STORE_OPERATION_SECONDS.to_owned()),
-            &[
-                0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
-            ],
-        )
-        .ok()?;
-    let handle = match builder.install_recorder() {
-        Ok(handle) => handle,
-        Err(error) => {
-            tracing::warn!(%error, "metrics are not served: a recorder is installed already");
-            return None;
-        }
-    };
-    a2a_server::metrics::describe();
-    let upkeep = handle.clone();
-    tokio::spawn(async move {
-        // Histograms are folded on upkeep; without it their samples pile up between scrapes.
-        let mut every = tokio::time::interval(std::time::Duration::from_secs(5));
-        loop {
-            every.tick().await;
-            upkeep.run_upkeep();
-        }
-    });
-    Some(a2a_server::MetricsRender::new(move || handle.render()))
 }
 
 /// The key that signs push deliveries: the configured PKCS#8 file (so several instances

@@ -27,6 +27,8 @@ struct Scheme {
     /// Its name in the card.
     name: String,
     method: Method,
+    /// Its type, as the `scheme` label of refused authentications counts it.
+    kind: &'static str,
 }
 
 /// How one scheme of the card is checked.
@@ -211,6 +213,7 @@ impl Authenticator {
             schemes.push(Scheme {
                 name: name.clone(),
                 method,
+                kind: scheme_kind(&scheme.scheme),
             });
         }
         // By name: the challenges list them in this order.
@@ -280,6 +283,7 @@ impl Authenticator {
         // outcome, by the scheme's index.
         let mut outcomes: Vec<Option<Outcome>> = vec![None; rules.schemes.len()];
         let mut scope_shortfall: Option<Vec<String>> = None;
+        let mut scope_scheme: Option<usize> = None;
         for alternative in &rules.alternatives {
             let mut caller: Option<Arc<CallerProfile>> = None;
             let mut passed = true;
@@ -305,6 +309,7 @@ impl Authenticator {
                                 .cloned()
                                 .collect();
                             scope_shortfall.get_or_insert(missing);
+                            scope_scheme.get_or_insert(check.scheme);
                             passed = false;
                         }
                         caller = Some(stronger(caller, profile));
@@ -317,22 +322,43 @@ impl Authenticator {
                 return Ok(Some(caller));
             }
         }
-        let reason = if scope_shortfall.is_some() {
-            "scope"
-        } else if outcomes
+        let invalid = rules
+            .schemes
             .iter()
-            .any(|outcome| matches!(outcome, Some(Outcome::Invalid(_))))
-        {
-            "invalid"
-        } else {
-            "missing"
+            .zip(&outcomes)
+            .find_map(|(scheme, outcome)| {
+                matches!(outcome, Some(Outcome::Invalid(_))).then_some(scheme.kind)
+            });
+        // The scheme that refused: the one whose token lacked a scope, else the first that
+        // found a credential wrong; `none` when no scheme found a credential at all.
+        let (reason, scheme) = match (scope_scheme, invalid) {
+            (Some(index), _) => (
+                "scope",
+                rules
+                    .schemes
+                    .get(index)
+                    .map_or("none", |scheme| scheme.kind),
+            ),
+            (None, Some(kind)) => ("invalid", kind),
+            (None, None) => ("missing", "none"),
         };
-        crate::metrics::authentication_failed(reason);
+        crate::metrics::authentication_failed(reason, scheme);
         Err(rules.failure(
             &outcomes,
             scope_shortfall.as_deref(),
             presented.has_authorization(),
         ))
+    }
+}
+
+/// The `scheme` label of a card's security scheme.
+fn scheme_kind(scheme: &SecuritySchemeKind) -> &'static str {
+    match scheme {
+        SecuritySchemeKind::ApiKey(_) => "api_key",
+        SecuritySchemeKind::HttpAuth(_) => "http_bearer",
+        SecuritySchemeKind::OAuth2(_) => "oauth2",
+        SecuritySchemeKind::OpenIdConnect(_) => "openid_connect",
+        SecuritySchemeKind::MutualTls(_) => "mtls",
     }
 }
 

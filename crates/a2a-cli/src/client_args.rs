@@ -107,8 +107,9 @@ pub(crate) struct ClientArgs {
     )]
     pub(crate) oauth_scope: Vec<String>,
 
-    /// Trust the certificate authorities in this PEM file for HTTPS, besides the built-in
-    /// roots (an agent whose certificate a private CA issued)
+    /// Trust the certificate authorities in this PEM file for HTTPS (an agent whose
+    /// certificate a private CA issued), besides the operating system's certificate store
+    /// (SSL_CERT_FILE or SSL_CERT_DIR, when set, replace it) and the bundled Mozilla roots
     #[arg(long, value_name = "FILE", help_heading = "Connection")]
     pub(crate) cacert: Option<PathBuf>,
 

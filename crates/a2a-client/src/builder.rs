@@ -229,7 +229,8 @@ impl A2aClientBuilder {
     }
 
     /// Trusts the certificate authorities in `pem` (one or more PEM certificates) for HTTPS
-    /// and gRPC over TLS, besides the built-in roots: for agents whose certificate a private CA issued. PEM
+    /// and gRPC over TLS, besides the operating system's certificate store and the bundled
+    /// webpki roots: for agents whose certificate a private CA issued. PEM
     /// without a certificate fails [`build`](Self::build) with [`ClientError::Config`].
     /// Applies to the transport the builder makes.
     pub fn root_certificate_pem(self, pem: &[u8]) -> Self {

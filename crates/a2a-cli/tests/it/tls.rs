@@ -249,3 +249,24 @@ fn unusable_certificates_for_the_gateway_are_usage_errors() {
     assert!(stderr.contains("--tls-cert/--tls-key"), "{stderr}");
     assert!(!stderr.contains("PRIVATE KEY"), "never the key: {stderr}");
 }
+
+#[test]
+fn the_operating_system_certificate_store_is_trusted_without_cacert() {
+    let pki = pki();
+    let server = pki.serve(&[]);
+    // rustls-native-certs reads the store from SSL_CERT_FILE when it is set, so the test CA
+    // stands in for the system's bundle.
+    for args in [
+        vec!["card", server.url.as_str()],
+        vec!["send", server.url.as_str(), "hello"],
+    ] {
+        let output = crate::support::a2a()
+            .args(&args)
+            .env("SSL_CERT_FILE", &pki.ca)
+            .env_remove("SSL_CERT_DIR")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{args:?}: {stderr}");
+    }
+}

@@ -1,5 +1,11 @@
 //! [`HttpTransport`]: the network transport, on reqwest, with redirects off by default, and
 //! its [`TlsOptions`]: extra trusted CAs and a client certificate for mutual TLS.
+//!
+//! Servers are trusted when a root of the operating system's certificate store (read once
+//! per transport through `rustls-native-certs`: the files `SSL_CERT_FILE` and `SSL_CERT_DIR`
+//! name when either is set, else the system bundle on Linux, the keychain on macOS, the
+//! Windows store), a
+//! bundled webpki (Mozilla) root, or one of [`TlsOptions`]'s CAs issued their certificate.
 
 use std::time::Duration;
 
@@ -41,7 +47,7 @@ impl HttpTransport {
     }
 
     /// A transport that gives up connecting after `connect_timeout` and uses `tls`: its CAs
-    /// are trusted besides the built-in roots, and its client certificate is presented to
+    /// are trusted besides the operating system's store and the bundled webpki roots, and its client certificate is presented to
     /// servers that ask for one.
     ///
     /// # Errors
@@ -78,7 +84,7 @@ impl HttpTransport {
 }
 
 /// TLS settings of an [`HttpTransport`] beyond the defaults: certificate authorities to trust
-/// besides the built-in roots (a private CA), and a client certificate for servers that ask
+/// besides the operating system's store and the bundled webpki roots (a private CA), and a client certificate for servers that ask
 /// for one (mutual TLS).
 ///
 /// ```
@@ -116,7 +122,7 @@ impl TlsOptions {
     }
 
     /// Trusts the certificate authorities in `pem` (one or more PEM certificates) for HTTPS,
-    /// besides the built-in roots.
+    /// besides the operating system's store and the bundled webpki roots.
     ///
     /// # Errors
     /// [`ClientError::Config`] when `pem` holds no certificate.

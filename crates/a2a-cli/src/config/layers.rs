@@ -130,7 +130,7 @@ pub(crate) fn layered(
         .into_iter()
         .find_map(|name| lookup(&name).map(|value| (format!("environment variable {name}"), value)))
         .or_else(|| {
-            crate::kubemq_env::native(long, &lookup)
+            crate::kubemq_env::native(long, lookup)
                 .map(|(name, value)| (format!("environment variable {name}"), value))
         });
         let (source, value) = match (from_variable, from_file, &config) {

@@ -366,8 +366,8 @@ fn the_gateway_sample_file_describes_every_option_with_its_true_default() {
     .unwrap_or_else(|error| panic!("docs/gateway.toml: {error}"));
     let (_, defaults) = sample_file("gateway.toml", &keys, true);
     let config = format!("--config={}", defaults.0.display());
-    let documented = gateway(&[config.clone()], &[])
-        .unwrap_or_else(|error| panic!("docs/gateway.toml: {error}"));
+    let documented =
+        gateway(&[config], &[]).unwrap_or_else(|error| panic!("docs/gateway.toml: {error}"));
     let plain = gateway(&[], &[]).unwrap();
     // The documented defaults are the built-in ones; only the file's path differs.
     let path = format!("{:?}", Some(defaults.0.clone()));

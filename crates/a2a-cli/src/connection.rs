@@ -52,6 +52,18 @@ pub(crate) async fn fetch_card(args: &ClientArgs) -> anyhow::Result<AgentCard> {
     Ok(a2a_client::fetch_agent_card(&args.url, &options).await?)
 }
 
+/// Fetches the card and checks each of its signatures against `verifier`'s keys.
+pub(crate) async fn fetch_card_signatures(
+    args: &ClientArgs,
+    verifier: a2a_client::CardVerifier,
+) -> anyhow::Result<(AgentCard, a2a_client::SignatureChecks)> {
+    let mut options = card_fetch_options(args)?.verify_signatures(verifier);
+    if let Some(tls) = tls_options(args)? {
+        options = options.transport(HttpTransport::with_tls(connect_timeout(args), &tls)?);
+    }
+    Ok(a2a_client::fetch_agent_card_signatures(&args.url, &options).await?)
+}
+
 /// How the card is fetched: with the `--header`s and the `--timeout`.
 fn card_fetch_options(args: &ClientArgs) -> Result<CardFetchOptions, UsageError> {
     let mut options = CardFetchOptions::new();

@@ -10,6 +10,7 @@ use http::HeaderMap;
 use http::header::{ACCEPT, HeaderName, HeaderValue, LOCATION};
 
 use crate::binding::{A2A_VERSION, APPLICATION_JSON, error_from_answer};
+use crate::card_signature::{CardVerifier, SignatureChecks};
 use crate::error::{ClientError, TimeoutKind};
 use crate::options::RetryPolicy;
 use crate::transport::{HttpTransport, Transport, read_body};
@@ -32,6 +33,7 @@ pub struct CardFetchOptions {
     pub(crate) retry: RetryPolicy,
     pub(crate) max_size: usize,
     pub(crate) transport: Option<Arc<dyn Transport>>,
+    pub(crate) verifier: Option<Arc<CardVerifier>>,
 }
 
 impl Default for CardFetchOptions {
@@ -44,6 +46,7 @@ impl Default for CardFetchOptions {
             retry: RetryPolicy::default(),
             max_size: DEFAULT_MAX_CARD_SIZE,
             transport: None,
+            verifier: None,
         }
     }
 }
@@ -112,6 +115,13 @@ impl CardFetchOptions {
         self
     }
 
+    /// Refuses a card whose signatures do not verify against `verifier`'s keys
+    /// ([`ClientError::CardSignature`]); checked over the card JSON as received.
+    pub fn verify_signatures(mut self, verifier: CardVerifier) -> Self {
+        self.verifier = Some(Arc::new(verifier));
+        self
+    }
+
     pub(crate) fn shared_transport(mut self, transport: Arc<dyn Transport>) -> Self {
         self.transport = Some(transport);
         self
@@ -167,6 +177,36 @@ pub(crate) async fn fetch_card_with_source(
     url: &str,
     options: &CardFetchOptions,
 ) -> Result<(AgentCard, url::Url), ClientError> {
+    let (card, source, checks) = fetch_card_checked(url, options).await?;
+    if let Some(checks) = checks {
+        a2a_signature::verdict(checks).map_err(ClientError::CardSignature)?;
+    }
+    Ok((card, source))
+}
+
+/// [`fetch_agent_card`] with the outcome for each of the card's signatures, checked by the
+/// options' [`verify_signatures`](CardFetchOptions::verify_signatures) verifier, without
+/// refusing the card (for tools that report them).
+///
+/// # Errors
+/// As [`fetch_agent_card`]; [`ClientError::Config`] when the options have no verifier, and
+/// [`ClientError::CardSignature`] when the card has no signatures.
+pub async fn fetch_agent_card_signatures(
+    url: &str,
+    options: &CardFetchOptions,
+) -> Result<(AgentCard, SignatureChecks), ClientError> {
+    if options.verifier.is_none() {
+        return Err(ClientError::config(
+            "checking card signatures needs keys: CardFetchOptions::verify_signatures",
+        ));
+    }
+    let (card, _, checks) = fetch_card_checked(url, options).await?;
+    Ok((card, checks.unwrap_or_default()))
+}
+
+type Fetched = (AgentCard, url::Url, Option<SignatureChecks>);
+
+async fn fetch_card_checked(url: &str, options: &CardFetchOptions) -> Result<Fetched, ClientError> {
     let transport = match &options.transport {
         Some(transport) => Arc::clone(transport),
         None => Arc::new(HttpTransport::new()?),
@@ -210,7 +250,7 @@ async fn fetch_with_retries(
     transport: &dyn Transport,
     start: &url::Url,
     options: &CardFetchOptions,
-) -> Result<(AgentCard, url::Url), ClientError> {
+) -> Result<Fetched, ClientError> {
     let mut attempt = 0;
     loop {
         let fetched = tokio::time::timeout(
@@ -234,7 +274,7 @@ async fn fetch_once(
     transport: &dyn Transport,
     mut url: url::Url,
     options: &CardFetchOptions,
-) -> Result<(AgentCard, url::Url), ClientError> {
+) -> Result<Fetched, ClientError> {
     let mut redirects = 0;
     loop {
         let mut request = http::Request::get(url.as_str())
@@ -282,7 +322,17 @@ async fn fetch_once(
             ));
         }
         let card = decode_card(&body)?;
-        return Ok((card, url));
+        let checks = match &options.verifier {
+            Some(verifier) => {
+                let json =
+                    serde_json::from_slice(&body).map_err(|error| ClientError::InvalidCard {
+                        reason: error.to_string(),
+                    })?;
+                Some(verifier.check(&json, transport).await?)
+            }
+            None => None,
+        };
+        return Ok((card, url, checks));
     }
 }
 

@@ -107,6 +107,11 @@ pub enum ClientError {
         /// What was wrong.
         reason: String,
     },
+    /// The card's signatures do not verify against the trusted keys (spec §11.5): it is not
+    /// signed, names no trusted key, or was changed after signing. Asked for with
+    /// [`CardFetchOptions::verify_signatures`](crate::CardFetchOptions::verify_signatures).
+    #[error("agent card signature: {0}")]
+    CardSignature(a2a_signature::CardSignatureError),
     /// The card has no interface this client can speak (JSONRPC, HTTP+JSON or GRPC for
     /// protocol 1.x; JSONRPC or HTTP+JSON for 0.3) in the version asked for, or the binding
     /// asked for is not one this client speaks. Its kind is InvalidRequest.
@@ -182,6 +187,7 @@ impl ClientError {
             | Self::InvalidResponse { .. }
             | Self::PayloadTooLarge { .. }
             | Self::InvalidCard { .. }
+            | Self::CardSignature(_)
             | Self::NoUsableInterface { .. }
             | Self::Config { .. }
             | Self::Credentials { .. } => false,
@@ -206,6 +212,7 @@ impl ClientError {
             | Self::InvalidResponse { .. }
             | Self::PayloadTooLarge { .. }
             | Self::Credentials { .. }
+            | Self::CardSignature(_)
             | Self::StreamInterrupted { .. } => None,
         }
     }

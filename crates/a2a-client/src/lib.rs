@@ -70,6 +70,7 @@
 mod auth;
 mod binding;
 mod builder;
+mod card_signature;
 mod client;
 mod discover;
 mod error;
@@ -87,7 +88,11 @@ mod version;
 pub use self::auth::{ApiKeyPlacement, Credentials, OAuth2ClientCredentials, Secret};
 pub use self::builder::{A2aClientBuilder, DEFAULT_MAX_PAYLOAD_SIZE};
 pub use self::client::A2aClient;
-pub use self::discover::{CardFetchOptions, WELL_KNOWN_CARD_PATH, card_url, fetch_agent_card};
+pub use self::card_signature::{CardVerifier, SignatureChecks};
+pub use self::discover::{
+    CardFetchOptions, WELL_KNOWN_CARD_PATH, card_url, fetch_agent_card,
+    fetch_agent_card_signatures,
+};
 pub use self::error::{BoxError, ClientError, TimeoutKind};
 pub use self::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts};
 pub use self::response::{ResponseExt, ResponseKind};

@@ -48,6 +48,7 @@ impl A2aServer {
             base_path: String::new(),
             card_path: binding::WELL_KNOWN_CARD_PATH.to_owned(),
             push_signer: None,
+            card_signer: None,
             push_store: None,
             webhook_resolver: None,
             metrics: None,
@@ -140,6 +141,7 @@ pub struct A2aServerBuilder {
     base_path: String,
     card_path: String,
     push_signer: Option<PushSigner>,
+    card_signer: Option<a2a_signature::SigningKey>,
     push_store: Option<Arc<dyn PushConfigStore>>,
     webhook_resolver: Option<Arc<dyn Resolve>>,
     metrics: Option<MetricsRender>,
@@ -267,6 +269,15 @@ impl A2aServerBuilder {
         self
     }
 
+    /// Signs the served agent card (and the extended card) with `key` (spec §11.5: a JWS
+    /// over the RFC 8785 form of the card, `kid` and `alg` in the protected header) and adds
+    /// its public key to the JWK Set served, without authentication, at
+    /// `/.well-known/jwks.json` under the base path.
+    pub fn card_signing_key(mut self, key: a2a_signature::SigningKey) -> Self {
+        self.card_signer = Some(key);
+        self
+    }
+
     /// Checks the configuration and builds the server.
     ///
     /// # Errors
@@ -352,10 +363,18 @@ impl A2aServerBuilder {
         let versions = self.config.protocol_versions;
         let engine = Arc::new(Engine::new(store, cluster, self.config, push, executor));
         // The cards as served: with the v0.3 interfaces and members when v0.3 is on.
-        let card = Arc::new(binding::served_card(&self.card, versions));
+        let sign = |mut card: AgentCard| -> Result<Arc<AgentCard>, ConfigError> {
+            if let Some(key) = &self.card_signer {
+                a2a_signature::sign_agent_card(&mut card, key, None)
+                    .map_err(ConfigError::CardSigning)?;
+            }
+            Ok(Arc::new(card))
+        };
+        let card = sign(binding::served_card(&self.card, versions))?;
         let extended_card = self
             .extended_card
-            .map(|card| Arc::new(binding::served_card(&card, versions)));
+            .map(|card| sign(binding::served_card(&card, versions)))
+            .transpose()?;
         let handler = RequestHandler::new(Arc::clone(&engine), card, extended_card, authenticator);
         Ok(A2aServer {
             handler,
@@ -371,6 +390,10 @@ impl A2aServerBuilder {
                 max_body_bytes,
                 rest_status_profile,
                 push_signer: self.push_signer,
+                card_jwk: self
+                    .card_signer
+                    .as_ref()
+                    .map(|key| key.public_jwk().clone()),
                 jwks_path: binding::join_paths(&base_path, signing::JWKS_PATH),
                 metrics: self.metrics,
             },
@@ -382,6 +405,9 @@ impl A2aServerBuilder {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
+    /// The agent card could not be signed.
+    #[error("{0}")]
+    CardSigning(a2a_signature::CardSignatureError),
     /// No interface of the card is JSONRPC, HTTP+JSON or GRPC with protocol version 1.x.
     #[error("the agent card has no JSONRPC, HTTP+JSON or GRPC interface with protocol version 1.x")]
     NoServableInterface,

@@ -300,7 +300,16 @@ pub fn verify_card(
     card: &Map<String, Value>,
     keys: &[VerifyingKey],
 ) -> Result<VerifiedCardSignature, CardSignatureError> {
-    let outcomes = check_card(card, keys)?;
+    verdict(check_card(card, keys)?)
+}
+
+/// The verdict over the outcomes [`check_card`] gave, by [`verify_card`]'s rule.
+///
+/// # Errors
+/// As [`verify_card`].
+pub fn verdict(
+    outcomes: Vec<Result<VerifiedCardSignature, CardSignatureError>>,
+) -> Result<VerifiedCardSignature, CardSignatureError> {
     let mut verified = None;
     let mut failure: Option<CardSignatureError> = None;
     for outcome in outcomes {

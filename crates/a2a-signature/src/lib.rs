@@ -36,7 +36,7 @@ pub use jsonwebtoken::jwk::{Jwk, JwkSet};
 pub use self::canonical::{canonical_json, signed_payload};
 pub use self::card::{
     CardSignature, CardSignatureError, JOSE_TYPE, VerifiedCardSignature, card_signatures,
-    check_card, encoded_payload, sign_agent_card, sign_card, verify_card,
+    check_card, encoded_payload, sign_agent_card, sign_card, verdict, verify_card,
 };
 pub use self::keys::{
     KeyError, SigningKey, VerifyError, VerifyingKey, algorithm, algorithm_name, jwk_set, thumbprint,

@@ -247,6 +247,12 @@ fn build_server(
         // start-up warning about --no-auth says so).
         builder = builder.extended_card(extended);
     }
+    if let Some(path) = &settings.card.signing_key {
+        builder = builder.card_signing_key(card_signing_key(
+            path,
+            settings.card.signing_key_id.as_deref(),
+        )?);
+    }
     if let Some(push) = &settings.push {
         builder = builder.push_signer(push_signer(push.signing_key.as_deref())?);
         if let OpenStore::Sql(store) = &store {
@@ -271,6 +277,28 @@ fn build_server(
             .card_path(settings.card_path.clone())
     };
     Ok(builder.build()?)
+}
+
+/// The key that signs the served card, read from its PEM file. Errors name the file and the
+/// kind of key, never its contents.
+fn card_signing_key(
+    path: &std::path::Path,
+    kid: Option<&str>,
+) -> anyhow::Result<a2a_signature::SigningKey> {
+    let invalid = |message: String| {
+        anyhow::Error::from(UsageError::from(config::ConfigError::Invalid {
+            option: "card-signing-key",
+            message,
+        }))
+    };
+    let pem = std::fs::read(path)
+        .map_err(|source| invalid(format!("cannot read {}: {source}", path.display())))?;
+    let key = a2a_signature::SigningKey::from_pem(&pem)
+        .map_err(|error| invalid(format!("{}: {error}", path.display())))?;
+    Ok(match kid {
+        Some(kid) => key.with_kid(kid),
+        None => key,
+    })
 }
 
 /// The key that signs push deliveries: the configured PKCS#8 file (so several instances

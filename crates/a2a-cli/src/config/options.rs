@@ -172,6 +172,12 @@ pub(crate) struct ServeOptions {
     /// Agent card file (JSON) served by GetExtendedAgentCard to authenticated callers (to every caller with --no-auth); the public card then declares it. Interfaces and security schemes it leaves out are the public card's [default: none; the conformance agent serves one of its own]
     #[arg(long, value_name = "FILE", help_heading = "Card")]
     pub(crate) extended_card: Option<PathBuf>,
+    /// Private key (PEM: EC P-256 or P-384, Ed25519 in PKCS#8, or RSA) that signs the served card; its public key joins /.well-known/jwks.json [default: the card is not signed]
+    #[arg(long, value_name = "FILE", help_heading = "Card")]
+    pub(crate) card_signing_key: Option<PathBuf>,
+    /// Key id (`kid`) of the card signature [default: the key's RFC 7638 thumbprint]
+    #[arg(long, value_name = "ID", help_heading = "Card")]
+    pub(crate) card_signing_key_id: Option<String>,
     /// The agent's name; overrides the card file's
     #[arg(long, value_name = "TEXT", help_heading = "Card")]
     pub(crate) name: Option<String>,
@@ -389,6 +395,8 @@ impl ServeOptions {
             register_cacert: self.register_cacert.or(lower.register_cacert),
             card: self.card.or(lower.card),
             extended_card: self.extended_card.or(lower.extended_card),
+            card_signing_key: self.card_signing_key.or(lower.card_signing_key),
+            card_signing_key_id: self.card_signing_key_id.or(lower.card_signing_key_id),
             name: self.name.or(lower.name),
             description: self.description.or(lower.description),
             version: self.version.or(lower.version),

@@ -81,6 +81,10 @@ pub(crate) struct CardSource {
     pub(crate) version: Option<String>,
     /// The extended card's file.
     pub(crate) extended: Option<PathBuf>,
+    /// The private key that signs the served card.
+    pub(crate) signing_key: Option<PathBuf>,
+    /// The signature's key id, instead of the key's thumbprint.
+    pub(crate) signing_key_id: Option<String>,
 }
 
 /// The built-in agent, with what it needs.
@@ -209,6 +213,8 @@ impl Settings {
                 description: options.description,
                 version: options.version,
                 extended: options.extended_card,
+                signing_key: options.card_signing_key,
+                signing_key_id: options.card_signing_key_id,
             },
             agent,
             store,

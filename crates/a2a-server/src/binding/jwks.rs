@@ -1,5 +1,6 @@
-//! The public JWK Set of the push signer (`GET /.well-known/jwks.json`): public like the card,
-//! so webhook receivers can check delivery signatures (see [`crate::push::signing`]).
+//! The public JWK Set (`GET /.well-known/jwks.json`): the push signer's key and the card
+//! signing key, public like the card, so webhook receivers can check delivery signatures
+//! (see [`crate::push::signing`]) and clients the card's.
 
 use a2a_types::A2aError;
 use axum::extract::Request;
@@ -24,11 +25,28 @@ pub(super) struct JwksRoute {
 }
 
 impl JwksRoute {
-    pub(super) fn new(path: String, signer: &PushSigner) -> Self {
-        Self {
-            path,
-            body: signer.jwks().to_string().into_bytes(),
+    /// The route when there is a key to serve.
+    pub(super) fn new(
+        path: String,
+        signer: Option<&PushSigner>,
+        card_key: Option<&a2a_signature::Jwk>,
+    ) -> Option<Self> {
+        let mut keys: Vec<serde_json::Value> = signer
+            .map(|signer| signer.jwk().clone())
+            .into_iter()
+            .collect();
+        if let Some(jwk) = card_key.and_then(|jwk| serde_json::to_value(jwk).ok())
+            && !keys.iter().any(|key| key.get("kid") == jwk.get("kid"))
+        {
+            keys.push(jwk);
         }
+        if keys.is_empty() {
+            return None;
+        }
+        Some(Self {
+            path,
+            body: serde_json::json!({ "keys": keys }).to_string().into_bytes(),
+        })
     }
 
     /// Serves a request for the key set's path: reads get the set, anything else 405.

@@ -58,6 +58,8 @@ pub(crate) struct RouterOptions {
     pub(crate) rest_status_profile: RestStatusProfile,
     /// Signs push deliveries; when set, its public keys are served at `jwks_path`.
     pub(crate) push_signer: Option<crate::push::signing::PushSigner>,
+    /// The public key of the card signature, served in the JWK Set beside the push signer's.
+    pub(crate) card_jwk: Option<a2a_signature::Jwk>,
     /// Where the push signer's JWK Set is served: `/.well-known/jwks.json` under the base path.
     pub(crate) jwks_path: String,
     /// Renders `GET /metrics`, when served.

@@ -53,10 +53,11 @@ pub(super) fn build(
         max_body_bytes: options.max_body_bytes,
         profile: options.rest_status_profile,
         card_path: options.card_path.clone(),
-        jwks: options
-            .push_signer
-            .as_ref()
-            .map(|signer| JwksRoute::new(options.jwks_path.clone(), signer)),
+        jwks: JwksRoute::new(
+            options.jwks_path.clone(),
+            options.push_signer.as_ref(),
+            options.card_jwk.as_ref(),
+        ),
         metrics: options.metrics.clone(),
         endpoints: endpoints.to_vec(),
     });

@@ -34,7 +34,14 @@ pub(super) fn message(text: &str, error: &toml::de::Error) -> String {
         .span()
         .and_then(|span| text.get(..span.start))
         .map(|before| before.matches('\n').count() + 1);
-    let message = error.message().trim().to_owned();
+    let mut message = error.message().trim().to_owned();
+    // serde lists every known field after an unknown one: eighty names that bury the one
+    // that matters.
+    if let Some(rest) = message.strip_prefix("unknown field ")
+        && let Some((key, _expected)) = rest.split_once(", expected")
+    {
+        message = format!("unknown key {key}; the keys are the options of --help in snake_case");
+    }
     match line {
         Some(line) => format!("line {line}: {message}"),
         None => message,

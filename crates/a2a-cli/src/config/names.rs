@@ -283,7 +283,9 @@ fn serve_files_with_unknown_keys_are_refused_naming_the_key_and_the_file() {
     let error = from_file(&file.0).unwrap_err();
     assert!(matches!(error, ConfigError::ParseFile { .. }));
     let text = error.to_string();
-    assert!(text.contains("`max_tasks`"), "{text}");
+    assert!(text.contains("unknown key `max_tasks`"), "{text}");
+    assert!(text.contains("line 2"), "{text}");
+    assert!(!text.contains("bind"), "{text}");
     assert!(text.contains(&file.0.display().to_string()), "{text}");
 }
 

@@ -303,7 +303,7 @@ fn bad_values_name_their_source() {
         env(&[]),
     ));
     assert!(
-        text.contains("typo.toml: line 2: unknown field `max_concurent_tasks`"),
+        text.contains("typo.toml: line 2: unknown key `max_concurent_tasks`"),
         "{text}"
     );
     assert!(!text.contains('\n'), "{text}");

@@ -119,20 +119,50 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    match cli.command {
+    crate::telemetry::name_service(match &cli.command {
+        Command::Serve(_) => "a2a-serve",
+        Command::Gateway(_) => "a2a-gateway",
+        _ => "a2a",
+    });
+    let outcome = match cli.command {
         Command::Serve(args) => runtime.block_on(commands::serve::run(*args)),
         Command::Gateway(args) => runtime.block_on(commands::gateway::run(*args)),
         Command::Agents(args) => runtime.block_on(commands::agents::run(*args)),
         Command::Card(args) => runtime.block_on(commands::card::run(*args)),
-        Command::Send(args) => runtime.block_on(commands::send::run(*args)),
+        Command::Send(args) => runtime.block_on(traced("send", commands::send::run(*args))),
         Command::Chat(args) => runtime.block_on(commands::chat::run(*args)),
-        Command::Get(args) => runtime.block_on(commands::get::run(*args)),
-        Command::List(args) => runtime.block_on(commands::list::run(*args)),
-        Command::Cancel(args) => runtime.block_on(commands::cancel::run(*args)),
-        Command::Subscribe(args) => runtime.block_on(commands::subscribe::run(*args)),
-        Command::Push(args) => runtime.block_on(commands::push::run(*args)),
+        Command::Get(args) => runtime.block_on(traced("get", commands::get::run(*args))),
+        Command::List(args) => runtime.block_on(traced("list", commands::list::run(*args))),
+        Command::Cancel(args) => runtime.block_on(traced("cancel", commands::cancel::run(*args))),
+        Command::Subscribe(args) => {
+            runtime.block_on(traced("subscribe", commands::subscribe::run(*args)))
+        }
+        Command::Push(args) => runtime.block_on(traced("push", commands::push::run(*args))),
         Command::Webhook(args) => runtime.block_on(commands::webhook::run(*args)),
-    }
+    };
+    // Off the runtime: the exporter's last batch goes out on a thread of its own.
+    drop(runtime);
+    crate::telemetry::shutdown();
+    outcome
+}
+
+/// Runs a calling command inside its own client span, the root of its trace (its calls carry
+/// its context), exported when the `OTEL_*` variables configure an endpoint.
+async fn traced(
+    command: &'static str,
+    run: impl Future<Output = anyhow::Result<()>>,
+) -> anyhow::Result<()> {
+    use tracing::Instrument as _;
+
+    crate::telemetry::init_alone()?;
+    let span = tracing::info_span!(
+        target: crate::telemetry::SPAN_TARGET,
+        "a2a.client",
+        otel.kind = "client",
+        otel.name = format!("a2a {command}"),
+        command,
+    );
+    run.instrument(span).await
 }
 
 #[cfg(test)]

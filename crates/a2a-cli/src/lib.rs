@@ -65,6 +65,11 @@ mod register;
 mod render;
 mod serving;
 mod spinner;
+#[cfg(feature = "otel")]
+mod telemetry;
+#[cfg(not(feature = "otel"))]
+#[path = "telemetry_off.rs"]
+mod telemetry;
 
 pub use self::cli::{Cli, run};
 pub use self::error::{report_failure, report_usage_error};

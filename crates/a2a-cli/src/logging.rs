@@ -4,11 +4,15 @@
 //! The filter is `RUST_LOG` when that variable is set and not empty, else `--log-level`
 //! (with its `A2A_*` variable and config-file key); both take `tracing_subscriber`'s
 //! `EnvFilter` syntax, e.g. `info` or `warn,a2a::access=info,a2a_server=debug`.
+//!
+//! The A2A spans (target `a2a::span`) stay out of the log unless the filter names that target;
+//! they go to the trace exporter instead when one is configured ([`crate::telemetry`]).
 
 use std::io::IsTerminal as _;
 
 use anyhow::Context as _;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::Layer as _;
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
 
@@ -34,15 +38,30 @@ pub(crate) fn init(format: LogFormat, log_level: &str) -> anyhow::Result<()> {
     {
         filter = filter.add_directive(quiet);
     }
-    let registry = tracing_subscriber::registry().with(filter);
-    let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
-    match format {
-        LogFormat::Text => registry
-            .with(layer.with_ansi(std::io::stderr().is_terminal()))
-            .try_init(),
-        LogFormat::Json => registry.with(layer.json()).try_init(),
+    // The spans are for traces: a log line does not list them unless asked to.
+    if !rust_log
+        .as_deref()
+        .unwrap_or(log_level)
+        .contains(crate::telemetry::SPAN_TARGET)
+        && let Ok(quiet) = format!("{}=off", crate::telemetry::SPAN_TARGET).parse()
+    {
+        filter = filter.add_directive(quiet);
     }
-    .context("cannot install the logger")
+    let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    // The filter is the log's own, so that spans reach the trace exporter whatever it says.
+    let log = match format {
+        LogFormat::Text => layer
+            .with_ansi(std::io::stderr().is_terminal())
+            .with_filter(filter)
+            .boxed(),
+        LogFormat::Json => layer.json().with_filter(filter).boxed(),
+    };
+    let mut layers = vec![log];
+    layers.extend(crate::telemetry::layer()?);
+    tracing_subscriber::registry()
+        .with(layers)
+        .try_init()
+        .context("cannot install the logger")
 }
 
 /// `rust_log` when it is set and not blank, else `log_level`, parsed; the error names the

@@ -9,7 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use a2a_types::{
-    ContextId, Message, MessageId, Part, Role, SendMessageConfiguration, SendMessageRequest, TaskId,
+    ContextId, Message, MessageId, Part, Role, SendMessageConfiguration, SendMessageRequest,
+    TaskId, TaskPushNotificationConfig,
 };
 
 use crate::actions::{self, Action};
@@ -64,6 +65,20 @@ pub(crate) struct SendArgs {
     /// Attach a JSON value as a data part (repeatable)
     #[arg(long, value_name = "JSON", help_heading = "Message")]
     data: Vec<String>,
+
+    /// Have the agent post the task's updates to this webhook (the agent must support push
+    /// notifications)
+    #[arg(long, value_name = "URL", help_heading = "Message")]
+    push_url: Option<String>,
+
+    /// The token the agent sends with each update to --push-url
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        help_heading = "Message",
+        requires = "push_url"
+    )]
+    push_token: Option<String>,
 }
 
 /// Sends the message and prints the answer.
@@ -163,10 +178,16 @@ fn request(args: &SendArgs) -> Result<SendMessageRequest, UsageError> {
     message.task_id = args.task_id.clone().map(TaskId::new);
     message.context_id = args.context_id.clone().map(ContextId::new);
     let mut request = SendMessageRequest::new(message);
-    if args.return_immediately || args.history_length.is_some() {
+    if args.return_immediately || args.history_length.is_some() || args.push_url.is_some() {
+        let push = args.push_url.as_ref().map(|url| {
+            let mut config = TaskPushNotificationConfig::new(url.clone());
+            config.token.clone_from(&args.push_token);
+            config
+        });
         request.configuration = Some(SendMessageConfiguration {
             return_immediately: args.return_immediately,
             history_length: args.history_length.map(i32::from),
+            task_push_notification_config: push,
             ..SendMessageConfiguration::default()
         });
     }

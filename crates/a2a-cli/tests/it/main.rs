@@ -39,5 +39,6 @@ mod register;
 mod serve;
 mod support;
 mod tls;
+mod traces;
 mod usage;
 mod webhook;

@@ -55,6 +55,7 @@ mod jsonrpc;
 mod limits;
 mod rest;
 mod routes;
+mod trace;
 pub mod stream;
 mod upstream;
 pub(crate) mod versions;

@@ -63,7 +63,8 @@ pub fn router(
         )
         .route("/a2a/{agent_id}/{*path}", any(rest::handle))
         .route(WELL_KNOWN_CARD_PATH, get(card::platform_card))
-        .with_state(proxy);
+        .with_state(proxy)
+        .layer(axum::middleware::from_fn(super::trace::span));
     cors::apply(routes, &trusted_origins)
 }
 

@@ -24,9 +24,11 @@ const TO_CLIENT: [&str; 4] = [
 const STRIPPED: [&str; 2] = ["x-forwarded-for", CALLER_ID_HEADER];
 
 /// The headers of a request to an agent: the client's `X-*` (less [`STRIPPED`]),
-/// `Content-Type`, `Accept`, `A2A-Version` and `A2A-Extensions`, plus the caller id.
+/// `Content-Type`, `Accept`, `A2A-Version` and `A2A-Extensions`, plus the caller id, and the
+/// trace context of the gateway's span (the caller's, carried on, when nothing records spans).
 pub(crate) fn to_agent(from_client: &HeaderMap, caller_id: &str) -> HeaderMap {
     let mut headers = filtered(from_client, &TO_AGENT);
+    a2a_server::trace::forward(&tracing::Span::current(), from_client, &mut headers);
     match HeaderValue::from_str(caller_id) {
         Ok(value) => {
             headers.insert(HeaderName::from_static(CALLER_ID_HEADER), value);

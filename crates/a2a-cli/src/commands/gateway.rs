@@ -165,7 +165,7 @@ struct RegistryArgs {
 /// How calls are forwarded to agents: deadlines, streams and limits.
 #[derive(Debug, clap::Args)]
 struct ProxyArgs {
-    /// Deadline of a call whose request names none (params.configuration.timeout, seconds)
+    /// Deadline of a call whose request sets none (a request's params.configuration.timeout is in seconds)
     #[arg(
         long,
         value_name = "DURATION",

@@ -24,7 +24,9 @@ use crate::{authentication, card, logging, output};
 #[command(after_help = "\
 Every option can also be set by an environment variable A2A_<OPTION> \
 (e.g. A2A_MAX_CONCURRENT_TASKS=4) or by a key of the TOML file given by --config \
-(e.g. max_concurrent_tasks = 4). A flag wins over the environment, which wins over the file.
+(e.g. max_concurrent_tasks = 4; docs/serve.toml lists them all). A flag wins over the \
+environment, which wins over the file. Durations take ms, s, m or h (250ms, 30s, 5m, 1h); a \
+bare number is milliseconds.
 RUST_LOG, when set and not empty, overrides --log-level (same syntax).
 
 Probes: GET /healthz answers 200 while the process is up; GET /readyz answers 200 when the \

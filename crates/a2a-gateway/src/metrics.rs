@@ -261,4 +261,41 @@ mod tests {
             assert_eq!(method_label(method), label, "{method}");
         }
     }
+
+    #[test]
+    fn the_stream_gauge_follows_its_guards_and_latency_uses_the_buckets() {
+        use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
+        let recorder = PrometheusBuilder::new()
+            .set_buckets_for_metric(
+                Matcher::Full(REQUEST_DURATION_SECONDS.to_owned()),
+                &LATENCY_BUCKETS,
+            )
+            .unwrap()
+            .build_recorder();
+        let page = recorder.handle();
+        let metrics = Arc::new(Metrics::new());
+        let guard = metrics::with_local_recorder(&recorder, || {
+            metrics.record_request("a1", "GetTask", Outcome::Success, Duration::from_millis(3));
+            metrics.record_request("a1", "GetTask", Outcome::Timeout, Duration::from_secs(2));
+            metrics.stream_opened("a1")
+        });
+        let text = page.render();
+        for line in [
+            r#"kubemq_a2a_request_duration_seconds_bucket{agent_id="a1",le="0.005"} 1"#,
+            r#"kubemq_a2a_request_duration_seconds_bucket{agent_id="a1",le="2.5"} 2"#,
+            r#"kubemq_a2a_request_duration_seconds_count{agent_id="a1"} 2"#,
+            r#"kubemq_a2a_sse_streams_active{agent_id="a1"} 1"#,
+        ] {
+            assert!(
+                text.lines().any(|candidate| candidate == line),
+                "{line}\n{text}"
+            );
+        }
+        // The guard keeps its series: dropped outside the recorder's scope, it still counts.
+        drop(guard);
+        assert!(
+            page.render()
+                .contains(r#"kubemq_a2a_sse_streams_active{agent_id="a1"} 0"#)
+        );
+    }
 }

@@ -19,7 +19,8 @@
 //! - [`Gateway`]: all of it on one router, as `a2a gateway` serves it.
 //! - [`agent`]: the registered agent and the directory the proxy reads.
 //! - [`proxy`]: `/a2a/{agent_id}`, forwarded to the registered agent.
-//! - [`metrics`]: the Prometheus series at `/metrics`.
+//! - [`metrics`]: the series the gateway records through the `metrics` facade; the host
+//!   exports them (`a2a gateway` serves Prometheus text at `/metrics`).
 //! - [`registry`]: the agent registry behind `/agents`.
 
 pub mod agent;

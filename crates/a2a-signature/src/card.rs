@@ -16,8 +16,8 @@ use crate::keys::{KeyError, SigningKey, VerifyError, VerifyingKey, algorithm, al
 pub const JOSE_TYPE: &str = "JOSE";
 
 /// The signature of `card` (a card as JSON; its `signatures` are ignored) by `key`. The
-/// protected header holds `alg`, `kid`, `typ: "JOSE"` and, when given, `jku`: the URL of
-/// the JWK Set holding the public key.
+/// protected header holds `alg`, `kid`, `typ: "JOSE"`, the public key as `jwk` and, when
+/// given, `jku`: the URL of the JWK Set holding the public key.
 ///
 /// # Errors
 /// [`CardSignatureError::Signing`] when the key fails to sign.
@@ -30,6 +30,11 @@ pub fn sign_card(
     header.insert("alg".into(), algorithm_name(key.algorithm()).into());
     header.insert("kid".into(), key.kid().into());
     header.insert("typ".into(), JOSE_TYPE.into());
+    // The public key itself (RFC 7515 §4.1.3): lets a registry check that the card is
+    // unchanged since signing; a verifier still trusts keys only from its own sources.
+    if let Ok(jwk) = serde_json::to_value(key.public_jwk()) {
+        header.insert("jwk".into(), jwk);
+    }
     if let Some(jku) = jku {
         header.insert("jku".into(), jku.into());
     }

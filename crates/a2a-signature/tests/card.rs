@@ -63,6 +63,7 @@ fn every_key_kind_signs_a_card_that_verifies() {
         assert_eq!(
             header,
             json!({"alg": alg, "kid": key.kid(), "typ": "JOSE",
+                   "jwk": serde_json::to_value(key.public_jwk()).unwrap(),
                    "jku": "https://agent.example.com/.well-known/jwks.json"})
         );
     }

@@ -217,3 +217,73 @@ fn an_unusable_signing_key_is_a_usage_error_that_shows_no_key_material() {
     let secret = std::fs::read_to_string(&sec1).unwrap();
     assert!(!stderr.contains(secret.lines().nth(1).unwrap()), "{stderr}");
 }
+
+/// A gateway keeps an agent's signatures on the card it serves for the agent, and serves the
+/// card as the agent signed and registered it at `.well-known/signed-agent-card.json`, where
+/// the signatures verify.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateway_keeps_the_signatures_and_serves_the_signed_card() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let gateway_url = format!("http://{}", listener.local_addr().unwrap());
+    let registry = std::sync::Arc::new(a2a_gateway::registry::Registry::in_memory().await.unwrap());
+    let gateway = a2a_gateway::Gateway::new(registry, a2a_gateway::proxy::ProxyConfig::default());
+    let app = gateway.router();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+
+    let agent = Server::start(&[
+        "--agent",
+        "echo",
+        "--no-auth",
+        "--card-signing-key",
+        &key_file("p256.pem"),
+        "--register",
+        &gateway_url,
+        "--agent-id",
+        "signed-echo",
+        "--heartbeat-interval",
+        "200ms",
+    ]);
+    let trusted = TempFile::new(
+        "trusted.json",
+        &agent.get("/.well-known/jwks.json").await.to_string(),
+    );
+    let through = format!("{gateway_url}/a2a/signed-echo");
+    let http = reqwest::Client::new();
+    let mut served = Value::Null;
+    for _ in 0..100 {
+        let response = http
+            .get(format!("{through}/.well-known/agent-card.json"))
+            .send()
+            .await
+            .unwrap();
+        if response.status() == 200 {
+            served = response.json().await.unwrap();
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        served["name"],
+        "Echo",
+        "not registered; log:\n{}",
+        agent.log()
+    );
+    let own: Value = agent.get("/.well-known/agent-card.json").await;
+    assert_eq!(served["signatures"], own["signatures"], "kept unchanged");
+    assert_eq!(served["supportedInterfaces"][0]["url"], through.as_str());
+
+    let signed_url = format!("{through}/.well-known/signed-agent-card.json");
+    let run = cli(&[
+        "card",
+        &signed_url,
+        "--verify",
+        "--verify-key",
+        trusted.path(),
+    ]);
+    assert!(
+        run.ok().contains("signature 0: verified"),
+        "{} {}",
+        run.stdout,
+        run.stderr
+    );
+}

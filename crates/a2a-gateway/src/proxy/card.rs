@@ -64,6 +64,40 @@ fn public_base(proxy: &Proxy, headers: &HeaderMap) -> String {
     format!("http://{host}")
 }
 
+/// Where the gateway serves an agent's card exactly as the agent signed and registered it,
+/// under `/a2a/{agent_id}`: the signatures on the card served at the well-known path cover
+/// this card, not the one rewritten to point at the gateway.
+pub(crate) const SIGNED_CARD_PATH: &str = "/.well-known/signed-agent-card.json";
+
+/// `GET /a2a/{agent_id}/.well-known/signed-agent-card.json`: the registered card of a signed
+/// agent as registered (its signatures verify over it), or 404 when the agent is unknown or
+/// its card carries no signatures.
+pub(crate) async fn signed_agent_card(
+    State(proxy): State<Arc<Proxy>>,
+    Path(agent_id): Path<String>,
+) -> Response {
+    if validate_agent_id(&agent_id).is_err() {
+        return status_response(&GatewayError::AgentNotFound { agent_id });
+    }
+    match proxy.find(&agent_id).await {
+        Ok(agent)
+            if agent
+                .card
+                .get("signatures")
+                .and_then(Value::as_array)
+                .is_some_and(|signatures| !signatures.is_empty()) =>
+        {
+            Json(agent.card.clone()).into_response()
+        }
+        Ok(_) => (
+            http::StatusCode::NOT_FOUND,
+            Json(json!({"error": format!("agent {agent_id} registered an unsigned card")})),
+        )
+            .into_response(),
+        Err(error) => status_response(&error),
+    }
+}
+
 /// The registered document as a client of the gateway should see it, where `through` is
 /// `{gateway}/a2a/{agent_id}`.
 ///
@@ -72,8 +106,8 @@ fn public_base(proxy: &Proxy, headers: &HeaderMap) -> String {
 /// clients must not learn the agent's own address. An agent with a gRPC 1.x interface is
 /// offered over JSON-RPC and HTTP+JSON too, whichever it lacks, since the gateway
 /// translates both to gRPC. Interfaces the gateway cannot carry (gRPC itself, custom) are
-/// dropped, and so are signatures, which covered the agent's URLs and would no longer
-/// verify. Anything else is a KubeMQ record, returned as the registry's enriched record,
+/// dropped. The agent's `signatures` are kept as they are: they cover the card as the agent
+/// registered it, served at [`SIGNED_CARD_PATH`], not this rewritten one. Anything else is a KubeMQ record, returned as the registry's enriched record,
 /// exactly as `GET /agents/{id}` shows it.
 ///
 /// Since the gateway translates between A2A versions on `/a2a/{agent_id}`, the card offers
@@ -153,7 +187,6 @@ fn seen_through_gateway(agent: &RegisteredAgent, through: &str) -> Value {
                 .entry("preferredTransport")
                 .or_insert_with(|| ProtocolBinding::JsonRpc.as_str().into());
         }
-        object.remove("signatures");
     }
     card
 }
@@ -215,7 +248,11 @@ mod tests {
         );
         assert_eq!(interfaces[1]["protocolBinding"], "HTTP+JSON");
         assert_eq!(card["url"], THROUGH);
-        assert!(card.get("signatures").is_none());
+        // The agent's signatures, unchanged: they cover the card as registered.
+        assert_eq!(
+            card["signatures"],
+            json!([{"protected": "x", "signature": "y"}])
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@ use crate::metrics::Metrics;
 /// |---|---|
 /// | `POST /a2a/{agent_id}` | JSON-RPC, forwarded to the agent's JSON-RPC URL |
 /// | `GET /a2a/{agent_id}/.well-known/agent-card.json` | the agent's card, pointing at the gateway |
+/// | `GET /a2a/{agent_id}/.well-known/signed-agent-card.json` | a signed agent's card as registered |
 /// | any `/a2a/{agent_id}/{*path}` | HTTP+JSON, forwarded to the agent's REST base URL + `path` |
 /// | `GET /.well-known/agent-card.json` | the gateway's own card |
 ///
@@ -60,6 +61,10 @@ pub fn router(
         .route(
             &format!("/a2a/{{agent_id}}{WELL_KNOWN_CARD_PATH}"),
             get(card::agent_card),
+        )
+        .route(
+            &format!("/a2a/{{agent_id}}{}", card::SIGNED_CARD_PATH),
+            get(card::signed_agent_card),
         )
         .route("/a2a/{agent_id}/{*path}", any(rest::handle))
         .route(WELL_KNOWN_CARD_PATH, get(card::platform_card))

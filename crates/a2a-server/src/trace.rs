@@ -271,3 +271,78 @@ mod otel {
         }
     }
 }
+
+#[cfg(all(test, feature = "otel"))]
+mod tests {
+    use http::HeaderValue;
+    use opentelemetry::trace::TracerProvider as _;
+    use opentelemetry_sdk::trace::SdkTracerProvider;
+    use tracing_subscriber::layer::SubscriberExt as _;
+
+    use super::*;
+
+    const CALLER: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+    fn with_otel(check: impl FnOnce()) {
+        let provider = SdkTracerProvider::builder().build();
+        let layer = tracing_opentelemetry::layer().with_tracer(provider.tracer("test"));
+        let subscriber = tracing_subscriber::registry().with(layer);
+        tracing::subscriber::with_default(subscriber, check);
+    }
+
+    fn incoming() -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert("traceparent", HeaderValue::from_static(CALLER));
+        headers.insert("tracestate", HeaderValue::from_static("vendor=1"));
+        headers.insert("baggage", HeaderValue::from_static("tenant=acme"));
+        headers
+    }
+
+    #[test]
+    fn a_hop_forwards_a_child_of_the_callers_span_not_a_copy() {
+        with_otel(|| {
+            let span = tracing::info_span!(target: SPAN_TARGET, "a2a.request");
+            adopt_parent(&span, &incoming());
+            let mut outgoing = HeaderMap::new();
+            forward(&span, &incoming(), &mut outgoing);
+            let traceparent = outgoing["traceparent"].to_str().unwrap();
+            let fields: Vec<&str> = traceparent.split('-').collect();
+            assert_eq!(
+                fields[1], "4bf92f3577b34da6a3ce929d0e0e4736",
+                "{traceparent}"
+            );
+            assert_ne!(fields[2], "00f067aa0ba902b7", "a child, not a copy");
+            assert_eq!(outgoing["tracestate"], "vendor=1");
+            assert_eq!(outgoing["baggage"], "tenant=acme");
+        });
+    }
+
+    #[test]
+    fn without_a_callers_context_a_span_starts_a_trace_of_its_own() {
+        with_otel(|| {
+            let span = tracing::info_span!(target: SPAN_TARGET, "a2a.request");
+            adopt_parent(&span, &HeaderMap::new());
+            let mut outgoing = HeaderMap::new();
+            inject(&span, &mut outgoing);
+            let traceparent = outgoing["traceparent"].to_str().unwrap();
+            assert!(!traceparent.contains("4bf92f3577b34da6a3ce929d0e0e4736"));
+        });
+    }
+
+    #[test]
+    fn a_delivery_joins_the_trace_its_task_was_remembered_in() {
+        with_otel(|| {
+            let traces = TurnTraces::default();
+            let task_id = a2a_types::TaskId::new("t-1");
+            let turn = tracing::info_span!(target: SPAN_TARGET, "a2a.turn");
+            adopt_parent(&turn, &incoming());
+            turn.in_scope(|| traces.remember(&task_id));
+            let delivery = tracing::info_span!(target: SPAN_TARGET, "a2a.push");
+            traces.adopt(&delivery, &task_id);
+            let mut outgoing = HeaderMap::new();
+            inject(&delivery, &mut outgoing);
+            let traceparent = outgoing["traceparent"].to_str().unwrap();
+            assert!(traceparent.contains("4bf92f3577b34da6a3ce929d0e0e4736"));
+        });
+    }
+}

@@ -272,6 +272,8 @@ async fn one_trace_runs_from_the_client_through_the_gateway_and_the_agent_to_the
         .await;
     assert_eq!(hop.service, "a2a-gateway", "{hop:?}");
     assert_eq!(hop.name, "proxy traced-01", "{hop:?}");
+    assert_eq!(hop.attribute("agent_id"), "traced-01", "{hop:?}");
+    assert!(hop.attribute("operation").contains("end"), "{hop:?}");
     assert_eq!(hop.trace_id, trace);
     assert_eq!(
         hop.parent, client.span_id,
@@ -305,20 +307,15 @@ async fn one_trace_runs_from_the_client_through_the_gateway_and_the_agent_to_the
         "{push:?}"
     );
 
-    // Each delivery the receiver got names the trace, its parent a push delivery span.
-    let pushes: Vec<String> = collector
-        .spans()
-        .into_iter()
-        .filter(|span| span.name == "a2a.push")
-        .map(|span| span.span_id)
-        .collect();
+    // Each delivery the receiver got names the trace, its parent a push delivery span (which
+    // is exported once it ended, after the receiver answered).
     for traceparent in delivered {
         let (trace_id, parent) = parse_traceparent(&traceparent);
         assert_eq!(trace_id, trace, "{traceparent}");
-        assert!(
-            pushes.contains(&parent),
-            "{traceparent} not from {pushes:?}"
-        );
+        let delivery = collector
+            .wait_for("the delivery's", |span| span.span_id == parent)
+            .await;
+        assert_eq!(delivery.name, "a2a.push", "{delivery:?}");
     }
     agent.terminate();
     gateway.terminate();

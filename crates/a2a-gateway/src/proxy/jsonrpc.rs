@@ -80,6 +80,7 @@ async fn forward(
         Err((id, error)) => return refuse(&proxy.config, id, &error),
     };
     labels.method.clone_from(&request.method);
+    tracing::Span::current().record("operation", request.method.as_str());
     let answer = call(
         proxy,
         agent_id,

@@ -1,13 +1,11 @@
 //! The agent's public keys: a JWK Set read from a value or fetched, with the keys this
-//! verifier can use (ES256, ES384, EdDSA) and their RFC 7638 thumbprints.
+//! verifier can use (ES256, ES384, EdDSA) and their RFC 7638 thumbprints, read by
+//! `a2a-signature` (the code card signatures use too).
 
 use std::sync::Arc;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use bytes::Bytes;
 use http::header::{ACCEPT, HeaderValue};
-use ring::signature;
 use serde_json::Value;
 use url::Url;
 
@@ -26,8 +24,7 @@ pub(super) struct JwksSource {
 pub(super) struct VerifyingKey {
     pub(super) kid: String,
     pub(super) algorithm: Algorithm,
-    /// An uncompressed EC point (`0x04 || x || y`) or an Ed25519 public key.
-    pub(super) public: Vec<u8>,
+    pub(super) key: a2a_signature::VerifyingKey,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,11 +52,11 @@ impl Algorithm {
         }
     }
 
-    pub(super) fn ring(self) -> &'static dyn signature::VerificationAlgorithm {
+    pub(super) fn jws(self) -> a2a_signature::Algorithm {
         match self {
-            Self::Es256 => &signature::ECDSA_P256_SHA256_FIXED,
-            Self::Es384 => &signature::ECDSA_P384_SHA384_FIXED,
-            Self::EdDsa => &signature::ED25519,
+            Self::Es256 => a2a_signature::Algorithm::ES256,
+            Self::Es384 => a2a_signature::Algorithm::ES384,
+            Self::EdDsa => a2a_signature::Algorithm::EdDSA,
         }
     }
 }
@@ -122,69 +119,15 @@ pub(super) fn parse_jwks(jwks: &Value) -> Result<Arc<[VerifyingKey]>, PushVerify
 
 /// One JWK, when it is a signature key of an accepted algorithm.
 fn parse_jwk(jwk: &Value) -> Option<VerifyingKey> {
-    let text = |name: &str| jwk.get(name).and_then(Value::as_str);
-    if text("use").is_some_and(|usage| usage != "sig") {
-        return None;
-    }
-    if let Some(operations) = jwk.get("key_ops").and_then(Value::as_array)
-        && !operations.iter().any(|operation| operation == "verify")
-    {
-        return None;
-    }
-    let coordinate = |name: &str, length: usize| {
-        URL_SAFE_NO_PAD
-            .decode(text(name)?)
-            .ok()
-            .filter(|bytes| bytes.len() == length)
-    };
-    let (algorithm, public, thumbprint_input) = match (text("kty")?, text("crv")?) {
-        ("EC", curve @ ("P-256" | "P-384")) => {
-            let (algorithm, length) = if curve == "P-256" {
-                (Algorithm::Es256, 32)
-            } else {
-                (Algorithm::Es384, 48)
-            };
-            let mut point = vec![0x04];
-            point.extend(coordinate("x", length)?);
-            point.extend(coordinate("y", length)?);
-            // RFC 7638 §3.2: the required members in lexicographic order.
-            let canonical = format!(
-                r#"{{"crv":"{curve}","kty":"EC","x":"{}","y":"{}"}}"#,
-                text("x")?,
-                text("y")?
-            );
-            (algorithm, point, canonical)
-        }
-        ("OKP", "Ed25519") => {
-            let public = coordinate("x", 32)?;
-            // RFC 8037 §2.
-            let canonical = format!(r#"{{"crv":"Ed25519","kty":"OKP","x":"{}"}}"#, text("x")?);
-            (Algorithm::EdDsa, public, canonical)
-        }
-        _ => return None,
-    };
-    if let Some(alg) = text("alg")
-        && Algorithm::from_name(alg) != Some(algorithm)
-    {
-        return None;
-    }
-    let kid = match text("kid") {
-        Some(kid) => kid.to_owned(),
-        None => thumbprint(&thumbprint_input),
-    };
+    let key = a2a_signature::VerifyingKey::from_value(jwk).ok()?;
+    let algorithm = [Algorithm::Es256, Algorithm::Es384, Algorithm::EdDsa]
+        .into_iter()
+        .find(|algorithm| key.accepts(algorithm.jws()))?;
     Some(VerifyingKey {
-        kid,
+        kid: key.kid().to_owned(),
         algorithm,
-        public,
+        key,
     })
-}
-
-/// RFC 7638: SHA-256 of the canonical JSON, base64url.
-fn thumbprint(canonical: &str) -> String {
-    URL_SAFE_NO_PAD.encode(ring::digest::digest(
-        &ring::digest::SHA256,
-        canonical.as_bytes(),
-    ))
 }
 
 /// The JWK Set URL for `origin_or_jwks_url`: the URL itself when its path ends in `.json`,

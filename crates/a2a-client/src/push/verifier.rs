@@ -8,7 +8,6 @@ use a2a_types::StreamResponse;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use http::HeaderMap;
-use ring::signature::UnparsedPublicKey;
 use serde_json::Value;
 
 use super::header::{malformed, parse_protected_header};
@@ -197,12 +196,16 @@ impl PushVerifier {
                 alg: header.algorithm.name(),
             });
         }
-        let signature = URL_SAFE_NO_PAD
-            .decode(encoded_signature)
-            .map_err(|_| malformed("the signature is not base64url"))?;
+        if URL_SAFE_NO_PAD.decode(encoded_signature).is_err() {
+            return Err(malformed("the signature is not base64url"));
+        }
         let signing_input = format!("{encoded_header}.{}", URL_SAFE_NO_PAD.encode(body));
-        UnparsedPublicKey::new(key.algorithm.ring(), &key.public)
-            .verify(signing_input.as_bytes(), &signature)
+        key.key
+            .verify(
+                key.algorithm.jws(),
+                signing_input.as_bytes(),
+                encoded_signature,
+            )
             .map_err(|_| PushVerifyError::BadSignature { kid: kid.clone() })?;
         // The time is checked once the header is known to be the agent's.
         self.check_age(header.issued_at)?;

@@ -33,14 +33,12 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use a2a_signature::{Algorithm, SigningKey};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use ring::rand::SystemRandom;
-use ring::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair as _};
 use rustls_pki_types::PrivatePkcs8KeyDer;
 use rustls_pki_types::pem::PemObject as _;
 use serde_json::{Value, json};
-use sha2::{Digest as _, Sha256};
 
 /// The header carrying a delivery's detached JWS.
 pub const SIGNATURE_HEADER: &str = "A2A-Notification-Signature";
@@ -68,9 +66,8 @@ pub struct PushSigner {
 }
 
 struct Inner {
-    key_pair: EcdsaKeyPair,
-    rng: SystemRandom,
-    kid: String,
+    /// The key, its JWK and thumbprint: `a2a-signature`'s, as for card signatures.
+    key: SigningKey,
     jwk: Value,
 }
 
@@ -78,7 +75,7 @@ impl fmt::Debug for PushSigner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PushSigner")
             .field("alg", &ALGORITHM)
-            .field("kid", &self.inner.kid)
+            .field("kid", &self.inner.key.kid())
             .finish_non_exhaustive()
     }
 }
@@ -89,10 +86,8 @@ impl PushSigner {
     /// # Errors
     /// [`SigningError::KeyGeneration`] when the system's random source fails.
     pub fn generate() -> Result<Self, SigningError> {
-        let rng = SystemRandom::new();
-        let document = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng)
-            .map_err(|_| SigningError::KeyGeneration)?;
-        Self::from_pkcs8_der(document.as_ref())
+        let key = SigningKey::generate_es256().map_err(|_| SigningError::KeyGeneration)?;
+        Ok(Self::from_key(key))
     }
 
     /// A signer with the P-256 key in a PEM `PRIVATE KEY` (PKCS#8) block, e.g. made by
@@ -113,36 +108,28 @@ impl PushSigner {
     /// # Errors
     /// [`SigningError::InvalidKey`] when the key is not a P-256 key ring accepts.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, SigningError> {
-        let rng = SystemRandom::new();
-        let key_pair = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, der, &rng)
-            .map_err(|rejected| SigningError::InvalidKey {
-                reason: rejected.to_string(),
-            })?;
-        let (x, y) = coordinates(key_pair.public_key().as_ref())?;
-        let kid = thumbprint(&x, &y);
-        let jwk = json!({
-            "kty": "EC",
-            "crv": "P-256",
-            "x": x,
-            "y": y,
-            "kid": kid,
-            "alg": ALGORITHM,
-            "use": "sig",
-        });
-        Ok(Self {
-            inner: Arc::new(Inner {
-                key_pair,
-                rng,
-                kid,
-                jwk,
-            }),
-        })
+        let key = SigningKey::from_pkcs8_der(der).map_err(|_| SigningError::InvalidKey {
+            reason: "InvalidEncoding".to_owned(),
+        })?;
+        if key.algorithm() != Algorithm::ES256 {
+            return Err(SigningError::InvalidKey {
+                reason: "WrongAlgorithm".to_owned(),
+            });
+        }
+        Ok(Self::from_key(key))
+    }
+
+    fn from_key(key: SigningKey) -> Self {
+        let jwk = serde_json::to_value(key.public_jwk()).unwrap_or_default();
+        Self {
+            inner: Arc::new(Inner { key, jwk }),
+        }
     }
 
     /// The key id: the RFC 7638 JWK thumbprint (SHA-256, base64url) of the public key.
     #[must_use]
     pub fn kid(&self) -> &str {
-        &self.inner.kid
+        self.inner.key.kid()
     }
 
     /// The public key as a JWK: `kty` EC, `crv` P-256, `x`, `y`, `kid`, `alg` ES256,
@@ -179,7 +166,7 @@ impl PushSigner {
             .map_or(0, |since| since.as_secs());
         let header = json!({
             "alg": ALGORITHM,
-            "kid": self.inner.kid,
+            "kid": self.inner.key.kid(),
             "typ": SIGNATURE_TYPE,
             "iat": iat,
         });
@@ -187,13 +174,10 @@ impl PushSigner {
         let signing_input = format!("{header}.{}", URL_SAFE_NO_PAD.encode(body));
         let signature = self
             .inner
-            .key_pair
-            .sign(&self.inner.rng, signing_input.as_bytes())
+            .key
+            .sign(signing_input.as_bytes())
             .map_err(|_| SigningError::Signing)?;
-        Ok(format!(
-            "{header}..{}",
-            URL_SAFE_NO_PAD.encode(signature.as_ref())
-        ))
+        Ok(format!("{header}..{signature}"))
     }
 }
 
@@ -219,25 +203,6 @@ pub enum SigningError {
     /// The system's random source failed while signing.
     #[error("cannot sign the push delivery: the system random source failed")]
     Signing,
-}
-
-/// The base64url `x` and `y` of an uncompressed P-256 point (`0x04 || x || y`).
-fn coordinates(point: &[u8]) -> Result<(String, String), SigningError> {
-    match point {
-        [0x04, rest @ ..] if rest.len() == 64 => {
-            let (x, y) = rest.split_at(32);
-            Ok((URL_SAFE_NO_PAD.encode(x), URL_SAFE_NO_PAD.encode(y)))
-        }
-        _ => Err(SigningError::InvalidKey {
-            reason: "UnexpectedPublicKeyFormat".to_owned(),
-        }),
-    }
-}
-
-/// RFC 7638 §3: SHA-256 over the required members in lexicographic order, no whitespace.
-fn thumbprint(x: &str, y: &str) -> String {
-    let canonical = format!(r#"{{"crv":"P-256","kty":"EC","x":"{x}","y":"{y}"}}"#);
-    URL_SAFE_NO_PAD.encode(Sha256::digest(canonical.as_bytes()))
 }
 
 #[cfg(test)]

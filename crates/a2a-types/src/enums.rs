@@ -274,6 +274,63 @@ macro_rules! proto_enum_serde {
 proto_enum_serde!(TaskState, "a TaskState name such as \"TASK_STATE_WORKING\"");
 proto_enum_serde!(Role, "a Role name such as \"ROLE_USER\"");
 
+/// The enums whose unknown values read as `*_UNSPECIFIED` where the protocol allows it.
+pub(crate) trait ProtoEnum: Default {
+    fn from_name(name: &str) -> Option<Self>;
+    fn from_number(number: i64) -> Option<Self>;
+}
+
+impl ProtoEnum for TaskState {
+    fn from_name(name: &str) -> Option<Self> {
+        Self::from_name(name)
+    }
+    fn from_number(number: i64) -> Option<Self> {
+        Self::from_number(number)
+    }
+}
+
+impl ProtoEnum for Role {
+    fn from_name(name: &str) -> Option<Self> {
+        Self::from_name(name)
+    }
+    fn from_number(number: i64) -> Option<Self> {
+        Self::from_number(number)
+    }
+}
+
+/// `deserialize_with` for the fields where the protocol lets an unknown enum value mean
+/// `*_UNSPECIFIED` (a message's `role`, the ListTasks `status` filter): an unknown name or
+/// number, or `null`, reads as the default; any other JSON type is still refused.
+pub(crate) fn unknown_as_unspecified<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: ProtoEnum,
+{
+    struct Lenient<T>(std::marker::PhantomData<T>);
+    impl<T: ProtoEnum> Visitor<'_> for Lenient<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an enum name or number")
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+            Ok(T::from_name(v).unwrap_or_default())
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+            Ok(T::from_number(v).unwrap_or_default())
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+            self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+            Ok(T::default())
+        }
+        fn visit_none<E: de::Error>(self) -> Result<T, E> {
+            Ok(T::default())
+        }
+    }
+    deserializer.deserialize_any(Lenient(std::marker::PhantomData))
+}
+
 /// A string that names no value of the enum.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown {enum_name} {value:?}")]
@@ -320,6 +377,30 @@ mod tests {
         assert!(err.to_string().contains("TASK_STATE_SLEEPING"), "{err}");
         assert!(serde_json::from_str::<TaskState>("9").is_err());
         assert!(serde_json::from_str::<Role>("\"ROLE_ROBOT\"").is_err());
+    }
+
+    #[test]
+    fn unknown_role_and_list_filter_read_as_unspecified_but_task_state_is_refused() {
+        #[derive(serde::Deserialize)]
+        struct Lenient {
+            #[serde(deserialize_with = "unknown_as_unspecified")]
+            role: Role,
+            #[serde(deserialize_with = "unknown_as_unspecified")]
+            status: TaskState,
+        }
+        let read: Lenient =
+            serde_json::from_str(r#"{"role":"ROLE_ROBOT","status":"UNRECOGNIZED"}"#).unwrap();
+        assert_eq!(
+            (read.role, read.status),
+            (Role::Unspecified, TaskState::Unspecified)
+        );
+        let read: Lenient = serde_json::from_str(r#"{"role":7,"status":"WORKING"}"#).unwrap();
+        assert_eq!(
+            (read.role, read.status),
+            (Role::Unspecified, TaskState::Working)
+        );
+        assert!(serde_json::from_str::<Lenient>(r#"{"role":true,"status":1}"#).is_err());
+        assert!(serde_json::from_str::<TaskState>("\"UNRECOGNIZED\"").is_err());
     }
 
     #[test]

@@ -29,7 +29,8 @@ pub struct Message {
         deserialize_with = "empty_as_none"
     )]
     pub task_id: Option<TaskId>,
-    /// Who sent it; required.
+    /// Who sent it; required. An unknown role reads as `ROLE_UNSPECIFIED`.
+    #[serde(deserialize_with = "crate::enums::unknown_as_unspecified")]
     pub role: Role,
     /// The content; required, at least one part.
     pub parts: Vec<Part>,

@@ -157,11 +157,12 @@ pub struct ListTasksRequest {
         deserialize_with = "empty_as_none"
     )]
     pub context_id: Option<ContextId>,
-    /// Only tasks in this state; `Unspecified` means no filter.
+    /// Only tasks in this state; `Unspecified` means no filter. An unknown state (the JS SDK
+    /// sends `"UNRECOGNIZED"` when unset) reads as `Unspecified`.
     #[serde(
         default,
         skip_serializing_if = "is_unspecified",
-        deserialize_with = "nullable"
+        deserialize_with = "crate::enums::unknown_as_unspecified"
     )]
     pub status: TaskState,
     /// Page size: default 50, range 1..=100.

@@ -33,11 +33,13 @@ impl TryFrom<proto::Role> for a2a_types::Role {
     }
 }
 
-/// Reads an `i32` role field, refusing numbers the enum does not define.
+/// Reads an `i32` role field; a number the enum does not define is `ROLE_UNSPECIFIED`, as
+/// the protocol lets an unknown role read.
 pub(crate) fn role_field(number: i32, field: &str) -> Result<a2a_types::Role, ConvertError> {
-    let role = proto::Role::try_from(number)
-        .map_err(|_| ConvertError::new(field, format!("unknown Role number {number}")))?;
-    a2a_types::Role::try_from(role)
+    match proto::Role::try_from(number) {
+        Ok(role) => a2a_types::Role::try_from(role).map_err(|e| e.within(field)),
+        Err(_) => Ok(a2a_types::Role::Unspecified),
+    }
 }
 
 /// The `content` member for `content`.

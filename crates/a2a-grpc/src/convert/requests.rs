@@ -10,7 +10,6 @@ use super::fields::{
     convert_each, convert_optional, convert_present, into_each, non_empty, required,
 };
 use super::structs::{metadata_in, metadata_out, timestamp_from_proto, timestamp_to_proto};
-use super::task::task_state_field;
 use crate::proto;
 
 impl From<a2a_types::SendMessageConfiguration> for proto::SendMessageConfiguration {
@@ -117,8 +116,8 @@ impl From<a2a_types::ListTasksRequest> for proto::ListTasksRequest {
 impl TryFrom<proto::ListTasksRequest> for a2a_types::ListTasksRequest {
     type Error = ConvertError;
 
-    /// Fails on an unknown status number or an out-of-range timestamp;
-    /// `TASK_STATE_UNSPECIFIED` is "no filter".
+    /// Fails on an out-of-range timestamp; `TASK_STATE_UNSPECIFIED` is "no filter", and so
+    /// is a status number the enum does not define.
     fn try_from(request: proto::ListTasksRequest) -> Result<Self, ConvertError> {
         let status_timestamp_after = request
             .status_timestamp_after
@@ -129,7 +128,8 @@ impl TryFrom<proto::ListTasksRequest> for a2a_types::ListTasksRequest {
         Ok(Self {
             tenant: request.tenant,
             context_id: non_empty(request.context_id).map(ContextId::new),
-            status: task_state_field(request.status, "status")?,
+            status: a2a_types::TaskState::from_number(i64::from(request.status))
+                .unwrap_or_default(),
             page_size: request.page_size,
             page_token: request.page_token,
             history_length: request.history_length,

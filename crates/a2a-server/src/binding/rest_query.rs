@@ -89,8 +89,10 @@ impl<'a> Query<'a> {
             .transpose()
     }
 
-    /// The states of `status`, in order, without duplicates.
-    fn states(self) -> Result<Vec<TaskState>, A2aError> {
+    /// The states of `status`, in order, without duplicates. An unknown name reads as
+    /// `TASK_STATE_UNSPECIFIED` (the JS SDK sends `UNRECOGNIZED` when unset), and an
+    /// unspecified state among them means no filter at all.
+    fn states(self) -> Vec<TaskState> {
         let mut states = Vec::new();
         for name in self
             .values("status", "status")
@@ -100,14 +102,15 @@ impl<'a> Query<'a> {
             if name.is_empty() {
                 continue;
             }
-            let state = TaskState::from_name(name).ok_or_else(|| {
-                A2aError::invalid_field("status", format!("{name:?} is not a task state"))
-            })?;
+            let state = TaskState::from_name(name).unwrap_or_default();
+            if state == TaskState::Unspecified {
+                return Vec::new();
+            }
             if !states.contains(&state) {
                 states.push(state);
             }
         }
-        Ok(states)
+        states
     }
 }
 
@@ -117,7 +120,7 @@ impl<'a> Query<'a> {
 /// # Errors
 /// InvalidParams naming the parameter at fault.
 pub(super) fn list_tasks(query: Query<'_>) -> Result<(ListTasksRequest, Vec<TaskState>), A2aError> {
-    let states = query.states()?;
+    let states = query.states();
     let request = ListTasksRequest {
         tenant: String::new(),
         context_id: query

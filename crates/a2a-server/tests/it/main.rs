@@ -25,4 +25,5 @@ mod streaming;
 mod support;
 mod tls;
 mod turn_rules;
+mod unknown_enums;
 mod v03;

@@ -75,42 +75,22 @@ pub(crate) struct GatewayArgs {
 #[derive(Debug, clap::Args)]
 struct ServingArgs {
     /// Address to listen on (port 0 picks a free port)
-    #[arg(
-        long,
-        value_name = "ADDR",
-        default_value = "127.0.0.1:9090"
-    )]
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9090")]
     bind: String,
     /// Root URL clients use to reach the gateway, for the cards it serves [default: http:// and the request's Host; with TLS, https:// and the bound address]
     #[arg(long, value_name = "URL")]
     public_url: Option<String>,
     /// Origins whose browser pages may call the gateway, comma-separated; * for any
-    #[arg(
-        long,
-        value_name = "ORIGINS",
-        value_delimiter = ','
-    )]
+    #[arg(long, value_name = "ORIGINS", value_delimiter = ',')]
     cors_origins: Vec<String>,
     /// Serve HTTPS with this certificate chain (PEM); needs --tls-key
-    #[arg(
-        long,
-        value_name = "FILE",
-        requires = "tls_key"
-    )]
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
     tls_cert: Option<PathBuf>,
     /// The private key (PEM) of --tls-cert
-    #[arg(
-        long,
-        value_name = "FILE",
-        requires = "tls_cert"
-    )]
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
     tls_key: Option<PathBuf>,
     /// How long open calls and streams may finish after SIGINT/SIGTERM
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = "10s"
-    )]
+    #[arg(long, value_name = "DURATION", default_value = "10s")]
     shutdown_grace: Millis,
 }
 
@@ -118,39 +98,19 @@ struct ServingArgs {
 #[derive(Debug, clap::Args)]
 struct RegistryArgs {
     /// The registry's database: sqlite://FILE, sqlite::memory:, or postgres://… shared by several gateway instances
-    #[arg(
-        long,
-        value_name = "URL",
-        default_value = "sqlite://gateway.db"
-    )]
+    #[arg(long, value_name = "URL", default_value = "sqlite://gateway.db")]
     store: String,
     /// An agent that sends no heartbeat for this long expires; 0 never expires
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = "300s"
-    )]
+    #[arg(long, value_name = "DURATION", default_value = "300s")]
     agent_ttl: Millis,
     /// The most agents registered at once; 0 for no limit
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 0
-    )]
+    #[arg(long, value_name = "N", default_value_t = 0)]
     max_agents: usize,
     /// Key required on registry writes (register, heartbeat, deregister) as a bearer token or X-API-Key; without it anybody who reaches the gateway can register
-    #[arg(
-        long,
-        value_name = "KEY",
-        hide_env_values = true
-    )]
+    #[arg(long, value_name = "KEY", hide_env_values = true)]
     registry_key: Option<Secret>,
     /// How long a call may reuse an agent's record before the database is read again; what other instances sharing the database change is seen within this (0: every call reads it)
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = "1s"
-    )]
+    #[arg(long, value_name = "DURATION", default_value = "1s")]
     directory_cache: Millis,
     /// Refuse cards that carry no valid signature (signed cards are always verified)
     #[arg(long, value_parser = BoolishValueParser::new(),
@@ -166,39 +126,19 @@ struct RegistryArgs {
 #[derive(Debug, clap::Args)]
 struct ProxyArgs {
     /// Deadline of a call whose request sets none (a request's params.configuration.timeout is in seconds)
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = "300s"
-    )]
+    #[arg(long, value_name = "DURATION", default_value = "300s")]
     timeout: Millis,
     /// The longest deadline a request may ask for
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = "3600s"
-    )]
+    #[arg(long, value_name = "DURATION", default_value = "3600s")]
     max_timeout: Millis,
     /// A stream quiet this long ends with a -32001 frame
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = "300s"
-    )]
+    #[arg(long, value_name = "DURATION", default_value = "300s")]
     max_sse_idle: Millis,
     /// Time between `: keepalive` comments on a quiet stream; 0 sends none
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = "30s"
-    )]
+    #[arg(long, value_name = "DURATION", default_value = "30s")]
     sse_keepalive: Millis,
     /// Calls and open streams one agent may have at once; 0 for no limit
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 100
-    )]
+    #[arg(long, value_name = "N", default_value_t = 100)]
     max_concurrency_per_agent: usize,
     /// The largest agent reply (and single stream event) read, in bytes
     #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024)]
@@ -233,18 +173,10 @@ enum AuthFailureArg {
 #[derive(Debug, clap::Args)]
 struct CallerArgs {
     /// Callers need a JWT signed by a key of this JWK Set; with --issuer and --audience
-    #[arg(
-        long,
-        value_name = "URL",
-        conflicts_with = "oidc_issuer"
-    )]
+    #[arg(long, value_name = "URL", conflicts_with = "oidc_issuer")]
     jwks_url: Option<String>,
     /// The `iss` JWTs must carry, with --jwks-url
-    #[arg(
-        long,
-        value_name = "ISSUER",
-        requires = "jwks_url"
-    )]
+    #[arg(long, value_name = "ISSUER", requires = "jwks_url")]
     issuer: Option<String>,
     /// Callers need a JWT of this OpenID Connect issuer (keys found by discovery)
     #[arg(long, value_name = "URL")]
@@ -253,12 +185,7 @@ struct CallerArgs {
     #[arg(long, value_name = "AUDIENCE")]
     audience: Option<String>,
     /// The HTTP status of a refused token on the JSON-RPC route (HTTP+JSON routes always answer 401)
-    #[arg(
-        long,
-        value_enum,
-        value_name = "STATUS",
-        default_value = "200"
-    )]
+    #[arg(long, value_enum, value_name = "STATUS", default_value = "200")]
     auth_failure_status: AuthFailureArg,
 }
 
@@ -266,18 +193,10 @@ struct CallerArgs {
 #[derive(Debug, clap::Args)]
 struct LoggingArgs {
     /// Log format
-    #[arg(
-        long,
-        value_enum,
-        default_value = "text"
-    )]
+    #[arg(long, value_enum, default_value = "text")]
     log_format: LogFormat,
     /// Log filter, e.g. `info` or `warn,a2a_gateway=debug`; RUST_LOG, when set and not empty, overrides it
-    #[arg(
-        long,
-        value_name = "FILTER",
-        default_value = "info"
-    )]
+    #[arg(long, value_name = "FILTER", default_value = "info")]
     log_level: String,
 }
 

@@ -28,13 +28,13 @@ mod settings;
 pub(crate) use self::error::ConfigError;
 pub(crate) use self::layers::{Layered, layered, variable_of};
 pub(crate) use self::load::load;
-pub(crate) use crate::duration::Millis;
 pub(crate) use self::options::{LogFormat, ServeOptions};
 pub(crate) use self::register::RegisterSetting;
 pub(crate) use self::security::{
     AuthSetting, Credentials, IntrospectionSetting, JwtKeys, JwtSetting,
 };
 pub(crate) use self::settings::{AgentSetup, ExecCommand, LlmSetup, Settings, StoreSetting};
+pub(crate) use crate::duration::Millis;
 
 /// Names the configuration file when `--config` does not.
 const CONFIG_VARIABLE: &str = "A2A_CONFIG";

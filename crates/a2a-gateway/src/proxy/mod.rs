@@ -55,8 +55,8 @@ mod jsonrpc;
 mod limits;
 mod rest;
 mod routes;
-mod trace;
 pub mod stream;
+mod trace;
 mod upstream;
 pub(crate) mod versions;
 

@@ -71,7 +71,6 @@ mod signature;
 mod store;
 mod validate;
 
-pub use a2a_signature::signed_payload;
 pub use self::error::RegistryError;
 pub use self::lifecycle::{AgentFilter, Registry};
 pub use self::options::{Clock, RegistryOptions, SystemClock};
@@ -79,3 +78,4 @@ pub use self::record::{RecordError, enriched};
 pub use self::routes::router;
 pub use self::signature::{SignatureError, SignaturePolicy};
 pub use self::validate::{AgentIdError, validate_agent_id};
+pub use a2a_signature::signed_payload;

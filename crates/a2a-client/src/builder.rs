@@ -15,7 +15,7 @@ use crate::auth::Credentials;
 use crate::client::HeaderFn;
 use crate::discover::CardFetchOptions;
 use crate::error::ClientError;
-use crate::options::{ResumePolicy, RetryPolicy, Timeouts, append_header};
+use crate::options::{ResumePolicy, RetryPolicy, SendOperation, Timeouts, append_header};
 use crate::transport::{TlsOptions, Transport};
 
 /// The default limit on one SSE event or one response body: 10 MiB.
@@ -67,6 +67,9 @@ pub struct A2aClientBuilder {
     resume: ResumePolicy,
     max_payload_size: usize,
     card_fetch: CardFetchOptions,
+    pub(crate) default_operation: SendOperation,
+    pub(crate) history_length: Option<u32>,
+    pub(crate) stream_max_duration: Option<Duration>,
     invalid: Option<String>,
 }
 
@@ -117,6 +120,9 @@ impl A2aClientBuilder {
             resume: ResumePolicy::default(),
             max_payload_size: DEFAULT_MAX_PAYLOAD_SIZE,
             card_fetch: CardFetchOptions::default(),
+            default_operation: SendOperation::default(),
+            history_length: None,
+            stream_max_duration: None,
             invalid: None,
         }
     }
@@ -333,6 +339,29 @@ impl A2aClientBuilder {
         self
     }
 
+    /// Closes a stream (SendStreamingMessage, SubscribeToTask) that is still open `limit`
+    /// after it was asked for, whether or not events keep coming, with
+    /// [`ClientError::Timeout`]`(`[`TimeoutKind::StreamDuration`](crate::TimeoutKind::StreamDuration)`)`
+    /// as its last item. Resumptions count towards it. Default: no limit besides
+    /// [`stream_idle_timeout`](Self::stream_idle_timeout).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use a2a_client::A2aClient;
+    /// use a2a_types::ProtocolBinding;
+    ///
+    /// # fn run() -> Result<(), a2a_client::ClientError> {
+    /// let client = A2aClient::builder()
+    ///     .url("http://localhost:8080/a2a", ProtocolBinding::JsonRpc)
+    ///     .stream_max_duration(Duration::from_secs(300))
+    ///     .build()?;
+    /// # let _ = client; Ok(()) }
+    /// ```
+    pub fn stream_max_duration(mut self, limit: Duration) -> Self {
+        self.stream_max_duration = Some(limit);
+        self
+    }
+
     /// Replaces all three time limits.
     pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
         self.timeouts = timeouts;
@@ -355,6 +384,47 @@ impl A2aClientBuilder {
     /// Resumes broken streams under `resume` (default: on, 5 attempts in a row).
     pub fn resume(mut self, resume: ResumePolicy) -> Self {
         self.resume = resume;
+        self
+    }
+
+    /// What [`A2aClient::send_default`] does with a message (default
+    /// [`SendOperation::SendMessage`]); [`CallOptions::operation`](crate::CallOptions::operation)
+    /// overrides it per call.
+    ///
+    /// ```
+    /// use a2a_client::{A2aClient, SendOperation};
+    /// use a2a_types::ProtocolBinding;
+    ///
+    /// # fn run() -> Result<(), a2a_client::ClientError> {
+    /// let client = A2aClient::builder()
+    ///     .url("http://localhost:8080/a2a", ProtocolBinding::JsonRpc)
+    ///     .default_operation(SendOperation::SendStreamingMessage)
+    ///     .build()?;
+    /// # let _ = client; Ok(()) }
+    /// ```
+    pub fn default_operation(mut self, operation: SendOperation) -> Self {
+        self.default_operation = operation;
+        self
+    }
+
+    /// The `historyLength` of SendMessage, SendStreamingMessage and GetTask requests that set
+    /// none (default: unset, the agent decides); `0` asks for no history.
+    /// [`CallOptions::history_length`](crate::CallOptions::history_length) overrides it per
+    /// call, and a request's own value wins over both.
+    ///
+    /// ```
+    /// use a2a_client::A2aClient;
+    /// use a2a_types::ProtocolBinding;
+    ///
+    /// # fn run() -> Result<(), a2a_client::ClientError> {
+    /// let client = A2aClient::builder()
+    ///     .url("http://localhost:8080/a2a", ProtocolBinding::JsonRpc)
+    ///     .history_length(10)
+    ///     .build()?;
+    /// # let _ = client; Ok(()) }
+    /// ```
+    pub fn history_length(mut self, length: u32) -> Self {
+        self.history_length = Some(length);
         self
     }
 

@@ -17,7 +17,7 @@ use crate::auth::Authenticator;
 use crate::binding::grpc::GrpcChannel;
 use crate::binding::{Call, Endpoint};
 use crate::error::{ClientError, display_url};
-use crate::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts};
+use crate::options::{CallOptions, ResumePolicy, RetryPolicy, SendOperation, Timeouts};
 use crate::stream::{self, EventStream};
 use crate::transport::Transport;
 
@@ -60,6 +60,9 @@ pub(crate) struct Inner {
     pub(crate) retry: RetryPolicy,
     pub(crate) resume: ResumePolicy,
     pub(crate) max_payload_size: usize,
+    pub(crate) default_operation: SendOperation,
+    pub(crate) history_length: Option<u32>,
+    pub(crate) stream_max_duration: Option<std::time::Duration>,
     pub(crate) next_request_id: AtomicU64,
 }
 
@@ -126,7 +129,54 @@ impl A2aClient {
         &self,
         request: SendMessageRequest,
     ) -> Result<SendMessageResponse, ClientError> {
-        self.unary(Call::SendMessage(request)).await
+        self.unary(Call::SendMessage(self.with_history_length(request)))
+            .await
+    }
+
+    /// Sends `request` with the client's default operation
+    /// ([`A2aClientBuilder::default_operation`](crate::A2aClientBuilder::default_operation),
+    /// or [`CallOptions::operation`] of this handle): the events of SendStreamingMessage, or
+    /// the one answer of SendMessage as a stream of one event, so callers read both alike.
+    ///
+    /// # Errors
+    /// As [`send_message`](Self::send_message) and
+    /// [`send_streaming_message`](Self::send_streaming_message).
+    pub async fn send_default(
+        &self,
+        request: SendMessageRequest,
+    ) -> Result<EventStream, ClientError> {
+        match self.send_operation() {
+            SendOperation::SendMessage => {
+                let answer = self.send_message(request).await?;
+                Ok(EventStream::single(answer.into()))
+            }
+            SendOperation::SendStreamingMessage => self.send_streaming_message(request).await,
+        }
+    }
+
+    /// The operation [`send_default`](Self::send_default) uses: this handle's, else the client's default.
+    #[must_use]
+    pub fn send_operation(&self) -> SendOperation {
+        self.call.operation.unwrap_or(self.inner.default_operation)
+    }
+
+    /// The `historyLength` given to requests that set none: this handle's, else the
+    /// client's default.
+    fn default_history_length(&self) -> Option<i32> {
+        self.call
+            .history_length
+            .or(self.inner.history_length)
+            .map(|length| i32::try_from(length).unwrap_or(i32::MAX))
+    }
+
+    fn with_history_length(&self, mut request: SendMessageRequest) -> SendMessageRequest {
+        if let Some(length) = self.default_history_length() {
+            let configuration = request.configuration.get_or_insert_with(Default::default);
+            if configuration.history_length.is_none() {
+                configuration.history_length = Some(length);
+            }
+        }
+        request
     }
 
     /// `SendStreamingMessage`: the task's events as they happen (spec §2.2). A stream that
@@ -139,6 +189,7 @@ impl A2aClient {
         &self,
         request: SendMessageRequest,
     ) -> Result<EventStream, ClientError> {
+        let request = self.with_history_length(request);
         stream::open(self.clone(), Call::SendStreamingMessage(request)).await
     }
 
@@ -146,7 +197,10 @@ impl A2aClient {
     ///
     /// # Errors
     /// [`ClientError::Agent`] (TaskNotFound…) or a transport failure.
-    pub async fn get_task(&self, request: GetTaskRequest) -> Result<Task, ClientError> {
+    pub async fn get_task(&self, mut request: GetTaskRequest) -> Result<Task, ClientError> {
+        if request.history_length.is_none() {
+            request.history_length = self.default_history_length();
+        }
         self.unary(Call::GetTask(request)).await
     }
 

@@ -23,6 +23,10 @@ pub enum TimeoutKind {
     Request,
     /// The gap between two pieces of a stream, heartbeats included (default 300 s).
     StreamIdle,
+    /// The whole life of a stream, resumptions included (off by default; see
+    /// [`A2aClientBuilder::stream_max_duration`](crate::A2aClientBuilder::stream_max_duration)).
+    /// The stream is closed when it runs out.
+    StreamDuration,
 }
 
 impl fmt::Display for TimeoutKind {
@@ -31,6 +35,7 @@ impl fmt::Display for TimeoutKind {
             Self::Connect => "connecting",
             Self::Request => "the request",
             Self::StreamIdle => "waiting for the next stream event",
+            Self::StreamDuration => "the stream, which ran for its longest allowed time",
         })
     }
 }

@@ -94,7 +94,9 @@ pub use self::discover::{
     fetch_agent_card_signatures,
 };
 pub use self::error::{BoxError, ClientError, TimeoutKind};
-pub use self::options::{CallOptions, ResumePolicy, RetryPolicy, Timeouts};
+pub use self::options::{
+    CallOptions, ResumePolicy, RetryPolicy, SendOperation, Timeouts, UnknownOperation,
+};
 pub use self::response::{ResponseExt, ResponseKind};
 pub use self::stream::EventStream;
 pub use self::version::ProtocolVersion;

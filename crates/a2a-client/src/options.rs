@@ -24,6 +24,8 @@ pub struct CallOptions {
     pub(crate) headers: HeaderMap,
     pub(crate) timeout: Option<Duration>,
     pub(crate) extensions: Vec<String>,
+    pub(crate) operation: Option<SendOperation>,
+    pub(crate) history_length: Option<u32>,
     /// A header that could not be used; reported by the first call.
     pub(crate) invalid: Option<String>,
 }
@@ -35,6 +37,8 @@ impl std::fmt::Debug for CallOptions {
             .field("headers", &self.headers.keys().collect::<Vec<_>>())
             .field("timeout", &self.timeout)
             .field("extensions", &self.extensions)
+            .field("operation", &self.operation)
+            .field("history_length", &self.history_length)
             .finish_non_exhaustive()
     }
 }
@@ -92,14 +96,114 @@ impl CallOptions {
         self
     }
 
-    /// `self`, then `other` on top: headers and extensions added, `other`'s timeout winning.
+    /// Replaces the client's [default operation](crate::A2aClientBuilder::default_operation)
+    /// for the [`send_default`](crate::A2aClient::send_default) calls of this handle.
+    ///
+    /// ```
+    /// use a2a_client::{CallOptions, SendOperation};
+    ///
+    /// let streaming = CallOptions::new().operation(SendOperation::SendStreamingMessage);
+    /// # let _ = streaming;
+    /// ```
+    #[must_use]
+    pub fn operation(mut self, operation: SendOperation) -> Self {
+        self.operation = Some(operation);
+        self
+    }
+
+    /// Replaces the client's [default `historyLength`](crate::A2aClientBuilder::history_length)
+    /// for these calls; a request that sets its own still wins.
+    ///
+    /// ```
+    /// use a2a_client::CallOptions;
+    ///
+    /// let no_history = CallOptions::new().history_length(0);
+    /// # let _ = no_history;
+    /// ```
+    #[must_use]
+    pub fn history_length(mut self, length: u32) -> Self {
+        self.history_length = Some(length);
+        self
+    }
+
+    /// `self`, then `other` on top: headers and extensions added, `other`'s timeout,
+    /// operation and history length winning.
     pub(crate) fn merged(&self, other: CallOptions) -> CallOptions {
         let mut merged = self.clone();
         merged.headers.extend(other.headers);
         merged.timeout = other.timeout.or(merged.timeout);
+        merged.operation = other.operation.or(merged.operation);
+        merged.history_length = other.history_length.or(merged.history_length);
         merged.extensions.extend(other.extensions);
         merged.invalid = other.invalid.or(merged.invalid);
         merged
+    }
+}
+
+/// What [`A2aClient::send_default`](crate::A2aClient::send_default) does with a message: the client's
+/// default operation, set with
+/// [`A2aClientBuilder::default_operation`](crate::A2aClientBuilder::default_operation)
+/// and per call with [`CallOptions::operation`].
+///
+/// Parsed from the operation's name in the spec's PascalCase (`SendMessage`,
+/// `SendStreamingMessage`), as an enum constant (`SEND_MESSAGE`, `SEND_STREAMING_MESSAGE`),
+/// or in Camel's spelling (`MESSAGE_SEND`/`MessageSend`, `MESSAGE_STREAM`/`MessageStream`).
+///
+/// ```
+/// use a2a_client::SendOperation;
+///
+/// assert_eq!(SendOperation::default(), SendOperation::SendMessage);
+/// assert_eq!("MESSAGE_STREAM".parse(), Ok(SendOperation::SendStreamingMessage));
+/// assert_eq!("SendMessage".parse(), Ok(SendOperation::SendMessage));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SendOperation {
+    /// `SendMessage`: one answer, the task or a direct reply (the default).
+    #[default]
+    SendMessage,
+    /// `SendStreamingMessage`: the task's events as they happen.
+    SendStreamingMessage,
+}
+
+impl SendOperation {
+    /// The operation's name in the spec.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::SendMessage => "SendMessage",
+            Self::SendStreamingMessage => "SendStreamingMessage",
+        }
+    }
+}
+
+impl std::fmt::Display for SendOperation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name [`SendOperation`] does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown operation {0:?}: expected SendMessage or SendStreamingMessage")]
+pub struct UnknownOperation(String);
+
+impl std::str::FromStr for SendOperation {
+    type Err = UnknownOperation;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        let folded: String = name
+            .chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        match folded.as_str() {
+            "sendmessage" | "messagesend" => Ok(Self::SendMessage),
+            "sendstreamingmessage" | "messagestream" | "sendmessagestreaming" => {
+                Ok(Self::SendStreamingMessage)
+            }
+            _ => Err(UnknownOperation(name.to_owned())),
+        }
     }
 }
 

@@ -50,6 +50,13 @@ impl Stream for EventStream {
 }
 
 impl EventStream {
+    /// A stream of the one answer a non-streaming call gave.
+    pub(crate) fn single(response: StreamResponse) -> Self {
+        Self {
+            inner: Box::pin(futures::stream::once(async move { Ok(response) })),
+        }
+    }
+
     /// Reads the stream to its end.
     ///
     /// # Errors
@@ -80,8 +87,18 @@ pub(crate) async fn open(client: A2aClient, call: Call) -> Result<EventStream, C
         | Call::DeletePushConfig(_)
         | Call::GetExtendedAgentCard(_) => (None, String::new()),
     };
-    let connection = client.open_stream(&call, None).await?;
+    let deadline = client
+        .inner
+        .stream_max_duration
+        .map(|limit| tokio::time::Instant::now() + limit);
+    let connection = match deadline {
+        Some(deadline) => tokio::time::timeout_at(deadline, client.open_stream(&call, None))
+            .await
+            .unwrap_or(Err(ClientError::Timeout(TimeoutKind::StreamDuration)))?,
+        None => client.open_stream(&call, None).await?,
+    };
     let resumer = Resumer {
+        deadline,
         idle: client.stream_idle_timeout(),
         client,
         connection: Some(connection),
@@ -95,7 +112,19 @@ pub(crate) async fn open(client: A2aClient, call: Call) -> Result<EventStream, C
         finished: false,
     };
     let inner = futures::stream::unfold(resumer, |mut resumer| async move {
-        let item = resumer.next().await?;
+        let item = match resumer.deadline {
+            None => resumer.next().await?,
+            Some(_) if resumer.finished => return None,
+            Some(deadline) => match tokio::time::timeout_at(deadline, resumer.next()).await {
+                Ok(item) => item?,
+                Err(_elapsed) => {
+                    // Dropping the connection closes it; nothing comes after this error.
+                    resumer.connection = None;
+                    resumer.finished = true;
+                    Err(ClientError::Timeout(TimeoutKind::StreamDuration))
+                }
+            },
+        };
         Some((item, resumer))
     });
     Ok(EventStream {
@@ -323,6 +352,8 @@ enum Reconnected {
 /// The state behind an [`EventStream`].
 struct Resumer {
     client: A2aClient,
+    /// When the stream is closed whatever happens (the longest stream duration).
+    deadline: Option<tokio::time::Instant>,
     idle: Duration,
     connection: Option<Connection>,
     task_id: Option<TaskId>,

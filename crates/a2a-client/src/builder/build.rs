@@ -225,6 +225,9 @@ impl A2aClientBuilder {
             retry: self.retry,
             resume: self.resume,
             max_payload_size: self.max_payload_size,
+            default_operation: self.default_operation,
+            history_length: self.history_length,
+            stream_max_duration: self.stream_max_duration,
             next_request_id: AtomicU64::new(1),
         };
         Ok(A2aClient {

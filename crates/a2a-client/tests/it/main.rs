@@ -7,6 +7,7 @@
     missing_docs
 )]
 
+mod client_defaults;
 mod discovery;
 mod errors;
 mod grpc;

@@ -152,10 +152,62 @@ fn read(path: &Path) -> Result<AgentCard, CardError> {
         path: path.to_owned(),
         source,
     })?;
-    a2a_types::json::from_str(&text).map_err(|source| CardError::Decode {
+    let decode_error = |source| CardError::Decode {
         path: path.to_owned(),
         source,
-    })
+    };
+    let mut value: serde_json::Value = a2a_types::json::from_str(&text).map_err(decode_error)?;
+    for warning in accept_legacy(&mut value) {
+        tracing::warn!("card {}: {warning}", path.display());
+    }
+    a2a_types::json::from_value(value).map_err(decode_error)
+}
+
+/// Rewrites the pre-1.0 spellings a card may still use into their 1.0 members, returning a
+/// warning for each: `provider.name` (the spelling of Camel's example card) is
+/// `provider.organization`. The other legacy members (`url`, `protocolVersion`,
+/// `supportsAuthenticatedExtendedCard`, `security`) the card type reads and keeps itself.
+fn accept_legacy(card: &mut serde_json::Value) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if let Some(provider) = card
+        .get_mut("provider")
+        .and_then(serde_json::Value::as_object_mut)
+        && !provider.contains_key("organization")
+        && let Some(name) = provider.remove("name")
+    {
+        provider.insert("organization".to_owned(), name);
+        warnings.push(
+            "provider.name is not an A2A 1.0 member; read as provider.organization".to_owned(),
+        );
+    }
+    warnings
+}
+
+/// The card's interfaces this server does not serve, each as a warning: a custom binding, a
+/// GRPC interface without `--grpc-bind`, or a protocol version other than 1.x and 0.3.
+/// Clients that pick one of them will not reach the agent there.
+pub(crate) fn unserved_interfaces(card: &AgentCard, grpc_served: bool) -> Vec<String> {
+    card.supported_interfaces
+        .iter()
+        .filter_map(|interface| {
+            let binding = interface.protocol_binding.as_str();
+            let why = match &interface.protocol_binding {
+                ProtocolBinding::Other(_) => "a binding this server does not serve",
+                ProtocolBinding::Grpc if !grpc_served => "gRPC is not served (see --grpc-bind)",
+                ProtocolBinding::JsonRpc | ProtocolBinding::HttpJson | ProtocolBinding::Grpc => {
+                    let version = interface.protocol_version.as_str();
+                    if interface.is_v1() || version == "0.3" || version.starts_with("0.3.") {
+                        return None;
+                    }
+                    "a protocol version this server does not serve"
+                }
+            };
+            Some(format!(
+                "the card's {binding} interface at {} (version {:?}) is not served: {why}",
+                interface.url, interface.protocol_version
+            ))
+        })
+        .collect()
 }
 
 /// The card of a built-in agent when no file is given: its "preview defaults",

@@ -230,6 +230,9 @@ fn build_server(
         url
     });
     let mut served = card::serve(cards.public, settings, &public_url, grpc_url.as_deref());
+    for warning in card::unserved_interfaces(&served.card, grpc_url.is_some()) {
+        tracing::warn!("{warning}");
+    }
     authentication::declare(&mut served.card, &settings.auth);
     if settings.push.is_some() {
         served.card.capabilities.push_notifications = Some(true);

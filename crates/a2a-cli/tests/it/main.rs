@@ -11,6 +11,7 @@ mod actions;
 mod agents;
 mod auth;
 mod card;
+mod card_sources;
 mod card_signing;
 mod client_card;
 mod client_chat;

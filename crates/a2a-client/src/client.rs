@@ -18,7 +18,7 @@ use crate::binding::grpc::GrpcChannel;
 use crate::binding::{Call, Endpoint};
 use crate::error::{ClientError, display_url};
 use crate::options::{CallOptions, ResumePolicy, RetryPolicy, SendOperation, Timeouts};
-use crate::stream::{self, EventStream};
+use crate::stream::{self, EventStream, RawEventStream};
 use crate::transport::Transport;
 
 /// A function called before every request for extra headers.
@@ -191,6 +191,32 @@ impl A2aClient {
     ) -> Result<EventStream, ClientError> {
         let request = self.with_history_length(request);
         stream::open(self.clone(), Call::SendStreamingMessage(request)).await
+    }
+
+    /// `SendStreamingMessage`, read as the raw bytes of its SSE body, for callers that relay
+    /// the stream unchanged (see [`RawEventStream`]). JSON-RPC and HTTP+JSON only.
+    ///
+    /// # Errors
+    /// The agent's refusal or a transport failure before the stream opens;
+    /// [`ClientError::Config`] over gRPC.
+    pub async fn send_streaming_message_raw(
+        &self,
+        request: SendMessageRequest,
+    ) -> Result<RawEventStream, ClientError> {
+        let request = self.with_history_length(request);
+        stream::open_raw(self.clone(), Call::SendStreamingMessage(request)).await
+    }
+
+    /// `SubscribeToTask`, read as the raw bytes of its SSE body (see [`RawEventStream`]).
+    /// JSON-RPC and HTTP+JSON only.
+    ///
+    /// # Errors
+    /// As [`send_streaming_message_raw`](Self::send_streaming_message_raw).
+    pub async fn subscribe_to_task_raw(
+        &self,
+        request: SubscribeToTaskRequest,
+    ) -> Result<RawEventStream, ClientError> {
+        stream::open_raw(self.clone(), Call::SubscribeToTask(request)).await
     }
 
     /// `GetTask` (spec §2.3).

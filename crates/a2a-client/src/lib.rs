@@ -98,5 +98,5 @@ pub use self::options::{
     CallOptions, ResumePolicy, RetryPolicy, SendOperation, Timeouts, UnknownOperation,
 };
 pub use self::response::{ResponseExt, ResponseKind};
-pub use self::stream::EventStream;
+pub use self::stream::{EventStream, RawEventStream};
 pub use self::version::ProtocolVersion;

@@ -70,6 +70,104 @@ impl EventStream {
     }
 }
 
+/// The bytes of a stream's SSE body exactly as the agent sent them: frames, ids, comments
+/// and heartbeats included, neither decoded nor re-encoded, for callers that relay a stream
+/// (a proxy answering its own client with `text/event-stream`).
+///
+/// Opened with [`A2aClient::send_streaming_message_raw`] or
+/// [`A2aClient::subscribe_to_task_raw`]. The agent's refusal before the stream opens is still
+/// a [`ClientError`]; after that, bytes are passed on as they come. The idle timeout and the
+/// [longest stream duration](crate::A2aClientBuilder::stream_max_duration) apply; a broken
+/// stream is not resumed (the relay's own client can resubscribe with `Last-Event-ID`), and
+/// the size limit does not apply to chunks that are not parsed. Offered on JSON-RPC and
+/// HTTP+JSON only: a gRPC stream has no bytes in the A2A wire format to pass on, so there
+/// the raw calls fail with [`ClientError::Config`]; read the [`EventStream`] instead.
+///
+/// ```no_run
+/// use a2a_client::{A2aClient, message};
+/// use futures::StreamExt as _;
+///
+/// # async fn run(client: A2aClient) -> Result<(), a2a_client::ClientError> {
+/// let mut raw = client.send_streaming_message_raw(message::request("Hello")).await?;
+/// while let Some(chunk) = raw.next().await {
+///     let bytes: bytes::Bytes = chunk?;
+///     // Write `bytes` to the relay's own response body.
+///     # let _ = bytes;
+/// }
+/// # Ok(()) }
+/// ```
+pub struct RawEventStream {
+    inner: Pin<Box<dyn Stream<Item = Result<bytes::Bytes, ClientError>> + Send>>,
+}
+
+impl std::fmt::Debug for RawEventStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RawEventStream").finish_non_exhaustive()
+    }
+}
+
+impl Stream for RawEventStream {
+    type Item = Result<bytes::Bytes, ClientError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.inner.as_mut().poll_next(cx)
+    }
+}
+
+/// Opens the stream of `call` for its raw bytes.
+pub(crate) async fn open_raw(client: A2aClient, call: Call) -> Result<RawEventStream, ClientError> {
+    if client.inner.grpc.is_some() {
+        return Err(ClientError::config(
+            "a gRPC stream has no raw event-stream bytes to pass on; read its events instead",
+        ));
+    }
+    let deadline = client
+        .inner
+        .stream_max_duration
+        .map(|limit| tokio::time::Instant::now() + limit);
+    let connection = match deadline {
+        Some(deadline) => tokio::time::timeout_at(deadline, client.open_stream(&call, None))
+            .await
+            .unwrap_or(Err(ClientError::Timeout(TimeoutKind::StreamDuration)))?,
+        None => client.open_stream(&call, None).await?,
+    };
+    let body = match connection.source {
+        Source::Events { body, .. } => body,
+        Source::Single(_) => {
+            return Err(ClientError::invalid_response(
+                "the agent answered the stream with a single JSON body, not an event stream",
+            ));
+        }
+        Source::Decoded(_) => {
+            return Err(ClientError::config(
+                "a gRPC stream has no raw event-stream bytes to pass on; read its events instead",
+            ));
+        }
+    };
+    let idle = client.stream_idle_timeout();
+    let inner = futures::stream::unfold(Some(body), move |body| async move {
+        let mut body = body?;
+        let next = async {
+            match tokio::time::timeout(idle, body.next()).await {
+                Err(_elapsed) => Some(Err(ClientError::Timeout(TimeoutKind::StreamIdle))),
+                Ok(next) => next,
+            }
+        };
+        let item = match deadline {
+            None => next.await,
+            Some(deadline) => tokio::time::timeout_at(deadline, next)
+                .await
+                .unwrap_or(Some(Err(ClientError::Timeout(TimeoutKind::StreamDuration)))),
+        }?;
+        // After an error the body is dropped, which closes the connection.
+        let body = item.is_ok().then_some(body);
+        Some((item, body))
+    });
+    Ok(RawEventStream {
+        inner: Box::pin(inner),
+    })
+}
+
 /// Opens the stream of `call` (SendStreamingMessage or SubscribeToTask).
 pub(crate) async fn open(client: A2aClient, call: Call) -> Result<EventStream, ClientError> {
     let (task_id, tenant) = match &call {

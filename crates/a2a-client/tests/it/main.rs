@@ -17,6 +17,7 @@ mod oauth;
 mod operations;
 mod push_delivery;
 mod push_signature;
+mod raw_stream;
 mod python_sdk;
 mod python_sdk_03;
 mod resume;

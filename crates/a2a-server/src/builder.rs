@@ -52,6 +52,7 @@ impl A2aServer {
             push_store: None,
             webhook_resolver: None,
             metrics: None,
+            hooks: crate::hooks::Hooks::default(),
         }
     }
 
@@ -145,6 +146,8 @@ pub struct A2aServerBuilder {
     push_store: Option<Arc<dyn PushConfigStore>>,
     webhook_resolver: Option<Arc<dyn Resolve>>,
     metrics: Option<MetricsRender>,
+    /// Set by the methods of [`crate::hooks`].
+    pub(crate) hooks: crate::hooks::Hooks,
 }
 
 /// Renders the metrics page (`GET /metrics`), e.g. a Prometheus exporter's handle.
@@ -361,7 +364,9 @@ impl A2aServerBuilder {
         });
         let executor = self.executor;
         let versions = self.config.protocol_versions;
-        let engine = Arc::new(Engine::new(store, cluster, self.config, push, executor));
+        let mut engine = Engine::new(store, cluster, self.config, push, executor);
+        engine.subscribers = self.hooks.subscribers;
+        let engine = Arc::new(engine);
         // The cards as served: with the v0.3 interfaces and members when v0.3 is on.
         let sign = |mut card: AgentCard| -> Result<Arc<AgentCard>, ConfigError> {
             if let Some(key) = &self.card_signer {
@@ -375,7 +380,8 @@ impl A2aServerBuilder {
             .extended_card
             .map(|card| sign(binding::served_card(&card, versions)))
             .transpose()?;
-        let handler = RequestHandler::new(Arc::clone(&engine), card, extended_card, authenticator);
+        let handler = RequestHandler::new(Arc::clone(&engine), card, extended_card, authenticator)
+            .with_policy(self.hooks.owner, self.hooks.authorizer);
         Ok(A2aServer {
             handler,
             endpoints,

@@ -47,6 +47,7 @@ mod events;
 pub mod executor;
 pub mod handler;
 pub mod health;
+pub mod hooks;
 pub mod metrics;
 mod percent;
 pub mod push;

@@ -15,6 +15,7 @@
 //! | `a2a_store_operation_seconds` | histogram | `operation`: `save`, `append`, `load` |
 //! | `a2a_jwks_fetches_total` | counter | `outcome`: `ok`, `error` |
 //! | `a2a_authentication_failures_total` | counter | `scheme`: the type of the card's scheme that refused (`api_key`, `http_bearer`, `oauth2`, `openid_connect`, `mtls`), `none` when no credential was presented; `reason`: `missing`, `invalid`, `scope` |
+//! | `a2a_subscriber_events_dropped_total` | counter | — (events an event subscriber was too far behind to get, see [`crate::hooks::EventSubscriber`]) |
 
 use std::time::Duration;
 

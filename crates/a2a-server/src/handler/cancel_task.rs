@@ -21,6 +21,8 @@ impl RequestHandler {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),
         };
+        self.authorize(call, &scope, &request.id, crate::hooks::Access::Write)
+            .await?;
         self.inner
             .engine
             .cancel(&scope, &request.id, request.metadata.as_ref())

@@ -23,6 +23,9 @@ impl RequestHandler {
         let Some(stored) = self.inner.engine.load(&scope, &request.id).await? else {
             return Err(self.missing_task(&scope, &request.id).await);
         };
+        if !self.may_read(call, &stored.task).await {
+            return Err(self.refused(&request.id));
+        }
         Ok(trim_history(stored.task, length))
     }
 }

@@ -77,8 +77,13 @@ impl RequestHandler {
         }
         let page = self.inner.engine.list(&scope, &query).await?;
         let include_artifacts = request.include_artifacts == Some(true);
-        let tasks = page
-            .tasks
+        let mut readable = Vec::with_capacity(page.tasks.len());
+        for task in page.tasks {
+            if self.may_read(call, &task).await {
+                readable.push(task);
+            }
+        }
+        let tasks = readable
             .into_iter()
             .map(|task| {
                 let mut task = trim_history(task, length);

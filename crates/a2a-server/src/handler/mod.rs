@@ -8,6 +8,7 @@ mod get_task;
 mod list_tasks;
 mod negotiate;
 mod page_token;
+mod policy;
 mod push_config;
 mod request;
 mod send_message;
@@ -36,7 +37,6 @@ pub struct RequestHandler {
     inner: Arc<Inner>,
 }
 
-#[derive(Debug)]
 struct Inner {
     engine: Arc<Engine>,
     card: Arc<AgentCard>,
@@ -45,4 +45,8 @@ struct Inner {
     /// [`RequestHandler::page_tokens`]).
     page_tokens: tokio::sync::OnceCell<page_token::PageTokens>,
     authenticator: Authenticator,
+    /// Decides the owner of each call (see [`crate::hooks::OwnerHook`]).
+    owner: Option<Arc<dyn crate::hooks::OwnerHook>>,
+    /// Allows or refuses each access to a task (see [`crate::hooks::Authorizer`]).
+    authorizer: Option<Arc<dyn crate::hooks::Authorizer>>,
 }

@@ -8,7 +8,8 @@ use super::{CallContext, RequestHandler};
 impl RequestHandler {
     /// Negotiates a call, once, where it enters (the binding, or an in-process caller): the
     /// protocol version is one this server speaks, and the extensions the call activates are
-    /// settled into [`CallContext::activated_extensions`]. Operations trust the result and
+    /// settled into [`CallContext::activated_extensions`], and the owner hook, when set,
+    /// settles [`CallContext::owner`]. Operations trust the result and
     /// check neither again.
     ///
     /// # Errors
@@ -17,6 +18,7 @@ impl RequestHandler {
     pub fn negotiate(&self, call: &mut CallContext) -> Result<(), A2aError> {
         self.check_version(call)?;
         call.activated_extensions = self.activated_extensions(call)?;
+        self.settle_owner(call);
         Ok(())
     }
 

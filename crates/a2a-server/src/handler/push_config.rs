@@ -11,6 +11,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 use super::{CallContext, RequestHandler, tenant_of};
+use crate::hooks::Access;
 use crate::push::address::{AddressError, check_webhook};
 use crate::push::delivery::{Dispatcher, delivery_headers};
 use crate::store::TaskScope;
@@ -81,6 +82,9 @@ impl RequestHandler {
         let Some(stored) = self.inner.engine.load(&scope, &task_id).await? else {
             return Err(self.missing_task(&scope, &task_id).await);
         };
+        if !self.may_write(call, &stored.task).await {
+            return Err(self.refused(&task_id));
+        }
         let mut config = self.checked_push_config(dispatcher, request).await?;
         dispatcher
             .register(&scope, &task_id, &mut config, stored.last_sequence)
@@ -103,6 +107,8 @@ impl RequestHandler {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),
         };
+        self.authorize(call, &scope, &request.task_id, Access::Read)
+            .await?;
         let found = dispatcher
             .configs()
             .get_push_config(&scope, &request.task_id, &request.id)
@@ -152,14 +158,11 @@ impl RequestHandler {
                 A2aError::invalid_field("pageToken", "is not a token this server gave")
             })?)
         };
-        if self
-            .inner
-            .engine
-            .load(&scope, &request.task_id)
-            .await?
-            .is_none()
-        {
+        let Some(stored) = self.inner.engine.load(&scope, &request.task_id).await? else {
             return Err(self.missing_task(&scope, &request.task_id).await);
+        };
+        if !self.may_read(call, &stored.task).await {
+            return Err(self.refused(&request.task_id));
         }
         let all = dispatcher
             .configs()
@@ -205,6 +208,8 @@ impl RequestHandler {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),
         };
+        self.authorize(call, &scope, &request.task_id, Access::Write)
+            .await?;
         let deleted = dispatcher
             .configs()
             .delete_push_config(&scope, &request.task_id, &request.id)

@@ -89,6 +89,13 @@ impl RequestHandler {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),
         };
+        match &message.task_id {
+            Some(task_id) => {
+                self.authorize(call, &scope, task_id, crate::hooks::Access::Write)
+                    .await?;
+            }
+            None => self.authorize_create(call, &message).await?,
+        }
         let referenced_tasks = self.referenced_tasks(&scope, &message).await?;
         let turn = TurnRequest {
             scope,

@@ -23,6 +23,8 @@ impl RequestHandler {
                 extended_card,
                 page_tokens: tokio::sync::OnceCell::new(),
                 authenticator,
+                owner: None,
+                authorizer: None,
             }),
         }
     }

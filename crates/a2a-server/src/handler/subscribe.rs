@@ -42,6 +42,8 @@ impl RequestHandler {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),
         };
+        self.authorize(call, &scope, &request.id, crate::hooks::Access::Read)
+            .await?;
         // No event falls between the snapshot (or the replay) and the live events;
         // duplicates are dropped by sequence.
         let Subscription {

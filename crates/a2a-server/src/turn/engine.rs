@@ -41,6 +41,8 @@ pub(crate) struct Engine {
     pub(super) push: Option<Arc<crate::push::delivery::Dispatcher>>,
     /// The agent every turn runs.
     pub(super) executor: Arc<dyn AgentExecutor>,
+    /// The global event subscribers (see [`crate::hooks::EventSubscriber`]).
+    pub(crate) subscribers: Vec<crate::hooks::Subscriber>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -191,6 +193,7 @@ impl Engine {
             admission: Admission::new(config.max_concurrent_tasks, config.task_queue_size),
             config,
             running: Mutex::new(HashMap::new()),
+            subscribers: Vec::new(),
         }
     }
 
@@ -419,7 +422,8 @@ impl Engine {
                 .into_iter()
                 .zip(first..)
                 .map(|(response, sequence)| TaskEvent { sequence, response })
-                .collect();
+                .collect::<Vec<_>>();
+            crate::hooks::observe(&self.subscribers, scope, &task.id, &events);
             self.events
                 .publish(&task.id, events, task.status.state.is_terminal());
             self.signal(ClusterSignal::Events {

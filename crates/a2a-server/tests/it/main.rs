@@ -16,6 +16,7 @@ mod concurrency;
 mod cors;
 mod grpc;
 mod health;
+mod hooks;
 mod limits;
 mod list_tasks;
 mod push;

@@ -110,6 +110,7 @@ async fn run(
     call: &mut CallContext,
 ) -> Result<Answer, A2aError> {
     call.activated_extensions = handler.activated_extensions(call)?;
+    handler.settle_owner(call);
     let params = match params {
         Value::Null if method == Method::GetAuthenticatedExtendedCard => params,
         Value::Null => Value::Object(serde_json::Map::new()),

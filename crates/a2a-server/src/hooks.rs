@@ -1,0 +1,328 @@
+//! Hooks for framework users: policy and observation plugged into the one request path, so
+//! every binding (JSON-RPC, HTTP+JSON, gRPC, v0.3) gets them. Each is set once on the
+//! [`A2aServerBuilder`](crate::A2aServerBuilder):
+//!
+//! - [`OwnerHook`] ([`owner`](crate::A2aServerBuilder::owner)) decides who owns the tasks a
+//!   call creates and sees;
+//! - [`Authorizer`] ([`authorizer`](crate::A2aServerBuilder::authorizer)) allows or refuses
+//!   reading, writing and creating each task;
+//! - [`EventSubscriber`] ([`event_subscriber`](crate::A2aServerBuilder::event_subscriber))
+//!   sees every stored event of every task, for audit and metrics, without slowing a turn.
+//!
+//! ```
+//! use a2a_server::hooks::{Authorizer, EventSubscriber, ObservedEvent};
+//! use a2a_server::CallContext;
+//! use a2a_types::{Message, Task};
+//!
+//! /// Only callers of the `staff` tenant may start tasks.
+//! struct StaffOnly;
+//!
+//! #[async_trait::async_trait]
+//! impl Authorizer for StaffOnly {
+//!     async fn check_create(&self, call: &CallContext, _message: &Message) -> bool {
+//!         call.tenant == "staff"
+//!     }
+//! }
+//!
+//! /// Counts events, for a dashboard.
+//! struct Audit(std::sync::atomic::AtomicU64);
+//!
+//! #[async_trait::async_trait]
+//! impl EventSubscriber for Audit {
+//!     async fn on_event(&self, _event: ObservedEvent) {
+//!         self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+//!     }
+//! }
+//! # let _ = (StaffOnly, Audit(Default::default()));
+//! ```
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use a2a_types::{A2aError, Message, Task, TaskId};
+use tokio::sync::mpsc;
+
+use crate::events::TaskEvent;
+use crate::handler::CallContext;
+use crate::store::TaskScope;
+
+/// Decides the owner of a call: the identity whose tasks it creates and may see.
+///
+/// It gets the call with [`CallContext::owner`] already set to the default (the
+/// authenticated caller's identity, or `None` with authentication off) and returns the owner
+/// to use. Return an identity you verified; `None` shares the tasks of the tenant with every
+/// other `None` caller, the random task ids then being the only protection.
+///
+/// Any `Fn(&CallContext) -> Option<String>` is one.
+pub trait OwnerHook: Send + Sync + 'static {
+    /// The owner of `call`'s tasks.
+    fn owner(&self, call: &CallContext) -> Option<String>;
+}
+
+impl<F> OwnerHook for F
+where
+    F: Fn(&CallContext) -> Option<String> + Send + Sync + 'static,
+{
+    fn owner(&self, call: &CallContext) -> Option<String> {
+        self(call)
+    }
+}
+
+/// Allows or refuses each access to a task; every method allows by default.
+///
+/// - `check_read`: GetTask, SubscribeToTask, Get/List push configs, and each task of a
+///   ListTasks page (a refused one is left out of the page);
+/// - `check_write`: CancelTask, Create/Delete push config, a message to an existing task;
+/// - `check_create`: a message that starts a new task.
+///
+/// The task passed is the stored one, already in the caller's scope (tenant and owner): a
+/// task of another scope is not found before the authorizer is asked. A refused read or
+/// write is answered as a task the caller cannot see (TaskNotFound, or Authorization under
+/// the `forbidden` cross-owner answer); a refused create is answered Authorization. To fail
+/// closed, return `false` when your own check fails (a policy store that does not answer).
+#[async_trait::async_trait]
+pub trait Authorizer: Send + Sync + 'static {
+    /// May `call` read `task`?
+    async fn check_read(&self, call: &CallContext, task: &Task) -> bool {
+        let _ = (call, task);
+        true
+    }
+
+    /// May `call` change `task` (cancel it, send it a message, manage its push configs)?
+    async fn check_write(&self, call: &CallContext, task: &Task) -> bool {
+        let _ = (call, task);
+        true
+    }
+
+    /// May `call` start a new task with `message`?
+    async fn check_create(&self, call: &CallContext, message: &Message) -> bool {
+        let _ = (call, message);
+        true
+    }
+}
+
+/// What an access to a task needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
+    Read,
+    Write,
+}
+
+impl Access {
+    pub(crate) async fn allowed(
+        self,
+        authorizer: &dyn Authorizer,
+        call: &CallContext,
+        task: &Task,
+    ) -> bool {
+        match self {
+            Self::Read => authorizer.check_read(call, task).await,
+            Self::Write => authorizer.check_write(call, task).await,
+        }
+    }
+}
+
+/// The error for a create the authorizer refused.
+pub(crate) fn create_refused() -> A2aError {
+    A2aError::authorization_failed()
+}
+
+/// One stored event of a task, as an [`EventSubscriber`] sees it.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ObservedEvent {
+    /// The tenant of the task (empty when none).
+    pub tenant: String,
+    /// The owner of the task, when it has one.
+    pub owner: Option<String>,
+    /// The task.
+    pub task_id: TaskId,
+    /// The event, with its sequence number in the task's log.
+    pub event: TaskEvent,
+}
+
+/// Sees every event of every task after it is stored: for audit logs and metrics.
+///
+/// The subscriber runs on a task of its own, fed by a bounded queue of
+/// [`SUBSCRIBER_QUEUE_CAPACITY`] events: a turn never waits for it. When the subscriber
+/// falls that far behind, newer events are dropped for it (a warning is logged and the
+/// `a2a_subscriber_events_dropped_total` counter grows) until it catches up. It sees the
+/// events stored by this process; drafts (never stored) are not shown.
+#[async_trait::async_trait]
+pub trait EventSubscriber: Send + Sync + 'static {
+    /// Called once per stored event, in the order they were stored.
+    async fn on_event(&self, event: ObservedEvent);
+}
+
+/// How many events an [`EventSubscriber`] may fall behind before new ones are dropped.
+pub const SUBSCRIBER_QUEUE_CAPACITY: usize = 1024;
+
+/// A subscriber and its queue's receiving end, before its task is spawned.
+type NotStarted = (Arc<dyn EventSubscriber>, mpsc::Receiver<ObservedEvent>);
+
+/// One registered subscriber: its queue, and until the first event the subscriber itself,
+/// started on the runtime the first event is stored on.
+pub(crate) struct Subscriber {
+    sender: mpsc::Sender<ObservedEvent>,
+    pending: Mutex<Option<NotStarted>>,
+}
+
+impl std::fmt::Debug for Subscriber {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscriber").finish_non_exhaustive()
+    }
+}
+
+impl Subscriber {
+    pub(crate) fn new(subscriber: Arc<dyn EventSubscriber>) -> Self {
+        let (sender, receiver) = mpsc::channel(SUBSCRIBER_QUEUE_CAPACITY);
+        Self {
+            sender,
+            pending: Mutex::new(Some((subscriber, receiver))),
+        }
+    }
+
+    /// Queues `event` without waiting; drops it when the subscriber is too far behind.
+    fn offer(&self, event: ObservedEvent) {
+        let pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some((subscriber, mut receiver)) = pending {
+            tokio::spawn(async move {
+                while let Some(event) = receiver.recv().await {
+                    subscriber.on_event(event).await;
+                }
+            });
+        }
+        if self.sender.try_send(event).is_err() {
+            metrics::counter!("a2a_subscriber_events_dropped_total").increment(1);
+            tracing::warn!("an event subscriber is behind: an event was dropped for it");
+        }
+    }
+}
+
+/// Hands stored events to every subscriber.
+pub(crate) fn observe(
+    subscribers: &[Subscriber],
+    scope: &TaskScope,
+    task_id: &TaskId,
+    events: &[TaskEvent],
+) {
+    for subscriber in subscribers {
+        for event in events {
+            subscriber.offer(ObservedEvent {
+                tenant: scope.tenant.clone(),
+                owner: scope.owner.clone(),
+                task_id: task_id.clone(),
+                event: event.clone(),
+            });
+        }
+    }
+}
+
+/// The hooks a builder was given.
+#[derive(Default)]
+pub(crate) struct Hooks {
+    pub(crate) owner: Option<Arc<dyn OwnerHook>>,
+    pub(crate) authorizer: Option<Arc<dyn Authorizer>>,
+    pub(crate) subscribers: Vec<Subscriber>,
+}
+
+impl crate::A2aServerBuilder {
+    /// Decides the owner of each call's tasks with `hook` (default: the authenticated
+    /// caller's identity; everyone shares a tenant's tasks with authentication off). See
+    /// [`OwnerHook`].
+    ///
+    /// ```
+    /// # use a2a_server::{A2aServer, executor::*};
+    /// # use a2a_types::{AgentCard, AgentInterface, ProtocolBinding};
+    /// # struct Echo;
+    /// # #[async_trait::async_trait]
+    /// # impl AgentExecutor for Echo {
+    /// #     async fn execute(&self, _: RequestContext, u: TaskUpdater) -> Result<(), ExecutorError> { u.complete(()).await?; Ok(()) }
+    /// # }
+    /// # let card = AgentCard::new("Echo", "Echoes.", "1.0.0")
+    /// #     .with_interface(AgentInterface::new("http://localhost:8080/a2a", ProtocolBinding::JsonRpc));
+    /// // Tasks belong to the tenant as a whole, not to each caller.
+    /// let server = A2aServer::builder(card, Echo)
+    ///     .authentication(a2a_server::auth::Authentication::disabled())
+    ///     .owner(|call: &a2a_server::CallContext| Some(format!("team:{}", call.tenant)))
+    ///     .build()?;
+    /// # Ok::<(), a2a_server::ConfigError>(())
+    /// ```
+    pub fn owner(mut self, hook: impl OwnerHook) -> Self {
+        self.hooks.owner = Some(Arc::new(hook));
+        self
+    }
+
+    /// Asks `authorizer` before each read, write and creation of a task (default: all
+    /// allowed). See [`Authorizer`].
+    ///
+    /// ```
+    /// # use a2a_server::{A2aServer, CallContext, executor::*, hooks::Authorizer};
+    /// # use a2a_types::{AgentCard, AgentInterface, ProtocolBinding, Task};
+    /// # struct Echo;
+    /// # #[async_trait::async_trait]
+    /// # impl AgentExecutor for Echo {
+    /// #     async fn execute(&self, _: RequestContext, u: TaskUpdater) -> Result<(), ExecutorError> { u.complete(()).await?; Ok(()) }
+    /// # }
+    /// # let card = AgentCard::new("Echo", "Echoes.", "1.0.0")
+    /// #     .with_interface(AgentInterface::new("http://localhost:8080/a2a", ProtocolBinding::JsonRpc));
+    /// /// Finished tasks are read-only.
+    /// struct ReadOnlyWhenDone;
+    ///
+    /// #[async_trait::async_trait]
+    /// impl Authorizer for ReadOnlyWhenDone {
+    ///     async fn check_write(&self, _call: &CallContext, task: &Task) -> bool {
+    ///         !task.status.state.is_terminal()
+    ///     }
+    /// }
+    ///
+    /// let server = A2aServer::builder(card, Echo)
+    ///     .authentication(a2a_server::auth::Authentication::disabled())
+    ///     .authorizer(ReadOnlyWhenDone)
+    ///     .build()?;
+    /// # Ok::<(), a2a_server::ConfigError>(())
+    /// ```
+    pub fn authorizer(mut self, authorizer: impl Authorizer) -> Self {
+        self.hooks.authorizer = Some(Arc::new(authorizer));
+        self
+    }
+
+    /// Shows every stored event of every task to `subscriber`, on a task of its own that
+    /// never holds up a turn. Call it again to add more. See [`EventSubscriber`].
+    ///
+    /// ```
+    /// # use a2a_server::{A2aServer, executor::*};
+    /// # use a2a_server::hooks::{EventSubscriber, ObservedEvent};
+    /// # use a2a_types::{AgentCard, AgentInterface, ProtocolBinding};
+    /// # struct Echo;
+    /// # #[async_trait::async_trait]
+    /// # impl AgentExecutor for Echo {
+    /// #     async fn execute(&self, _: RequestContext, u: TaskUpdater) -> Result<(), ExecutorError> { u.complete(()).await?; Ok(()) }
+    /// # }
+    /// # let card = AgentCard::new("Echo", "Echoes.", "1.0.0")
+    /// #     .with_interface(AgentInterface::new("http://localhost:8080/a2a", ProtocolBinding::JsonRpc));
+    /// struct AuditLog;
+    ///
+    /// #[async_trait::async_trait]
+    /// impl EventSubscriber for AuditLog {
+    ///     async fn on_event(&self, event: ObservedEvent) {
+    ///         tracing::info!(task_id = %event.task_id, sequence = event.event.sequence, "task event");
+    ///     }
+    /// }
+    ///
+    /// let server = A2aServer::builder(card, Echo)
+    ///     .authentication(a2a_server::auth::Authentication::disabled())
+    ///     .event_subscriber(AuditLog)
+    ///     .build()?;
+    /// # Ok::<(), a2a_server::ConfigError>(())
+    /// ```
+    pub fn event_subscriber(mut self, subscriber: impl EventSubscriber) -> Self {
+        self.hooks
+            .subscribers
+            .push(Subscriber::new(Arc::new(subscriber)));
+        self
+    }
+}

@@ -1,0 +1,327 @@
+//! The hooks for framework users over the socket: the owner hook, the authorizer and the
+//! global event subscribers.
+
+use std::sync::{Arc, Mutex};
+
+use a2a_server::A2aServer;
+use a2a_server::CallContext;
+use a2a_server::auth::Authentication;
+use a2a_server::hooks::{Authorizer, EventSubscriber, ObservedEvent};
+use a2a_types::card::{ApiKeyLocation, SecurityScheme};
+use a2a_types::{Message, StreamResponse, Task};
+use serde_json::{Value, json};
+
+use crate::auth::secured_card;
+use crate::support::{BindingEcho, TestServer, eventually, send_params, standard_card};
+
+const ALICE: &str = "key-of-alice";
+const BOB: &str = "key-of-bob";
+
+/// A server where alice and bob each have an API key.
+async fn two_callers(
+    builder: impl FnOnce(a2a_server::A2aServerBuilder) -> a2a_server::A2aServerBuilder,
+) -> TestServer {
+    let card = secured_card(
+        &[(
+            "key",
+            SecurityScheme::api_key(ApiKeyLocation::Header, "X-API-Key"),
+        )],
+        &[&[("key", &[])]],
+    );
+    let base = A2aServer::builder(card, BindingEcho).authentication(
+        Authentication::required()
+            .named_api_key("alice", ALICE)
+            .named_api_key("bob", BOB),
+    );
+    TestServer::start_secured(builder(base)).await
+}
+
+/// Calls a JSON-RPC method as the caller with `key`; returns the whole response.
+async fn call_as(server: &TestServer, key: &str, method: &str, params: Value) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    server
+        .http
+        .post(server.url("/a2a"))
+        .header("A2A-Version", "1.0")
+        .header("X-API-Key", key)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+async fn task_of(server: &TestServer, key: &str, text: &str) -> String {
+    let response = call_as(server, key, "SendMessage", send_params(text, json!({}))).await;
+    response["result"]["task"]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no task: {response}"))
+        .to_owned()
+}
+
+#[tokio::test]
+async fn without_an_owner_hook_each_caller_owns_its_tasks() {
+    let server = two_callers(|builder| builder).await;
+    let task = task_of(&server, ALICE, "mine").await;
+    let seen = call_as(&server, BOB, "GetTask", json!({"id": task})).await;
+    assert_eq!(seen["error"]["code"], -32001, "{seen}");
+}
+
+#[tokio::test]
+async fn owner_hook_decides_who_owns_and_shares_tasks() {
+    // Every caller is one team: bob sees, continues and cancels alice's task.
+    let server =
+        two_callers(|builder| builder.owner(|_: &CallContext| Some("team".to_owned()))).await;
+    let task = task_of(&server, ALICE, "ask").await;
+    let seen = call_as(&server, BOB, "GetTask", json!({"id": task})).await;
+    assert_eq!(seen["result"]["id"], task.as_str(), "{seen}");
+    let listed = call_as(&server, BOB, "ListTasks", json!({})).await;
+    assert_eq!(
+        listed["result"]["tasks"][0]["id"],
+        task.as_str(),
+        "{listed}"
+    );
+    let canceled = call_as(&server, BOB, "CancelTask", json!({"id": task})).await;
+    assert_eq!(
+        canceled["result"]["status"]["state"], "TASK_STATE_CANCELED",
+        "{canceled}"
+    );
+}
+
+#[tokio::test]
+async fn owner_hook_sees_the_authenticated_caller() {
+    // The hook keeps alice's own tasks private and pools everyone else's.
+    let server = two_callers(|builder| {
+        builder.owner(|call: &CallContext| match call.owner.as_deref() {
+            Some(owner) if owner.contains("alice") => Some(owner.to_owned()),
+            _ => Some("others".to_owned()),
+        })
+    })
+    .await;
+    let task = task_of(&server, ALICE, "private").await;
+    let seen = call_as(&server, BOB, "GetTask", json!({"id": task})).await;
+    assert_eq!(seen["error"]["code"], -32001, "{seen}");
+    let own = call_as(&server, ALICE, "GetTask", json!({"id": task})).await;
+    assert_eq!(own["result"]["id"], task.as_str(), "{own}");
+}
+
+/// Read-only tasks whose first message says "locked"; hidden tasks whose first message says
+/// "hidden"; no new task from a message saying "forbidden".
+struct Policy;
+
+fn first_text(task: &Task) -> String {
+    task.history
+        .first()
+        .map(|message| message.text())
+        .unwrap_or_default()
+}
+
+#[async_trait::async_trait]
+impl Authorizer for Policy {
+    async fn check_read(&self, _call: &CallContext, task: &Task) -> bool {
+        first_text(task) != "hidden"
+    }
+
+    async fn check_write(&self, _call: &CallContext, task: &Task) -> bool {
+        first_text(task) != "locked"
+    }
+
+    async fn check_create(&self, _call: &CallContext, message: &Message) -> bool {
+        message.text() != "forbidden"
+    }
+}
+
+async fn serve_with_policy() -> TestServer {
+    let mut card = standard_card();
+    card.capabilities.streaming = Some(true);
+    TestServer::start_with(A2aServer::builder(card, BindingEcho).authorizer(Policy)).await
+}
+
+#[tokio::test]
+async fn authorizer_refusing_a_create_answers_authorization() {
+    let server = serve_with_policy().await;
+    let refused = server
+        .call_err("SendMessage", send_params("forbidden", json!({})))
+        .await;
+    assert_eq!(refused["code"], -32000, "{refused}");
+    assert!(refused.to_string().contains("AUTHORIZATION"), "{refused}");
+    // A create the policy allows goes through.
+    server
+        .call("SendMessage", send_params("allowed", json!({})))
+        .await;
+}
+
+#[tokio::test]
+async fn authorizer_refusing_a_read_hides_the_task_from_get_subscribe_and_list() {
+    let server = serve_with_policy().await;
+    let hidden = server
+        .call("SendMessage", send_params("hidden", json!({})))
+        .await["task"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let shown = server
+        .call("SendMessage", send_params("shown", json!({})))
+        .await["task"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let get = server.call_err("GetTask", json!({"id": hidden})).await;
+    assert_eq!(get["code"], -32001, "{get}");
+    let subscribe = server
+        .call_err("SubscribeToTask", json!({"id": hidden}))
+        .await;
+    assert_eq!(subscribe["code"], -32001, "{subscribe}");
+    let listed = server.call("ListTasks", json!({})).await;
+    let ids: Vec<&str> = listed["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|task| task["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, vec![shown.as_str()]);
+}
+
+#[tokio::test]
+async fn authorizer_refusing_a_write_keeps_the_task_from_cancel_and_follow_ups() {
+    let server = serve_with_policy().await;
+    let locked = server
+        .call("SendMessage", send_params("locked", json!({})))
+        .await["task"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let cancel = server.call_err("CancelTask", json!({"id": locked})).await;
+    assert_eq!(cancel["code"], -32001, "{cancel}");
+    let follow_up = server
+        .call_err(
+            "SendMessage",
+            send_params("more", json!({"taskId": locked})),
+        )
+        .await;
+    assert_eq!(follow_up["code"], -32001, "{follow_up}");
+    // Reading stays allowed.
+    let task = server.call("GetTask", json!({"id": locked})).await;
+    assert_eq!(task["id"], locked.as_str());
+}
+
+#[tokio::test]
+async fn authorizer_refusal_is_forbidden_under_the_forbidden_cross_owner_answer() {
+    let mut config = a2a_server::ServerConfig::default();
+    config.cross_owner = a2a_server::config::CrossOwner::Forbidden;
+    let server = TestServer::start_with(
+        A2aServer::builder(standard_card(), BindingEcho)
+            .config(config)
+            .authorizer(Policy),
+    )
+    .await;
+    let hidden = server
+        .call("SendMessage", send_params("hidden", json!({})))
+        .await["task"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let get = server.call_err("GetTask", json!({"id": hidden})).await;
+    assert!(get.to_string().contains("AUTHORIZATION"), "{get}");
+}
+
+/// Keeps every event it sees.
+#[derive(Clone, Default)]
+struct Recorder(Arc<Mutex<Vec<ObservedEvent>>>);
+
+#[async_trait::async_trait]
+impl EventSubscriber for Recorder {
+    async fn on_event(&self, event: ObservedEvent) {
+        self.0.lock().unwrap().push(event);
+    }
+}
+
+impl Recorder {
+    fn of_task(&self, task_id: &str) -> Vec<ObservedEvent> {
+        self.0
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|event| event.task_id.as_str() == task_id)
+            .cloned()
+            .collect()
+    }
+}
+
+#[tokio::test]
+async fn event_subscriber_sees_every_stored_event_of_every_task_in_order() {
+    let recorder = Recorder::default();
+    let audit = Recorder::default();
+    let server = TestServer::start_with(
+        A2aServer::builder(standard_card(), BindingEcho)
+            .event_subscriber(recorder.clone())
+            .event_subscriber(audit.clone()),
+    )
+    .await;
+    let mut tasks = Vec::new();
+    for text in ["one", "two"] {
+        let task = server
+            .call("SendMessage", send_params(text, json!({})))
+            .await;
+        tasks.push(task["task"]["id"].as_str().unwrap().to_owned());
+    }
+    for task_id in &tasks {
+        let completed = |events: &[ObservedEvent]| {
+            events.iter().any(|event| match &event.event.response {
+                StreamResponse::StatusUpdate(update) => update.status.state.is_terminal(),
+                StreamResponse::Task(task) => task.status.state.is_terminal(),
+                _ => false,
+            })
+        };
+        eventually("the subscriber to see the task complete", || {
+            let done = completed(&recorder.of_task(task_id));
+            async move { done }
+        })
+        .await;
+        let events = recorder.of_task(task_id);
+        let sequences: Vec<u64> = events.iter().map(|event| event.event.sequence).collect();
+        let expected: Vec<u64> = (1..=sequences.len() as u64).collect();
+        assert_eq!(sequences, expected, "every stored event, in order, once");
+        assert!(
+            events
+                .iter()
+                .any(|event| matches!(event.event.response, StreamResponse::ArtifactUpdate(_))),
+            "the artifact is seen too"
+        );
+        eventually("the second subscriber to see the same", || {
+            let same = audit.of_task(task_id).len() == events.len();
+            async move { same }
+        })
+        .await;
+    }
+}
+
+/// Never returns from its first event.
+struct Stuck;
+
+#[async_trait::async_trait]
+impl EventSubscriber for Stuck {
+    async fn on_event(&self, _event: ObservedEvent) {
+        std::future::pending::<()>().await;
+    }
+}
+
+#[tokio::test]
+async fn event_subscriber_that_hangs_never_blocks_a_turn() {
+    let server = TestServer::start_with(
+        A2aServer::builder(standard_card(), BindingEcho).event_subscriber(Stuck),
+    )
+    .await;
+    // More events than the subscriber's queue holds: the extra ones are dropped for it.
+    let turns = a2a_server::hooks::SUBSCRIBER_QUEUE_CAPACITY / 3 + 10;
+    let started = std::time::Instant::now();
+    for number in 0..turns {
+        let task = server
+            .call("SendMessage", send_params(&number.to_string(), json!({})))
+            .await;
+        assert_eq!(task["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}

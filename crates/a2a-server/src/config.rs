@@ -13,6 +13,9 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 6 * 1024 * 1024;
 /// never dropped silently).
 pub const DEFAULT_QUEUE_CAPACITY: usize = 1000;
 
+/// How long the public card may be cached by default (`Cache-Control: max-age=3600`).
+pub const DEFAULT_CARD_MAX_AGE: Duration = Duration::from_secs(3600);
+
 /// How many push configs one task may hold by default.
 pub const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK: usize = 100;
 
@@ -68,6 +71,9 @@ pub struct ServerConfig {
     /// The protocol versions served. Default: 1.0 and 0.3 (0.3 on the same URLs, told apart
     /// by method name or REST path).
     pub protocol_versions: ProtocolVersions,
+    /// How long clients and proxies may keep the public card: its `Cache-Control: max-age`,
+    /// in whole seconds. Default 3600 s.
+    pub card_max_age: Duration,
 }
 
 /// Which A2A protocol versions a server answers. 1.0 is always served; A2A v0.3 beside it
@@ -197,6 +203,7 @@ impl Default for ServerConfig {
             cross_owner: CrossOwner::NotFound,
             push: PushOptions::default(),
             protocol_versions: ProtocolVersions::BOTH,
+            card_max_age: DEFAULT_CARD_MAX_AGE,
         }
     }
 }

@@ -16,8 +16,6 @@ use sha2::{Digest, Sha256};
 use super::media::{self, APPLICATION_JSON};
 use super::response::{self, RestErrors};
 
-const CACHE_FOR: &str = "max-age=3600";
-
 /// The card, serialised once when the router is built.
 #[derive(Debug)]
 pub(super) struct CardRoute {
@@ -28,6 +26,8 @@ pub(super) struct CardRoute {
     /// When the router was built, as an HTTP date.
     last_modified: String,
     last_modified_seconds: u64,
+    /// `max-age=…`, from the server's `card_max_age`.
+    cache_control: HeaderValue,
 }
 
 /// The card answers reads; anything else is 405.
@@ -36,7 +36,7 @@ pub(super) fn is_read(method: &Method) -> bool {
 }
 
 impl CardRoute {
-    pub(super) fn new(card: &AgentCard) -> Self {
+    pub(super) fn new(card: &AgentCard, max_age: std::time::Duration) -> Self {
         let body = serde_json::to_vec(card)
             .inspect_err(
                 |error| tracing::error!(error = %error, "the agent card cannot be serialised"),
@@ -52,6 +52,9 @@ impl CardRoute {
             etag,
             last_modified: http_date(seconds),
             last_modified_seconds: seconds,
+            // Digits only, so always a valid header value.
+            cache_control: HeaderValue::from_str(&format!("max-age={}", max_age.as_secs()))
+                .unwrap_or_else(|_| HeaderValue::from_static("max-age=3600")),
         }
     }
 
@@ -107,7 +110,7 @@ impl CardRoute {
 
     fn with_validators(&self, mut response: Response) -> Response {
         let headers = response.headers_mut();
-        headers.insert(CACHE_CONTROL, HeaderValue::from_static(CACHE_FOR));
+        headers.insert(CACHE_CONTROL, self.cache_control.clone());
         for (name, value) in [(ETAG, &self.etag), (LAST_MODIFIED, &self.last_modified)] {
             if let Ok(value) = HeaderValue::from_str(value) {
                 headers.insert(name, value);

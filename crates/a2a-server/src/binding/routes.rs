@@ -47,7 +47,7 @@ pub(super) fn build(
     options: &RouterOptions,
 ) -> axum::Router {
     let bindings = Arc::new(Bindings {
-        card: CardRoute::new(handler.card()),
+        card: CardRoute::new(handler.card(), handler.config().card_max_age),
         sse_keepalive: handler.sse_keepalive(),
         handler,
         max_body_bytes: options.max_body_bytes,

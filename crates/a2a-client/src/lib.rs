@@ -75,6 +75,8 @@ mod client;
 mod discover;
 mod error;
 mod exchange;
+#[cfg(feature = "executor")]
+pub mod executor;
 pub mod message;
 mod options;
 pub mod push;

@@ -8,6 +8,7 @@
 )]
 
 mod client_defaults;
+mod delegation;
 mod discovery;
 mod errors;
 mod grpc;

@@ -1,6 +1,6 @@
-//! The card `a2a serve` publishes: a card file, or one built from parameters (without
-//! security schemes), with `--name`/`--description`/`--version` over either (parameters
-//! override only those three). A card that names no interface gets a JSONRPC and an
+//! The card `a2a serve` publishes: a card file, URL or inline JSON, or one built from
+//! parameters (without security schemes), with `--name`/`--description`/`--version` over
+//! either (parameters override only those three). A card that names no interface gets a JSONRPC and an
 //! HTTP+JSON interface, both at the server's public URL: JSON-RPC is `POST /`, the REST
 //! routes are `/message:send` and the like beside it.
 
@@ -23,15 +23,29 @@ pub(crate) enum CardError {
         #[source]
         source: std::io::Error,
     },
-    /// The file is not an agent card.
-    #[error("card file {}: {source}", path.display())]
+    /// The card at `--card-url` cannot be fetched.
+    #[error("cannot fetch the card at {url}: {message}")]
+    Fetch {
+        /// Where it was fetched, without credentials.
+        url: String,
+        /// Why.
+        message: String,
+    },
+    /// The text is not an agent card.
+    #[error("{origin}: {source}")]
     Decode {
-        /// The file.
-        path: PathBuf,
+        /// Where the text came from: `card file PATH`, `card at URL`, `--card-json`.
+        origin: String,
         /// What is wrong, and where.
         source: a2a_types::json::DecodeError,
     },
 }
+
+/// The largest card `--card-url` reads.
+const MAX_FETCHED_CARD_BYTES: usize = 10 * 1024 * 1024;
+
+/// How long `--card-url` waits for the card.
+const FETCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl From<CardError> for UsageError {
     fn from(error: CardError) -> Self {
@@ -49,13 +63,16 @@ pub(crate) struct ServedCard {
     pub(crate) interfaces_added: bool,
 }
 
-/// The card from its sources: the file or the agent's preview card, then the
-/// parameters over it. Read before the listener is bound, so a bad card fails fast.
-pub(crate) fn load(settings: &Settings) -> Result<AgentCard, CardError> {
+/// The card from its sources: the file, the URL, the inline JSON or the agent's preview
+/// card, then the parameters over it. Read before the listener is bound, so a bad card fails
+/// fast.
+pub(crate) async fn load(settings: &Settings) -> Result<AgentCard, CardError> {
     let source = &settings.card;
-    let mut card = match &source.file {
-        Some(path) => read(path)?,
-        None => preview(&settings.agent),
+    let mut card = match (&source.file, &source.url, &source.inline) {
+        (Some(path), _, _) => read(path)?,
+        (None, Some(url), _) => fetch(url).await?,
+        (None, None, Some(json)) => decode(json, "--card-json")?,
+        (None, None, None) => preview(&settings.agent),
     };
     if let Some(name) = &source.name {
         card.name.clone_from(name);
@@ -152,13 +169,64 @@ fn read(path: &Path) -> Result<AgentCard, CardError> {
         path: path.to_owned(),
         source,
     })?;
+    decode(&text, &format!("card file {}", path.display()))
+}
+
+/// The card at `url` (its origin's well-known card unless the path ends in `.json`), fetched
+/// once; redirects are not followed. Errors name the URL without its credentials.
+async fn fetch(url: &str) -> Result<AgentCard, CardError> {
+    let address = a2a_client::card_url(url, None).map_err(|error| CardError::Fetch {
+        url: "the --card-url value".to_owned(),
+        message: error.to_string(),
+    })?;
+    let mut shown = address.clone();
+    let _ = shown.set_password(None);
+    let _ = shown.set_username("");
+    let failed = |message: String| CardError::Fetch {
+        url: shown.to_string(),
+        message,
+    };
+    let client = reqwest::Client::builder()
+        .timeout(FETCH_TIMEOUT)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|error| failed(error.without_url().to_string()))?;
+    let mut response = client
+        .get(address.clone())
+        .header(reqwest::header::ACCEPT, "application/json")
+        .send()
+        .await
+        .map_err(|error| failed(error.without_url().to_string()))?;
+    if !response.status().is_success() {
+        return Err(failed(format!("HTTP {}", response.status())));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|error| failed(error.without_url().to_string()))?
+    {
+        if body.len() + chunk.len() > MAX_FETCHED_CARD_BYTES {
+            return Err(failed(format!(
+                "the card is larger than {MAX_FETCHED_CARD_BYTES} bytes"
+            )));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    let text = String::from_utf8(body).map_err(|_| failed("the card is not UTF-8".to_owned()))?;
+    decode(&text, &format!("card at {shown}"))
+}
+
+/// The card in `text`, from `origin` (named in errors and warnings), with the pre-1.0
+/// spellings [`accept_legacy`] knows rewritten.
+fn decode(text: &str, origin: &str) -> Result<AgentCard, CardError> {
     let decode_error = |source| CardError::Decode {
-        path: path.to_owned(),
+        origin: origin.to_owned(),
         source,
     };
-    let mut value: serde_json::Value = a2a_types::json::from_str(&text).map_err(decode_error)?;
+    let mut value: serde_json::Value = a2a_types::json::from_str(text).map_err(decode_error)?;
     for warning in accept_legacy(&mut value) {
-        tracing::warn!("card {}: {warning}", path.display());
+        tracing::warn!("{origin}: {warning}");
     }
     a2a_types::json::from_value(value).map_err(decode_error)
 }
@@ -263,7 +331,12 @@ mod tests {
     use crate::config::{ServeOptions, Settings};
 
     fn build(settings: &Settings, public_url: &str) -> ServedCard {
-        serve(load(settings).unwrap(), settings, public_url, None)
+        let card = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(load(settings))
+            .unwrap();
+        serve(card, settings, public_url, None)
     }
 
     fn settings(options: ServeOptions) -> Settings {

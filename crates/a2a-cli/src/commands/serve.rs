@@ -55,7 +55,7 @@ pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
         config::load(args.options, args.config, std::env::vars_os()).map_err(UsageError::from)?;
     logging::init(settings.log_format, &settings.log_level)?;
     let agent = Agent::new(&settings.agent).map_err(UsageError::from)?;
-    let mut card = card::load(&settings).map_err(UsageError::from)?;
+    let mut card = card::load(&settings).await.map_err(UsageError::from)?;
     let extended_card = card::load_extended(&settings).map_err(UsageError::from)?;
     let tls = crate::serving::tls_config(&settings).map_err(UsageError::from)?;
 

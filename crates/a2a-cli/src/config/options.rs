@@ -169,6 +169,15 @@ pub(crate) struct ServeOptions {
     /// Agent card file (JSON) to serve [default: a card built from --name etc.]
     #[arg(long, value_name = "FILE", help_heading = "Card")]
     pub(crate) card: Option<PathBuf>,
+    /// URL of an agent card to serve instead of a file, fetched once at start; a URL whose path does not end in .json means the card at its origin's /.well-known/agent-card.json [default: none]
+    #[arg(long, value_name = "URL", help_heading = "Card")]
+    pub(crate) card_url: Option<String>,
+    /// Agent card to serve instead of a file, as JSON text [default: none]
+    #[arg(long, value_name = "JSON", help_heading = "Card")]
+    pub(crate) card_json: Option<String>,
+    /// How long clients and proxies may cache the served card: its Cache-Control max-age, in whole seconds; 0 allows no caching [default: 1h]
+    #[arg(long, value_name = "MS", help_heading = "Card")]
+    pub(crate) card_max_age: Option<Millis>,
     /// Agent card file (JSON) served by GetExtendedAgentCard to authenticated callers (to every caller with --no-auth); the public card then declares it. Interfaces and security schemes it leaves out are the public card's [default: none; the conformance agent serves one of its own]
     #[arg(long, value_name = "FILE", help_heading = "Card")]
     pub(crate) extended_card: Option<PathBuf>,
@@ -394,6 +403,9 @@ impl ServeOptions {
             register_key: self.register_key.or(lower.register_key),
             register_cacert: self.register_cacert.or(lower.register_cacert),
             card: self.card.or(lower.card),
+            card_url: self.card_url.or(lower.card_url),
+            card_json: self.card_json.or(lower.card_json),
+            card_max_age: self.card_max_age.or(lower.card_max_age),
             extended_card: self.extended_card.or(lower.extended_card),
             card_signing_key: self.card_signing_key.or(lower.card_signing_key),
             card_signing_key_id: self.card_signing_key_id.or(lower.card_signing_key_id),

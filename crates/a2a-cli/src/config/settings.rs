@@ -73,6 +73,10 @@ pub(crate) struct Settings {
 pub(crate) struct CardSource {
     /// The card file.
     pub(crate) file: Option<PathBuf>,
+    /// The card's URL, instead of a file (fetched once at start).
+    pub(crate) url: Option<String>,
+    /// The card as JSON text, instead of a file.
+    pub(crate) inline: Option<String>,
     /// Overrides the name.
     pub(crate) name: Option<String>,
     /// Overrides the description.
@@ -173,6 +177,10 @@ impl Settings {
         if options.cors == Some(true) {
             server.cors = Some(CorsConfig::default());
         }
+        if let Some(age) = options.card_max_age {
+            server.card_max_age = age.0;
+        }
+        card_source(&options)?;
         protocol_choices(&options, &mut server)?;
         let store = store(&options)?;
         let auth = security::auth(&options)?;
@@ -209,6 +217,8 @@ impl Settings {
                 .transpose()?,
             card: CardSource {
                 file: options.card,
+                url: options.card_url,
+                inline: options.card_json,
                 name: options.name,
                 description: options.description,
                 version: options.version,
@@ -347,6 +357,35 @@ fn invalid(option: &'static str, message: impl Into<String>) -> ConfigError {
         option,
         message: message.into(),
     }
+}
+
+/// At most one of the card's sources, and a card URL that is one.
+fn card_source(options: &ServeOptions) -> Result<(), ConfigError> {
+    let given = [
+        options.card.is_some(),
+        options.card_url.is_some(),
+        options.card_json.is_some(),
+    ];
+    if given.into_iter().filter(|given| *given).count() > 1 {
+        let option = if options.card_json.is_some() {
+            "card-json"
+        } else {
+            "card-url"
+        };
+        return Err(invalid(
+            option,
+            "give one card source: --card, --card-url or --card-json",
+        ));
+    }
+    if let Some(url) = &options.card_url {
+        a2a_client::card_url(url, None).map_err(|_| {
+            invalid(
+                "card-url",
+                "must be an absolute http:// or https:// URL".to_owned(),
+            )
+        })?;
+    }
+    Ok(())
 }
 
 fn positive(option: &'static str, duration: Duration) -> Result<Duration, ConfigError> {

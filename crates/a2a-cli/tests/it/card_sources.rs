@@ -1,5 +1,6 @@
 //! The card `a2a serve` publishes, from its sources: a card in a pre-1.0 spelling accepted
-//! with a warning, and the interfaces it names that this server does not serve warned about.
+//! with a warning, the interfaces it names that this server does not serve warned about, a
+//! card from a URL or inline JSON, and its cache max-age.
 
 use std::time::Duration;
 
@@ -89,4 +90,73 @@ async fn interfaces_of_a_binding_not_served_are_warned_about_at_start() {
         !log.contains("interface at http://localhost:8080/a2a "),
         "{log}"
     );
+}
+
+#[tokio::test]
+async fn a_card_given_inline_is_served_with_its_cache_max_age() {
+    let card = camel_example_card().to_string();
+    let server = Server::start(&["--card-json", &card, "--card-max-age", "90s"]);
+    let response = reqwest::get(format!("{}/.well-known/agent-card.json", server.url))
+        .await
+        .unwrap();
+    assert_eq!(
+        response.headers()["cache-control"].to_str().unwrap(),
+        "max-age=90"
+    );
+    let served: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(served["name"], "my-agent");
+    assert_eq!(served["provider"]["organization"], "Example");
+    let log = start_up_log(&server).await;
+    assert!(log.contains("--card-json: provider.name"), "{log}");
+}
+
+#[tokio::test]
+async fn a_card_from_a_url_is_fetched_at_start_and_served() {
+    let upstream = Server::start(&["--card-json", &camel_example_card().to_string()]);
+    // A bare origin means its well-known card.
+    let server = Server::start(&["--card-url", &upstream.url]);
+    let response = reqwest::get(format!("{}/.well-known/agent-card.json", server.url))
+        .await
+        .unwrap();
+    assert_eq!(
+        response.headers()["cache-control"].to_str().unwrap(),
+        "max-age=3600"
+    );
+    let served: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(served["name"], "my-agent");
+    assert_eq!(served["skills"][0]["id"], "greet");
+    // Served on this server: the card's interface path is routed here.
+    let reply = server
+        .post(
+            "/message:send",
+            &json!({"message": crate::support::user_message("m-2", "hi")}),
+        )
+        .await;
+    assert_eq!(reply.0, 200, "{}", reply.1);
+}
+
+#[test]
+fn a_card_url_that_does_not_answer_or_two_card_sources_are_refused() {
+    let output = crate::support::run(&[
+        "serve",
+        "--no-auth",
+        "--store",
+        "memory",
+        "--bind",
+        "127.0.0.1:0",
+        "--card-url",
+        "http://user:hunter2@127.0.0.1:9/card.json",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cannot fetch the card at http://127.0.0.1:9/card.json"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("hunter2"), "{stderr}");
+
+    let output = crate::support::run(&["serve", "--card", "card.json", "--card-json", "{}"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("give one card source"), "{stderr}");
 }

@@ -381,7 +381,8 @@ impl A2aServerBuilder {
             .map(|card| sign(binding::served_card(&card, versions)))
             .transpose()?;
         let handler = RequestHandler::new(Arc::clone(&engine), card, extended_card, authenticator)
-            .with_policy(self.hooks.owner, self.hooks.authorizer);
+            .with_policy(self.hooks.owner, self.hooks.authorizer)
+            .with_stream_hooks(self.hooks.streams);
         Ok(A2aServer {
             handler,
             endpoints,

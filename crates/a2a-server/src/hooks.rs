@@ -7,7 +7,10 @@
 //! - [`Authorizer`] ([`authorizer`](crate::A2aServerBuilder::authorizer)) allows or refuses
 //!   reading, writing and creating each task;
 //! - [`EventSubscriber`] ([`event_subscriber`](crate::A2aServerBuilder::event_subscriber))
-//!   sees every stored event of every task, for audit and metrics, without slowing a turn.
+//!   sees every stored event of every task, for audit and metrics, without slowing a turn;
+//! - [`StreamHooks`] ([`stream_hooks`](crate::A2aServerBuilder::stream_hooks)) is told when
+//!   a stream opens, sends an event and ends; a task's streams can be counted and closed
+//!   ([`RequestHandler::close_streams`](crate::RequestHandler::close_streams)).
 //!
 //! ```
 //! use a2a_server::hooks::{Authorizer, EventSubscriber, ObservedEvent};
@@ -97,6 +100,35 @@ pub trait Authorizer: Send + Sync + 'static {
     async fn check_create(&self, call: &CallContext, message: &Message) -> bool {
         let _ = (call, message);
         true
+    }
+}
+
+/// Told about each stream of SendStreamingMessage and SubscribeToTask; every method does
+/// nothing by default.
+///
+/// The methods run on the stream's own path (between two events), so they must be quick:
+/// hand slow work to a task of your own. A SendStreamingMessage stream is subscribed to its
+/// task once its first event names it. With these, [`RequestHandler::close_streams`]
+/// ends a task's streams without stopping it, and [`RequestHandler::stream_count`] says how
+/// many are open.
+///
+/// [`RequestHandler::close_streams`]: crate::RequestHandler::close_streams
+/// [`RequestHandler::stream_count`]: crate::RequestHandler::stream_count
+pub trait StreamHooks: Send + Sync + 'static {
+    /// A stream of `task_id` opened for `call`.
+    fn on_subscribe(&self, task_id: &TaskId, call: &CallContext) {
+        let _ = (task_id, call);
+    }
+
+    /// A stream of `task_id` ended: its last event was sent, it was closed, or its client
+    /// went away.
+    fn on_unsubscribe(&self, task_id: &TaskId) {
+        let _ = task_id;
+    }
+
+    /// `event` is about to be sent on a stream of `task_id`.
+    fn on_event(&self, task_id: &TaskId, event: &crate::handler::StreamEvent) {
+        let _ = (task_id, event);
     }
 }
 
@@ -227,6 +259,7 @@ pub(crate) struct Hooks {
     pub(crate) owner: Option<Arc<dyn OwnerHook>>,
     pub(crate) authorizer: Option<Arc<dyn Authorizer>>,
     pub(crate) subscribers: Vec<Subscriber>,
+    pub(crate) streams: Option<Arc<dyn StreamHooks>>,
 }
 
 impl crate::A2aServerBuilder {
@@ -323,6 +356,43 @@ impl crate::A2aServerBuilder {
         self.hooks
             .subscribers
             .push(Subscriber::new(Arc::new(subscriber)));
+        self
+    }
+}
+
+impl crate::A2aServerBuilder {
+    /// Tells `hooks` about each stream: opened, each event, ended. See [`StreamHooks`].
+    ///
+    /// ```
+    /// # use a2a_server::{A2aServer, CallContext, executor::*, hooks::StreamHooks};
+    /// # use a2a_types::{AgentCard, AgentInterface, ProtocolBinding, TaskId};
+    /// # struct Echo;
+    /// # #[async_trait::async_trait]
+    /// # impl AgentExecutor for Echo {
+    /// #     async fn execute(&self, _: RequestContext, u: TaskUpdater) -> Result<(), ExecutorError> { u.complete(()).await?; Ok(()) }
+    /// # }
+    /// # let card = AgentCard::new("Echo", "Echoes.", "1.0.0")
+    /// #     .with_interface(AgentInterface::new("http://localhost:8080/a2a", ProtocolBinding::JsonRpc));
+    /// /// Logs who watches which task.
+    /// struct Watchers;
+    ///
+    /// impl StreamHooks for Watchers {
+    ///     fn on_subscribe(&self, task_id: &TaskId, call: &CallContext) {
+    ///         tracing::info!(%task_id, owner = ?call.owner, "stream opened");
+    ///     }
+    ///     fn on_unsubscribe(&self, task_id: &TaskId) {
+    ///         tracing::info!(%task_id, "stream ended");
+    ///     }
+    /// }
+    ///
+    /// let server = A2aServer::builder(card, Echo)
+    ///     .authentication(a2a_server::auth::Authentication::disabled())
+    ///     .stream_hooks(Watchers)
+    ///     .build()?;
+    /// # Ok::<(), a2a_server::ConfigError>(())
+    /// ```
+    pub fn stream_hooks(mut self, hooks: impl StreamHooks) -> Self {
+        self.hooks.streams = Some(Arc::new(hooks));
         self
     }
 }

@@ -15,6 +15,7 @@ mod send_message;
 mod send_streaming;
 mod setup;
 mod stream;
+mod stream_hooks;
 mod subscribe;
 
 use std::sync::Arc;
@@ -49,4 +50,8 @@ struct Inner {
     owner: Option<Arc<dyn crate::hooks::OwnerHook>>,
     /// Allows or refuses each access to a task (see [`crate::hooks::Authorizer`]).
     authorizer: Option<Arc<dyn crate::hooks::Authorizer>>,
+    /// Told about each stream (see [`crate::hooks::StreamHooks`]).
+    stream_hooks: Option<Arc<dyn crate::hooks::StreamHooks>>,
+    /// The open streams of each task.
+    streams: stream_hooks::StreamRegistry,
 }

@@ -18,6 +18,7 @@ impl std::fmt::Debug for Inner {
             .field("authenticator", &self.authenticator)
             .field("owner_hook", &self.owner.is_some())
             .field("authorizer", &self.authorizer.is_some())
+            .field("stream_hooks", &self.stream_hooks.is_some())
             .finish_non_exhaustive()
     }
 }

@@ -26,6 +26,16 @@ impl RequestHandler {
         call: &CallContext,
         request: SendMessageRequest,
     ) -> Result<EventStream, A2aError> {
+        let stream = Box::pin(self.open_streaming_message(call, request)).await?;
+        Ok(self.track_stream(call, None, stream))
+    }
+
+    /// The stream of SendStreamingMessage, before it is tracked for the stream hooks.
+    async fn open_streaming_message(
+        &self,
+        call: &CallContext,
+        request: SendMessageRequest,
+    ) -> Result<EventStream, A2aError> {
         crate::trace::note_call(call);
         self.check_streaming()?;
         let request_task_id = request.message.task_id.clone();

@@ -25,6 +25,8 @@ impl RequestHandler {
                 authenticator,
                 owner: None,
                 authorizer: None,
+                stream_hooks: None,
+                streams: super::stream_hooks::StreamRegistry::default(),
             }),
         }
     }

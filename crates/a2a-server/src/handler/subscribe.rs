@@ -35,6 +35,17 @@ impl RequestHandler {
         call: &CallContext,
         request: SubscribeToTaskRequest,
     ) -> Result<EventStream, A2aError> {
+        let task_id = request.id.clone();
+        let stream = Box::pin(self.open_subscription(call, request)).await?;
+        Ok(self.track_stream(call, Some(task_id), stream))
+    }
+
+    /// The stream of SubscribeToTask, before it is tracked for the stream hooks.
+    async fn open_subscription(
+        &self,
+        call: &CallContext,
+        request: SubscribeToTaskRequest,
+    ) -> Result<EventStream, A2aError> {
         crate::trace::note_call(call);
         self.check_streaming()?;
         let engine = &self.inner.engine;

@@ -325,3 +325,133 @@ async fn event_subscriber_that_hangs_never_blocks_a_turn() {
     }
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }
+
+/// Records what the stream hooks are told, in order.
+#[derive(Clone, Default)]
+struct StreamLog(Arc<Mutex<Vec<String>>>);
+
+impl a2a_server::hooks::StreamHooks for StreamLog {
+    fn on_subscribe(&self, task_id: &a2a_types::TaskId, _call: &CallContext) {
+        self.0.lock().unwrap().push(format!("subscribe {task_id}"));
+    }
+
+    fn on_unsubscribe(&self, task_id: &a2a_types::TaskId) {
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("unsubscribe {task_id}"));
+    }
+
+    fn on_event(&self, task_id: &a2a_types::TaskId, event: &a2a_server::handler::StreamEvent) {
+        let kind = match &event.response {
+            StreamResponse::Task(_) => "task",
+            StreamResponse::Message(_) => "message",
+            StreamResponse::StatusUpdate(_) => "status",
+            StreamResponse::ArtifactUpdate(_) => "artifact",
+        };
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("event {task_id} {kind}"));
+    }
+}
+
+impl StreamLog {
+    fn lines(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+#[tokio::test]
+async fn stream_hooks_see_subscribe_events_and_close_without_stopping_the_task() {
+    use crate::streaming::{Binding, Sse, streaming_card};
+    let log = StreamLog::default();
+    let server = TestServer::start_with(
+        A2aServer::builder(streaming_card(), BindingEcho).stream_hooks(log.clone()),
+    )
+    .await;
+    let task = server
+        .call("SendMessage", send_params("ask", json!({})))
+        .await["task"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let task_id = a2a_types::TaskId::new(task.clone());
+    let handler = server.server.handler();
+    let mut first = Sse::open(Binding::JsonRpc.subscribe(&server, &task).await);
+    let mut second = Sse::open(Binding::Rest.subscribe(&server, &task).await);
+    assert!(first.next_event().await.is_some(), "the snapshot");
+    assert!(second.next_event().await.is_some(), "the snapshot");
+    assert_eq!(handler.stream_count(&task_id), 2);
+    assert_eq!(
+        log.lines()
+            .iter()
+            .filter(|line| **line == format!("event {task} task"))
+            .count(),
+        2
+    );
+    assert_eq!(handler.close_streams(&task_id), 2);
+    assert!(first.next_event().await.is_none(), "closed");
+    assert!(second.next_event().await.is_none(), "closed");
+    eventually("both streams to be unsubscribed", || {
+        let gone = log
+            .lines()
+            .iter()
+            .filter(|line| **line == format!("unsubscribe {task}"))
+            .count()
+            == 2;
+        async move { gone }
+    })
+    .await;
+    assert_eq!(handler.stream_count(&task_id), 0);
+    let subscribed = log
+        .lines()
+        .iter()
+        .filter(|line| **line == format!("subscribe {task}"))
+        .count();
+    assert_eq!(subscribed, 2);
+    // The task goes on: it still waits for input, and takes a new subscriber.
+    let state = server.call("GetTask", json!({"id": task})).await["status"]["state"].clone();
+    assert_eq!(state, "TASK_STATE_INPUT_REQUIRED");
+    let mut again = Sse::open(Binding::JsonRpc.subscribe(&server, &task).await);
+    assert!(again.next_event().await.is_some());
+    assert_eq!(handler.stream_count(&task_id), 1);
+}
+
+#[tokio::test]
+async fn stream_hooks_follow_a_streaming_message_from_its_first_event() {
+    use crate::streaming::{Binding, Sse, stream_params, streaming_card};
+    let log = StreamLog::default();
+    let server = TestServer::start_with(
+        A2aServer::builder(streaming_card(), BindingEcho).stream_hooks(log.clone()),
+    )
+    .await;
+    let mut sse = Sse::open(
+        Binding::JsonRpc
+            .send_stream(&server, stream_params("hi"))
+            .await,
+    );
+    let mut blocks = 0;
+    while sse.next_event().await.is_some() {
+        blocks += 1;
+    }
+    eventually("the stream to be unsubscribed", || {
+        let done = log
+            .lines()
+            .last()
+            .is_some_and(|line| line.starts_with("unsubscribe"));
+        async move { done }
+    })
+    .await;
+    let lines = log.lines();
+    assert!(lines[0].starts_with("subscribe "), "{lines:?}");
+    let events = lines
+        .iter()
+        .filter(|line| line.starts_with("event "))
+        .count();
+    assert_eq!(events, blocks, "{lines:?}");
+    assert!(
+        lines.iter().any(|line| line.ends_with(" artifact")),
+        "{lines:?}"
+    );
+}

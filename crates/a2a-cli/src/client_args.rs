@@ -132,6 +132,11 @@ pub(crate) struct ClientArgs {
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Connection")]
     pub(crate) timeout: Option<Duration>,
 
+    /// Close a stream still open after this long, whether or not events keep coming (e.g. 5m;
+    /// a bare number is milliseconds) [default: no limit besides --timeout's silence]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Connection")]
+    pub(crate) stream_max_duration: Option<Duration>,
+
     /// Print the protocol JSON as received (in v1.0 shapes, a v0.3 agent's answers translated),
     /// one value per line, instead of a summary
     #[arg(long, help_heading = "Output")]

@@ -106,6 +106,9 @@ fn builder(args: &ClientArgs) -> Result<A2aClientBuilder, UsageError> {
             stream_idle: timeout,
         });
     }
+    if let Some(limit) = args.stream_max_duration {
+        builder = builder.stream_max_duration(limit);
+    }
     if let Some(tls) = tls_options(args)? {
         builder = builder.tls(tls);
     }

@@ -8,7 +8,7 @@ use a2a_client::{A2aClient, ClientError, ResponseExt as _, message};
 use a2a_server::executor::CancelRequest;
 use a2a_server::{A2aServer, AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
 use a2a_types::error::ErrorKind;
-use a2a_types::{AgentInterface, ProtocolBinding, TaskState};
+use a2a_types::{A2aError, AgentInterface, ProtocolBinding, TaskState};
 
 use crate::support::{Agent, cancel, card_at, every_binding};
 
@@ -25,7 +25,13 @@ impl AgentExecutor for Delegating {
         context: RequestContext,
         updater: TaskUpdater,
     ) -> Result<(), ExecutorError> {
-        if context.text() == "wait" {
+        let text = context.text();
+        if let Some(reason) = text.strip_prefix("own ") {
+            // This agent's own refusal, not another agent's.
+            let kind = ErrorKind::from_reason(reason).unwrap();
+            return Err(ExecutorError::Refuse(A2aError::from(kind)));
+        }
+        if text.starts_with("wait") {
             updater.working("waiting").await?;
             context.cancellation.cancelled().await;
             return Ok(());
@@ -37,7 +43,16 @@ impl AgentExecutor for Delegating {
         Ok(())
     }
 
-    async fn cancel(&self, _request: CancelRequest<'_>) -> Result<(), ExecutorError> {
+    async fn cancel(&self, request: CancelRequest<'_>) -> Result<(), ExecutorError> {
+        let asked = request
+            .task
+            .history
+            .first()
+            .map(a2a_types::Message::text)
+            .unwrap_or_default();
+        if asked == "wait own" {
+            return Err(A2aError::unsupported_operation("this task cannot be stopped").into());
+        }
         self.other
             .get_task(crate::support::get("no-such-task"))
             .await?;
@@ -131,6 +146,48 @@ async fn another_agents_error_in_the_cancel_hook_answers_internal_error() {
         match error {
             ClientError::Agent(error) => {
                 assert_eq!(error.kind(), ErrorKind::Internal, "{binding}: {error:?}");
+            }
+            other => panic!("{binding}: {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_executors_own_a2a_error_answers_as_that_error_on_every_binding() {
+    let (_other, card) = start().await;
+    for binding in every_binding() {
+        let client = caller(&card, &binding);
+        for kind in [
+            ErrorKind::TaskNotFound,
+            ErrorKind::InvalidParams,
+            ErrorKind::UnsupportedOperation,
+        ] {
+            let what = format!("{binding} {kind:?}");
+            let request = message::request(format!("own {}", kind.reason()));
+            for result in [
+                client.send_message(request.clone()).await.map(|_| ()),
+                client.send_streaming_message(request).await.map(|_| ()),
+            ] {
+                match result {
+                    Err(ClientError::Agent(error)) => assert_eq!(error.kind(), kind, "{what}"),
+                    other => panic!("{what}: {other:?}"),
+                }
+            }
+        }
+        // The cancel hook's own refusal too.
+        let task = client
+            .send_message(
+                message::draft()
+                    .text("wait own")
+                    .return_immediately(true)
+                    .into_request(),
+            )
+            .await
+            .unwrap();
+        let task_id = task.task_id().unwrap().clone();
+        match client.cancel_task(cancel(&task_id)).await {
+            Err(ClientError::Agent(error)) => {
+                assert_eq!(error.kind(), ErrorKind::UnsupportedOperation, "{binding}");
             }
             other => panic!("{binding}: {other:?}"),
         }

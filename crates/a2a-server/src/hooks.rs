@@ -10,7 +10,9 @@
 //!   sees every stored event of every task, for audit and metrics, without slowing a turn;
 //! - [`StreamHooks`] ([`stream_hooks`](crate::A2aServerBuilder::stream_hooks)) is told when
 //!   a stream opens, sends an event and ends; a task's streams can be counted and closed
-//!   ([`RequestHandler::close_streams`](crate::RequestHandler::close_streams)).
+//!   ([`RequestHandler::close_streams`](crate::RequestHandler::close_streams));
+//! - [`FailureMessage`] ([`failure_message`](crate::A2aServerBuilder::failure_message))
+//!   rewords what a failed task says.
 //!
 //! ```
 //! use a2a_server::hooks::{Authorizer, EventSubscriber, ObservedEvent};
@@ -130,6 +132,66 @@ pub trait StreamHooks: Send + Sync + 'static {
     fn on_event(&self, task_id: &TaskId, event: &crate::handler::StreamEvent) {
         let _ = (task_id, event);
     }
+}
+
+/// Why a task failed, as a [`FailureMessage`] hook sees it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum TaskFailure<'a> {
+    /// The executor returned this error: a failure, an internal error (its cause is never
+    /// shown by default), a refused update, or a refusal that came after the task changed.
+    Executor(&'a crate::ExecutorError),
+    /// The executor returned without doing anything with a task that waited in the queue.
+    NothingDone,
+    /// The executor panicked.
+    Panicked,
+    /// The executor ran past the server's time limit for a turn.
+    TimedOut,
+    /// The executor did not stop after its task was canceled, and was dropped.
+    IgnoredCancellation,
+}
+
+/// Rewords the status message of a task the executor's outcome failed.
+///
+/// It gets the task, why it failed and the text the server would show (which never carries
+/// an internal error's message), and returns the text to show instead. What it returns
+/// reaches the client: keep secrets and internal details out. Failures the server makes
+/// itself (shutdown) keep their own text.
+///
+/// Any `Fn(&TaskId, TaskFailure<'_>, &str) -> String` is one.
+pub trait FailureMessage: Send + Sync + 'static {
+    /// The status message of the failed task `task_id`.
+    fn failure_message(&self, task_id: &TaskId, failure: TaskFailure<'_>, default: &str) -> String;
+}
+
+impl<F> FailureMessage for F
+where
+    F: Fn(&TaskId, TaskFailure<'_>, &str) -> String + Send + Sync + 'static,
+{
+    fn failure_message(&self, task_id: &TaskId, failure: TaskFailure<'_>, default: &str) -> String {
+        self(task_id, failure, default)
+    }
+}
+
+/// The failure text of `outcome`: `default`, unless the hook rewords it.
+pub(crate) fn reword_failure(
+    engine: &crate::turn::Engine,
+    task_id: &TaskId,
+    outcome: &crate::turn::Outcome,
+    default: String,
+) -> String {
+    use crate::turn::Outcome;
+    let Some(hook) = &engine.failure_message else {
+        return default;
+    };
+    let failure = match outcome {
+        Outcome::Returned(Ok(())) => TaskFailure::NothingDone,
+        Outcome::Returned(Err(error)) => TaskFailure::Executor(error),
+        Outcome::Panicked => TaskFailure::Panicked,
+        Outcome::TimedOut => TaskFailure::TimedOut,
+        Outcome::Abandoned => TaskFailure::IgnoredCancellation,
+    };
+    hook.failure_message(task_id, failure, &default)
 }
 
 /// What an access to a task needs.
@@ -260,6 +322,7 @@ pub(crate) struct Hooks {
     pub(crate) authorizer: Option<Arc<dyn Authorizer>>,
     pub(crate) subscribers: Vec<Subscriber>,
     pub(crate) streams: Option<Arc<dyn StreamHooks>>,
+    pub(crate) failure_message: Option<Arc<dyn FailureMessage>>,
 }
 
 impl crate::A2aServerBuilder {
@@ -393,6 +456,36 @@ impl crate::A2aServerBuilder {
     /// ```
     pub fn stream_hooks(mut self, hooks: impl StreamHooks) -> Self {
         self.hooks.streams = Some(Arc::new(hooks));
+        self
+    }
+}
+
+impl crate::A2aServerBuilder {
+    /// Rewords the status message of tasks the executor failed with `hook` (default: the
+    /// server's own text, which names no internal error). See [`FailureMessage`].
+    ///
+    /// ```
+    /// # use a2a_server::{A2aServer, executor::*};
+    /// # use a2a_server::hooks::TaskFailure;
+    /// # use a2a_types::{AgentCard, AgentInterface, ProtocolBinding, TaskId};
+    /// # struct Echo;
+    /// # #[async_trait::async_trait]
+    /// # impl AgentExecutor for Echo {
+    /// #     async fn execute(&self, _: RequestContext, u: TaskUpdater) -> Result<(), ExecutorError> { u.complete(()).await?; Ok(()) }
+    /// # }
+    /// # let card = AgentCard::new("Echo", "Echoes.", "1.0.0")
+    /// #     .with_interface(AgentInterface::new("http://localhost:8080/a2a", ProtocolBinding::JsonRpc));
+    /// let server = A2aServer::builder(card, Echo)
+    ///     .authentication(a2a_server::auth::Authentication::disabled())
+    ///     .failure_message(|_task: &TaskId, failure: TaskFailure<'_>, default: &str| match failure {
+    ///         TaskFailure::TimedOut => "That took too long; please try again.".to_owned(),
+    ///         _ => format!("Sorry: {default}"),
+    ///     })
+    ///     .build()?;
+    /// # Ok::<(), a2a_server::ConfigError>(())
+    /// ```
+    pub fn failure_message(mut self, hook: impl FailureMessage) -> Self {
+        self.hooks.failure_message = Some(Arc::new(hook));
         self
     }
 }

@@ -43,6 +43,8 @@ pub(crate) struct Engine {
     pub(super) executor: Arc<dyn AgentExecutor>,
     /// The global event subscribers (see [`crate::hooks::EventSubscriber`]).
     pub(crate) subscribers: Vec<crate::hooks::Subscriber>,
+    /// Rewords what a failed task says (see [`crate::hooks::FailureMessage`]).
+    pub(crate) failure_message: Option<Arc<dyn crate::hooks::FailureMessage>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -194,6 +196,7 @@ impl Engine {
             config,
             running: Mutex::new(HashMap::new()),
             subscribers: Vec::new(),
+            failure_message: None,
         }
     }
 

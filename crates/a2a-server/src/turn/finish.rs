@@ -18,7 +18,7 @@ pub(super) const CANCELED_EXECUTOR_GRACE: Duration = Duration::from_secs(5);
 
 /// How the executor's future settled.
 #[derive(Debug)]
-pub(super) enum Outcome {
+pub(crate) enum Outcome {
     Returned(Result<(), ExecutorError>),
     Panicked,
     TimedOut,
@@ -80,7 +80,7 @@ impl Turn {
             let flags = self.flags();
             (flags.created, flags.changed)
         };
-        let failure = match outcome {
+        let failure = match &outcome {
             // A queued task was answered as SUBMITTED before it ran (only queued requests
             // wait for a slot): an agent that did nothing with it gets what a new interaction
             // gets (InvalidAgentResponse), as a failed task.
@@ -93,11 +93,11 @@ impl Turn {
             }
             // A queued request was answered long ago, so a refusal can only fail the task.
             Outcome::Returned(Err(ExecutorError::Refuse(error))) if !changed && !self.queued => {
-                self.finish_refused(error).await;
+                self.finish_refused(error.clone()).await;
                 return;
             }
             Outcome::Returned(Err(ExecutorError::Refuse(error))) => error.message().to_owned(),
-            Outcome::Returned(Err(ExecutorError::Failed(message))) => message,
+            Outcome::Returned(Err(ExecutorError::Failed(message))) => message.clone(),
             Outcome::Returned(Err(ExecutorError::Update(error))) => {
                 tracing::warn!(task_id = %self.task_id, error = %error, "executor gave up after a refused update");
                 "the agent could not update the task".to_owned()
@@ -124,6 +124,7 @@ impl Turn {
                 )
             }
         };
+        let failure = crate::hooks::reword_failure(&self.engine, &self.task_id, &outcome, failure);
         self.finish_failed(failure).await;
     }
 

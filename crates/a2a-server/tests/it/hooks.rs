@@ -455,3 +455,51 @@ async fn stream_hooks_follow_a_streaming_message_from_its_first_event() {
         "{lines:?}"
     );
 }
+
+#[tokio::test]
+async fn failure_message_hook_rewords_what_a_failed_task_says() {
+    use a2a_server::hooks::TaskFailure;
+    use a2a_server::{ExecutorError, RequestContext, TaskUpdater};
+    let executor = crate::support::FnExecutor(
+        |context: RequestContext, _updater: TaskUpdater| async move {
+            match context.text().as_str() {
+                "crash" => Err(ExecutorError::internal("connection to db-7 refused")),
+                _ => Err(ExecutorError::failed("out of stock")),
+            }
+        },
+    );
+    let server = TestServer::start_with(
+        A2aServer::builder(standard_card(), executor).failure_message(
+            |task_id: &a2a_types::TaskId, failure: TaskFailure<'_>, default: &str| match failure {
+                TaskFailure::Executor(ExecutorError::Internal(_)) => {
+                    format!("Something went wrong with {task_id}; support has been told.")
+                }
+                _ => format!("Sorry: {default}"),
+            },
+        ),
+    )
+    .await;
+    let crashed = server
+        .call("SendMessage", send_params("crash", json!({})))
+        .await;
+    let task = &crashed["task"];
+    assert_eq!(task["status"]["state"], "TASK_STATE_FAILED");
+    let text = task["status"]["message"]["parts"][0]["text"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        text,
+        format!(
+            "Something went wrong with {}; support has been told.",
+            task["id"].as_str().unwrap()
+        )
+    );
+    assert!(!crashed.to_string().contains("db-7"), "{crashed}");
+    let failed = server
+        .call("SendMessage", send_params("sell", json!({})))
+        .await;
+    assert_eq!(
+        failed["task"]["status"]["message"]["parts"][0]["text"],
+        "Sorry: out of stock"
+    );
+}

@@ -387,9 +387,9 @@ impl A2aClientBuilder {
         self
     }
 
-    /// What [`A2aClient::send_default`] does with a message (default
-    /// [`SendOperation::SendMessage`]); [`CallOptions::operation`](crate::CallOptions::operation)
-    /// overrides it per call.
+    /// What [`A2aClient::send_default`](crate::A2aClient::send_default) does with a
+    /// message (default [`SendOperation::SendMessage`]);
+    /// [`CallOptions::operation`](crate::CallOptions::operation) overrides it per call.
     ///
     /// ```
     /// use a2a_client::{A2aClient, SendOperation};

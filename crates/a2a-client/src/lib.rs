@@ -56,6 +56,12 @@
 //! * [`fetch_agent_card`]: discovery, redirects refused by default; the builder's
 //!   [`discover`](A2aClientBuilder::discover) also binds credentials to the card's origin.
 //! * [`EventStream`]: stream events, resumed under a [`ResumePolicy`].
+//!   [`RawEventStream`]: a stream's SSE bytes as received, for relays;
+//!   [`A2aClientBuilder::stream_max_duration`] caps a stream's whole life.
+//! * [`SendOperation`] and a default `historyLength`: what
+//!   [`A2aClient::send_default`] does and what it asks for, set on the builder and per call.
+//! * `executor` (feature `executor`): `?` on a [`ClientError`] in an `a2a-server` executor
+//!   fails the task; another agent's A2A error is never passed on as the server's own.
 //! * [`Credentials`]: API keys, bearer tokens, OAuth 2.0 client credentials.
 //! * [`ClientError`]: the agent's A2A errors apart from transport failures, with
 //!   [`is_retryable`](ClientError::is_retryable).

@@ -268,6 +268,9 @@ pub(crate) struct ServeOptions {
     /// How many tasks are kept before finished ones are evicted; 0 = no cap [default: 10000]
     #[arg(long, value_name = "N", help_heading = "Tasks")]
     pub(crate) max_stored_tasks: Option<usize>,
+    /// In-memory store: how many saves pass between two passes that free the memory of expired finished tasks; 0 = after every save [default: 100]
+    #[arg(long, value_name = "N", help_heading = "Tasks")]
+    pub(crate) store_cleanup_interval: Option<u64>,
     /// SendMessage answers at the first update unless the request says otherwise [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Tasks", num_args = 0..=1,
           require_equals = true, default_missing_value = "true",
@@ -439,6 +442,7 @@ impl ServeOptions {
             instance_id: self.instance_id.or(lower.instance_id),
             completed_task_ttl: self.completed_task_ttl.or(lower.completed_task_ttl),
             max_stored_tasks: self.max_stored_tasks.or(lower.max_stored_tasks),
+            store_cleanup_interval: self.store_cleanup_interval.or(lower.store_cleanup_interval),
             return_immediately: self.return_immediately.or(lower.return_immediately),
             async_timeout: self.async_timeout.or(lower.async_timeout),
             rest_status_profile: self.rest_status_profile.or(lower.rest_status_profile),

@@ -444,6 +444,9 @@ fn store(options: &ServeOptions) -> Result<StoreSetting, ConfigError> {
         if let Some(max) = options.max_stored_tasks {
             store.max_stored_tasks = max;
         }
+        if let Some(interval) = options.store_cleanup_interval {
+            store.cleanup_interval = interval;
+        }
         return Ok(StoreSetting::Memory(store));
     }
     if !(url.starts_with("sqlite:")
@@ -459,6 +462,12 @@ fn store(options: &ServeOptions) -> Result<StoreSetting, ConfigError> {
     if options.max_stored_tasks.is_some() {
         return Err(invalid(
             "max-stored-tasks",
+            "applies to --store memory only; SQL stores expire finished tasks by --completed-task-ttl",
+        ));
+    }
+    if options.store_cleanup_interval.is_some() {
+        return Err(invalid(
+            "store-cleanup-interval",
             "applies to --store memory only; SQL stores expire finished tasks by --completed-task-ttl",
         ));
     }

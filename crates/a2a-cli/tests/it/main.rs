@@ -39,6 +39,7 @@ mod push_delivery;
 mod python_sdk_03;
 mod register;
 mod serve;
+mod store_cleanup;
 mod support;
 mod tls;
 mod traces;

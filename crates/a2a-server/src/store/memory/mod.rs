@@ -16,7 +16,7 @@ mod setup;
 mod task_store;
 mod upkeep;
 
-/// How many successful saves pass between two cleanup passes (`cleanupInterval`).
+/// How many successful saves pass between two cleanup passes by default (`cleanupInterval`).
 const CLEANUP_INTERVAL: u64 = 100;
 
 /// Settings of an [`InMemoryTaskStore`]: expiry of terminal tasks and a size cap.
@@ -49,6 +49,10 @@ pub struct InMemoryTaskStoreConfig {
     /// finished task costs no more than the task itself. Running tasks always keep their
     /// whole log, so a stream resumed mid-turn misses nothing.
     pub keep_finished_event_logs: bool,
+    /// How many successful saves pass between two cleanup passes, each dropping every expired
+    /// terminal task (`cleanupInterval`). Default: 100; `0` is read as 1, a pass after every
+    /// save. Expired tasks are invisible either way; the passes give their memory back.
+    pub cleanup_interval: u64,
 }
 
 /// A [`TaskStore`] in the process's memory: the default store of the server library.
@@ -67,7 +71,8 @@ pub struct InMemoryTaskStoreConfig {
 ///   [`completed_task_ttl`](InMemoryTaskStoreConfig::completed_task_ttl) after the save that
 ///   made it terminal; saving it again while it stays terminal does not extend its life. An
 ///   expired task is invisible at once: `load` and `save` drop it when they meet it, `list`
-///   drops every expired task before it scans, and every 100th save runs the same cleanup,
+///   drops every expired task before it scans, and every 100th save (the
+///   [`cleanup_interval`](InMemoryTaskStoreConfig::cleanup_interval)) runs the same cleanup,
 ///   so memory is given back even when nobody reads.
 /// - **Size cap**: when a save creates a task while the store already holds
 ///   [`max_stored_tasks`](InMemoryTaskStoreConfig::max_stored_tasks), it first evicts

@@ -12,6 +12,7 @@ impl Default for InMemoryTaskStoreConfig {
             completed_task_ttl: Duration::from_secs(60 * 60),
             max_stored_tasks: 10_000,
             keep_finished_event_logs: false,
+            cleanup_interval: super::CLEANUP_INTERVAL,
         }
     }
 }

@@ -12,7 +12,7 @@ use super::super::{
     Expected, Saved, StoreError, StoredTask, TaskCursor, TaskEvent, TaskPage, TaskQuery, TaskScope,
     TaskStore, Version, fold_artifact_update,
 };
-use super::{CLEANUP_INTERVAL, Entry, InMemoryTaskStore, Log, TerminalKey};
+use super::{Entry, InMemoryTaskStore, Log, TerminalKey};
 
 #[async_trait]
 impl TaskStore for InMemoryTaskStore {
@@ -204,7 +204,10 @@ impl TaskStore for InMemoryTaskStore {
         );
 
         tasks.saves += 1;
-        if tasks.saves.is_multiple_of(CLEANUP_INTERVAL) {
+        if tasks
+            .saves
+            .is_multiple_of(self.config.cleanup_interval.max(1))
+        {
             tasks.drop_expired(now, ttl);
         }
         Ok(Saved {

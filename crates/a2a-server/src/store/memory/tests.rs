@@ -286,6 +286,29 @@ async fn the_cleanup_pass_evicts_expired_tasks_every_100_saves() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn the_cleanup_pass_runs_every_configured_number_of_saves() {
+    let store = InMemoryTaskStore::with_config(InMemoryTaskStoreConfig {
+        cleanup_interval: 3,
+        ..InMemoryTaskStoreConfig::default()
+    });
+    create(&store, "old", TaskState::Completed).await;
+    advance(HOUR).await;
+    create(&store, "t2", TaskState::Working).await;
+    assert!(holds(&store, "old"), "2 saves: no cleanup yet");
+    create(&store, "t3", TaskState::Working).await;
+    assert!(!holds(&store, "old"), "the 3rd save runs the cleanup");
+
+    let every_save = InMemoryTaskStore::with_config(InMemoryTaskStoreConfig {
+        cleanup_interval: 0,
+        ..InMemoryTaskStoreConfig::default()
+    });
+    create(&every_save, "old", TaskState::Completed).await;
+    advance(HOUR).await;
+    create(&every_save, "t2", TaskState::Working).await;
+    assert!(!holds(&every_save, "old"), "0 runs the cleanup after every save");
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_zero_ttl_keeps_terminal_tasks() {
     let store = store_with(Duration::ZERO, 0);
     create(&store, "t", TaskState::Completed).await;

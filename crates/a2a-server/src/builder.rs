@@ -362,7 +362,8 @@ impl A2aServerBuilder {
                     .unwrap_or_else(|| Arc::new(SystemResolver::new())),
             ))
         });
-        let executor = self.executor;
+        let executor =
+            crate::hooks::with_extensions(self.executor, &self.card, self.hooks.extensions)?;
         let versions = self.config.protocol_versions;
         let mut engine = Engine::new(store, cluster, self.config, push, executor);
         engine.subscribers = self.hooks.subscribers;
@@ -433,4 +434,12 @@ pub enum ConfigError {
         "an extended card was configured but the public card does not declare capabilities.extendedAgentCard"
     )]
     ExtendedCardNotDeclared,
+    /// An extension handler was given for an extension the card does not declare.
+    #[error(
+        "an extension handler was configured for {uri:?}, which the card's capabilities.extensions does not declare"
+    )]
+    UndeclaredExtension {
+        /// The handler's extension URI.
+        uri: String,
+    },
 }

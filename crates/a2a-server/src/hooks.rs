@@ -12,7 +12,9 @@
 //!   a stream opens, sends an event and ends; a task's streams can be counted and closed
 //!   ([`RequestHandler::close_streams`](crate::RequestHandler::close_streams));
 //! - [`FailureMessage`] ([`failure_message`](crate::A2aServerBuilder::failure_message))
-//!   rewords what a failed task says.
+//!   rewords what a failed task says;
+//! - [`ExtensionHandler`] ([`extension_handler`](crate::A2aServerBuilder::extension_handler))
+//!   runs before and after the executor for the card's extension it is matched with by URI.
 //!
 //! ```
 //! use a2a_server::hooks::{Authorizer, EventSubscriber, ObservedEvent};
@@ -194,6 +196,127 @@ pub(crate) fn reword_failure(
     hook.failure_message(task_id, failure, &default)
 }
 
+/// Runs before and after the executor in each turn whose call activated its extension: the
+/// card's extension with the handler's [`uri`](ExtensionHandler::uri). Each hook gets the
+/// card's full declaration of the extension, `params` included.
+///
+/// The card must declare the extension (else the server does not build:
+/// [`ConfigError::UndeclaredExtension`](crate::ConfigError::UndeclaredExtension)). Handlers
+/// run in the order they were added before the executor, and in the reverse order after
+/// it. An error from `before` ends the turn as if the executor had returned it (a refusal
+/// refuses the request); the executor then does not run.
+#[async_trait::async_trait]
+pub trait ExtensionHandler: Send + Sync + 'static {
+    /// The URI of the extension this handles.
+    fn uri(&self) -> &str;
+
+    /// Before the executor: may read or change its context, or update the task.
+    async fn before(
+        &self,
+        extension: &a2a_types::card::AgentExtension,
+        context: &mut crate::RequestContext,
+        updater: &crate::TaskUpdater,
+    ) -> Result<(), crate::ExecutorError> {
+        let _ = (extension, context, updater);
+        Ok(())
+    }
+
+    /// After the executor returned `outcome`: returns the outcome of the turn (by default
+    /// `outcome` itself).
+    async fn after(
+        &self,
+        extension: &a2a_types::card::AgentExtension,
+        context: &crate::RequestContext,
+        outcome: Result<(), crate::ExecutorError>,
+    ) -> Result<(), crate::ExecutorError> {
+        let _ = (extension, context);
+        outcome
+    }
+}
+
+/// The executor with its extension handlers around it.
+struct WithExtensions {
+    executor: Arc<dyn crate::AgentExecutor>,
+    handlers: Vec<(a2a_types::card::AgentExtension, Arc<dyn ExtensionHandler>)>,
+}
+
+/// `executor`, wrapped in `handlers` when there are any.
+///
+/// # Errors
+/// [`ConfigError::UndeclaredExtension`](crate::ConfigError::UndeclaredExtension) for a
+/// handler of an extension the card does not declare.
+pub(crate) fn with_extensions(
+    executor: Arc<dyn crate::AgentExecutor>,
+    card: &a2a_types::AgentCard,
+    handlers: Vec<Arc<dyn ExtensionHandler>>,
+) -> Result<Arc<dyn crate::AgentExecutor>, crate::ConfigError> {
+    if handlers.is_empty() {
+        return Ok(executor);
+    }
+    let mut matched = Vec::with_capacity(handlers.len());
+    for handler in handlers {
+        let declared = card
+            .capabilities
+            .extensions
+            .iter()
+            .find(|extension| extension.uri == handler.uri())
+            .ok_or_else(|| crate::ConfigError::UndeclaredExtension {
+                uri: handler.uri().to_owned(),
+            })?;
+        matched.push((declared.clone(), handler));
+    }
+    Ok(Arc::new(WithExtensions {
+        executor,
+        handlers: matched,
+    }))
+}
+
+#[async_trait::async_trait]
+impl crate::AgentExecutor for WithExtensions {
+    async fn execute(
+        &self,
+        mut context: crate::RequestContext,
+        updater: crate::TaskUpdater,
+    ) -> Result<(), crate::ExecutorError> {
+        let active: Vec<_> = self
+            .handlers
+            .iter()
+            .filter(|(extension, _)| context.extensions.contains(&extension.uri))
+            .collect();
+        if active.is_empty() {
+            return self.executor.execute(context, updater).await;
+        }
+        let mut outcome = Ok(());
+        let mut ran = 0;
+        for (extension, handler) in &active {
+            outcome = handler.before(extension, &mut context, &updater).await;
+            if outcome.is_err() {
+                break;
+            }
+            ran += 1;
+        }
+        let seen = context.clone();
+        if outcome.is_ok() {
+            outcome = self.executor.execute(context, updater).await;
+        }
+        for (extension, handler) in active[..ran].iter().rev() {
+            outcome = handler.after(extension, &seen, outcome).await;
+        }
+        outcome
+    }
+
+    async fn cancel(
+        &self,
+        request: crate::executor::CancelRequest<'_>,
+    ) -> Result<(), crate::ExecutorError> {
+        self.executor.cancel(request).await
+    }
+
+    async fn recover(&self, task: &Task) -> crate::executor::Recovery {
+        self.executor.recover(task).await
+    }
+}
+
 /// What an access to a task needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Access {
@@ -323,6 +446,7 @@ pub(crate) struct Hooks {
     pub(crate) subscribers: Vec<Subscriber>,
     pub(crate) streams: Option<Arc<dyn StreamHooks>>,
     pub(crate) failure_message: Option<Arc<dyn FailureMessage>>,
+    pub(crate) extensions: Vec<Arc<dyn ExtensionHandler>>,
 }
 
 impl crate::A2aServerBuilder {
@@ -486,6 +610,58 @@ impl crate::A2aServerBuilder {
     /// ```
     pub fn failure_message(mut self, hook: impl FailureMessage) -> Self {
         self.hooks.failure_message = Some(Arc::new(hook));
+        self
+    }
+}
+
+impl crate::A2aServerBuilder {
+    /// Runs `handler` before and after the executor in each turn that activated its
+    /// extension (the card must declare it). Call it again to add more. See
+    /// [`ExtensionHandler`].
+    ///
+    /// ```
+    /// # use a2a_server::{A2aServer, executor::*, hooks::ExtensionHandler};
+    /// # use a2a_types::{AgentCard, AgentInterface, ProtocolBinding};
+    /// # use a2a_types::card::AgentExtension;
+    /// # struct Echo;
+    /// # #[async_trait::async_trait]
+    /// # impl AgentExecutor for Echo {
+    /// #     async fn execute(&self, _: RequestContext, u: TaskUpdater) -> Result<(), ExecutorError> { u.complete(()).await?; Ok(()) }
+    /// # }
+    /// /// Tells the executor which language the client asked for.
+    /// struct Language;
+    ///
+    /// #[async_trait::async_trait]
+    /// impl ExtensionHandler for Language {
+    ///     fn uri(&self) -> &str {
+    ///         "https://example.com/ext/language/v1"
+    ///     }
+    ///
+    ///     async fn before(
+    ///         &self,
+    ///         _extension: &AgentExtension,
+    ///         context: &mut RequestContext,
+    ///         _updater: &TaskUpdater,
+    ///     ) -> Result<(), ExecutorError> {
+    ///         context.metadata.get_or_insert_default().insert("language".into(), "fr".into());
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let mut card = AgentCard::new("Echo", "Echoes.", "1.0.0")
+    ///     .with_interface(AgentInterface::new("http://localhost:8080/a2a", ProtocolBinding::JsonRpc));
+    /// card.capabilities.extensions.push(AgentExtension {
+    ///     uri: "https://example.com/ext/language/v1".into(),
+    ///     ..AgentExtension::default()
+    /// });
+    /// let server = A2aServer::builder(card, Echo)
+    ///     .authentication(a2a_server::auth::Authentication::disabled())
+    ///     .extension_handler(Language)
+    ///     .build()?;
+    /// # Ok::<(), a2a_server::ConfigError>(())
+    /// ```
+    pub fn extension_handler(mut self, handler: impl ExtensionHandler) -> Self {
+        self.hooks.extensions.push(Arc::new(handler));
         self
     }
 }

@@ -503,3 +503,139 @@ async fn failure_message_hook_rewords_what_a_failed_task_says() {
         "Sorry: out of stock"
     );
 }
+
+const LANGUAGE: &str = "https://example.com/ext/language/v1";
+
+/// Puts the declared default language into the metadata; refuses the text "no".
+struct Language(Arc<Mutex<Vec<String>>>);
+
+#[async_trait::async_trait]
+impl a2a_server::hooks::ExtensionHandler for Language {
+    fn uri(&self) -> &str {
+        LANGUAGE
+    }
+
+    async fn before(
+        &self,
+        extension: &a2a_types::card::AgentExtension,
+        context: &mut a2a_server::RequestContext,
+        _updater: &a2a_server::TaskUpdater,
+    ) -> Result<(), a2a_server::ExecutorError> {
+        self.0.lock().unwrap().push("before".into());
+        if context.text() == "no" {
+            return Err(
+                a2a_types::A2aError::invalid_params("the language extension says no").into(),
+            );
+        }
+        let language = extension
+            .params
+            .as_ref()
+            .and_then(|params| params.get("default"))
+            .cloned();
+        context
+            .metadata
+            .get_or_insert_default()
+            .insert("language".into(), language.unwrap_or_default());
+        Ok(())
+    }
+
+    async fn after(
+        &self,
+        _extension: &a2a_types::card::AgentExtension,
+        _context: &a2a_server::RequestContext,
+        outcome: Result<(), a2a_server::ExecutorError>,
+    ) -> Result<(), a2a_server::ExecutorError> {
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("after ok={}", outcome.is_ok()));
+        outcome
+    }
+}
+
+async fn serve_with_language(calls: Arc<Mutex<Vec<String>>>) -> TestServer {
+    let mut card = standard_card();
+    let mut params = a2a_types::Metadata::new();
+    params.insert("default".into(), json!("fr"));
+    card.capabilities
+        .extensions
+        .push(a2a_types::card::AgentExtension {
+            uri: LANGUAGE.into(),
+            params: Some(params),
+            ..a2a_types::card::AgentExtension::default()
+        });
+    let executor = crate::support::FnExecutor(
+        |context: a2a_server::RequestContext, updater: a2a_server::TaskUpdater| async move {
+            let language = context
+                .metadata
+                .as_ref()
+                .and_then(|metadata| metadata.get("language"))
+                .and_then(|language| language.as_str())
+                .unwrap_or("none")
+                .to_owned();
+            updater.complete(language.as_str()).await?;
+            Ok(())
+        },
+    );
+    TestServer::start_with(A2aServer::builder(card, executor).extension_handler(Language(calls)))
+        .await
+}
+
+async fn send_with_extension(server: &TestServer, text: &str, extensions: &str) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send_params(text, json!({}))});
+    server
+        .http
+        .post(server.url("/a2a"))
+        .header("A2A-Version", "1.0")
+        .header("A2A-Extensions", extensions)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn extension_handler_runs_around_the_executor_with_the_cards_declaration() {
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let server = serve_with_language(Arc::clone(&calls)).await;
+    let answer = send_with_extension(&server, "hello", LANGUAGE).await;
+    assert_eq!(
+        answer["result"]["task"]["status"]["message"]["parts"][0]["text"], "fr",
+        "{answer}"
+    );
+    assert_eq!(*calls.lock().unwrap(), vec!["before", "after ok=true"]);
+    // Not activated: the handler stays out of it.
+    let plain = server
+        .call("SendMessage", send_params("hello", json!({})))
+        .await;
+    assert_eq!(
+        plain["task"]["status"]["message"]["parts"][0]["text"],
+        "none"
+    );
+    assert_eq!(calls.lock().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn extension_handler_refusing_before_the_executor_refuses_the_request() {
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let server = serve_with_language(Arc::clone(&calls)).await;
+    let refused = send_with_extension(&server, "no", LANGUAGE).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert_eq!(*calls.lock().unwrap(), vec!["before"]);
+}
+
+#[test]
+fn extension_handler_for_an_undeclared_extension_is_a_configuration_error() {
+    let error = A2aServer::builder(standard_card(), BindingEcho)
+        .authentication(Authentication::disabled())
+        .extension_handler(Language(Arc::default()))
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(&error, a2a_server::ConfigError::UndeclaredExtension { uri } if uri == LANGUAGE),
+        "{error}"
+    );
+}

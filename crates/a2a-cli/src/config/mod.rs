@@ -33,7 +33,9 @@ pub(crate) use self::register::RegisterSetting;
 pub(crate) use self::security::{
     AuthSetting, Credentials, IntrospectionSetting, JwtKeys, JwtSetting,
 };
-pub(crate) use self::settings::{AgentSetup, ExecCommand, LlmSetup, Settings, StoreSetting};
+pub(crate) use self::settings::{
+    AgentSetup, DataFormat, ExecCommand, LlmSetup, Settings, StoreSetting,
+};
 pub(crate) use crate::duration::Millis;
 
 /// Names the configuration file when `--config` does not.

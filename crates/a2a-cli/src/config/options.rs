@@ -200,6 +200,9 @@ pub(crate) struct ServeOptions {
     /// The built-in agent [default: echo]
     #[arg(long, value_name = "AGENT", help_heading = "Agent")]
     pub(crate) agent: Option<AgentKind>,
+    /// For `--agent exec`, what the command reads on stdin: payload (the message's text), message (the whole Message as JSON; alias pojo) or raw (the SendMessage request as JSON: message, configuration, metadata) [default: payload]
+    #[arg(long, value_name = "FORMAT", help_heading = "Agent")]
+    pub(crate) data_format: Option<String>,
     /// For `--agent exec`: the command and its arguments, after `--`
     #[arg(last = true, value_name = "COMMAND", help_heading = "Agent")]
     pub(crate) command: Vec<String>,
@@ -416,6 +419,7 @@ impl ServeOptions {
             description: self.description.or(lower.description),
             version: self.version.or(lower.version),
             agent: self.agent.or(lower.agent),
+            data_format: self.data_format.or(lower.data_format),
             command: if self.command.is_empty() {
                 lower.command
             } else {

@@ -147,6 +147,34 @@ pub(crate) struct ExecCommand {
     pub(crate) program: String,
     /// Its arguments.
     pub(crate) args: Vec<String>,
+    /// What it reads on stdin.
+    pub(crate) data_format: DataFormat,
+}
+
+/// What the exec agent's command reads on stdin (Camel's `dataFormat`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum DataFormat {
+    /// The message's text (`PAYLOAD`).
+    #[default]
+    Payload,
+    /// The whole message as JSON (`POJO`).
+    Message,
+    /// The SendMessage request as JSON: message, configuration, metadata (`RAW`).
+    Raw,
+}
+
+impl DataFormat {
+    fn parse(name: &str) -> Result<Self, ConfigError> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "payload" | "text" => Ok(Self::Payload),
+            "message" | "pojo" => Ok(Self::Message),
+            "raw" => Ok(Self::Raw),
+            other => Err(invalid(
+                "data-format",
+                format!("unknown format `{other}`; expected payload, message or raw"),
+            )),
+        }
+    }
 }
 
 impl Settings {
@@ -576,11 +604,20 @@ fn agent(options: &ServeOptions) -> Result<AgentSetup, ConfigError> {
     if options.model.is_some() {
         return Err(invalid("model", "--model is only used by --agent llm"));
     }
+    let data_format = options
+        .data_format
+        .as_deref()
+        .map(DataFormat::parse)
+        .transpose()?;
+    if data_format.is_some() && kind != AgentKind::Exec {
+        return Err(invalid("data-format", "is only used by --agent exec"));
+    }
     let mut words = options.command.clone().into_iter();
     match (kind, words.next()) {
         (AgentKind::Exec, Some(program)) => Ok(AgentSetup::Exec(ExecCommand {
             program,
             args: words.collect(),
+            data_format: data_format.unwrap_or_default(),
         })),
         (AgentKind::Exec, None) => Err(invalid(
             "agent",

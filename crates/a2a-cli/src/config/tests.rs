@@ -205,6 +205,7 @@ log_level = "warn"
         AgentSetup::Exec(ExecCommand {
             program: "tr".into(),
             args: vec!["a-z".into(), "A-Z".into()],
+            data_format: super::DataFormat::Payload,
         })
     );
     assert_eq!(

@@ -28,6 +28,7 @@ mod conformance;
 mod conformance_run;
 mod connections;
 mod crash;
+mod data_format;
 mod exec;
 mod gateway;
 mod llm;

@@ -16,6 +16,8 @@ mod run;
 
 use std::path::PathBuf;
 
+use crate::config::DataFormat;
+
 pub(crate) use self::process::CommandNotFound;
 
 /// The exec agent.
@@ -26,4 +28,6 @@ pub(crate) struct Exec {
     /// Where it was found at start-up.
     path: PathBuf,
     args: Vec<String>,
+    /// What the command reads on stdin.
+    data_format: DataFormat,
 }

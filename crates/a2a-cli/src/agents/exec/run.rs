@@ -10,7 +10,7 @@ use tokio::process::Command;
 
 use super::process::{self, CommandNotFound, ProcessGroup};
 use super::{Exec, output};
-use crate::config::ExecCommand;
+use crate::config::{DataFormat, ExecCommand};
 
 impl Exec {
     /// Finds `command`'s program now, so a typo fails start-up instead of every message.
@@ -19,6 +19,7 @@ impl Exec {
             path: process::find_program(&command.program)?,
             program: command.program.clone(),
             args: command.args.clone(),
+            data_format: command.data_format,
         })
     }
 
@@ -36,6 +37,21 @@ impl Exec {
             .map_err(|error| {
                 ExecutorError::failed(format!("could not start `{}`: {error}", self.program))
             })
+    }
+
+    /// What the command reads on stdin, in its `--data-format`.
+    fn input(&self, context: &RequestContext) -> Result<String, ExecutorError> {
+        let json = match self.data_format {
+            DataFormat::Payload => return Ok(context.text()),
+            DataFormat::Message => serde_json::to_string(&context.message),
+            DataFormat::Raw => serde_json::to_string(&a2a_types::SendMessageRequest {
+                message: context.message.clone(),
+                configuration: context.configuration.clone(),
+                metadata: context.metadata.clone(),
+                tenant: context.tenant.clone(),
+            }),
+        };
+        json.map_err(ExecutorError::internal)
     }
 
     /// The task's final state from the command's exit.
@@ -73,7 +89,7 @@ impl AgentExecutor for Exec {
         };
         let run = async {
             let ((), (), stderr) = tokio::try_join!(
-                output::feed(stdin, context.text()),
+                output::feed(stdin, self.input(&context)?),
                 output::stream(stdout, &updater),
                 output::tail(stderr),
             )?;

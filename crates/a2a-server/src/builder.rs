@@ -368,6 +368,7 @@ impl A2aServerBuilder {
         let mut engine = Engine::new(store, cluster, self.config, push, executor);
         engine.subscribers = self.hooks.subscribers;
         engine.failure_message = self.hooks.failure_message;
+        engine.deps = self.hooks.deps;
         let engine = Arc::new(engine);
         // The cards as served: with the v0.3 interfaces and members when v0.3 is on.
         let sign = |mut card: AgentCard| -> Result<Arc<AgentCard>, ConfigError> {

@@ -14,7 +14,10 @@
 //! - [`FailureMessage`] ([`failure_message`](crate::A2aServerBuilder::failure_message))
 //!   rewords what a failed task says;
 //! - [`ExtensionHandler`] ([`extension_handler`](crate::A2aServerBuilder::extension_handler))
-//!   runs before and after the executor for the card's extension it is matched with by URI.
+//!   runs before and after the executor for the card's extension it is matched with by URI;
+//! - [`Clock`] and [`IdSource`] ([`clock`](crate::A2aServerBuilder::clock),
+//!   [`id_source`](crate::A2aServerBuilder::id_source)) give the timestamps and generated ids
+//!   the server writes, so a user's tests can be deterministic.
 //!
 //! ```
 //! use a2a_server::hooks::{Authorizer, EventSubscriber, ObservedEvent};
@@ -317,6 +320,78 @@ impl crate::AgentExecutor for WithExtensions {
     }
 }
 
+/// Where the server's timestamps come from: the status timestamps of tasks it writes.
+///
+/// Any `Fn() -> Timestamp` is one; the default is the system clock.
+pub trait Clock: Send + Sync + 'static {
+    /// Now.
+    fn now(&self) -> a2a_types::Timestamp;
+}
+
+impl<F> Clock for F
+where
+    F: Fn() -> a2a_types::Timestamp + Send + Sync + 'static,
+{
+    fn now(&self) -> a2a_types::Timestamp {
+        self()
+    }
+}
+
+/// Where the ids the server generates come from: a new task's id, a new conversation's
+/// context id, and the message id of an agent message that has none. Ids the executor sets
+/// itself (an artifact's, a message's) are its own. Each method makes a fresh random UUID by
+/// default; ids must stay unique.
+pub trait IdSource: Send + Sync + 'static {
+    /// The id of a new task.
+    fn task_id(&self) -> TaskId {
+        TaskId::generate()
+    }
+
+    /// The id of a new conversation (a message that names no context).
+    fn context_id(&self) -> a2a_types::ContextId {
+        a2a_types::ContextId::generate()
+    }
+
+    /// The id of an agent message that has none.
+    fn message_id(&self) -> a2a_types::MessageId {
+        a2a_types::MessageId::generate()
+    }
+}
+
+/// The system clock and random UUIDs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemDeps;
+
+impl Clock for SystemDeps {
+    fn now(&self) -> a2a_types::Timestamp {
+        a2a_types::Timestamp::now()
+    }
+}
+
+impl IdSource for SystemDeps {}
+
+/// The clock and id source of a server.
+#[derive(Clone)]
+pub(crate) struct Deps {
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) ids: Arc<dyn IdSource>,
+}
+
+impl Default for Deps {
+    fn default() -> Self {
+        Self {
+            clock: Arc::new(SystemDeps),
+            ids: Arc::new(SystemDeps),
+        }
+    }
+}
+
+impl std::fmt::Debug for Deps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deps").finish_non_exhaustive()
+    }
+}
+
 /// What an access to a task needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Access {
@@ -447,6 +522,7 @@ pub(crate) struct Hooks {
     pub(crate) streams: Option<Arc<dyn StreamHooks>>,
     pub(crate) failure_message: Option<Arc<dyn FailureMessage>>,
     pub(crate) extensions: Vec<Arc<dyn ExtensionHandler>>,
+    pub(crate) deps: Deps,
 }
 
 impl crate::A2aServerBuilder {
@@ -662,6 +738,69 @@ impl crate::A2aServerBuilder {
     /// ```
     pub fn extension_handler(mut self, handler: impl ExtensionHandler) -> Self {
         self.hooks.extensions.push(Arc::new(handler));
+        self
+    }
+}
+
+impl crate::A2aServerBuilder {
+    /// Takes the timestamps the server writes from `clock` (default: the system clock).
+    /// See [`Clock`].
+    ///
+    /// ```
+    /// # use a2a_server::{A2aServer, executor::*};
+    /// # use a2a_types::{AgentCard, AgentInterface, ProtocolBinding, Timestamp};
+    /// # struct Echo;
+    /// # #[async_trait::async_trait]
+    /// # impl AgentExecutor for Echo {
+    /// #     async fn execute(&self, _: RequestContext, u: TaskUpdater) -> Result<(), ExecutorError> { u.complete(()).await?; Ok(()) }
+    /// # }
+    /// # let card = AgentCard::new("Echo", "Echoes.", "1.0.0")
+    /// #     .with_interface(AgentInterface::new("http://localhost:8080/a2a", ProtocolBinding::JsonRpc));
+    /// // Every status of every task says noon, 1 January 2030.
+    /// let noon = Timestamp::parse("2030-01-01T12:00:00Z")?;
+    /// let server = A2aServer::builder(card, Echo)
+    ///     .authentication(a2a_server::auth::Authentication::disabled())
+    ///     .clock(move || noon)
+    ///     .build()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn clock(mut self, clock: impl Clock) -> Self {
+        self.hooks.deps.clock = Arc::new(clock);
+        self
+    }
+
+    /// Takes the ids the server generates from `ids` (default: random UUIDs). See
+    /// [`IdSource`].
+    ///
+    /// ```
+    /// # use a2a_server::{A2aServer, executor::*, hooks::IdSource};
+    /// # use a2a_types::{AgentCard, AgentInterface, ProtocolBinding, TaskId};
+    /// # struct Echo;
+    /// # #[async_trait::async_trait]
+    /// # impl AgentExecutor for Echo {
+    /// #     async fn execute(&self, _: RequestContext, u: TaskUpdater) -> Result<(), ExecutorError> { u.complete(()).await?; Ok(()) }
+    /// # }
+    /// # let card = AgentCard::new("Echo", "Echoes.", "1.0.0")
+    /// #     .with_interface(AgentInterface::new("http://localhost:8080/a2a", ProtocolBinding::JsonRpc));
+    /// /// task-1, task-2, … (other ids stay random).
+    /// #[derive(Default)]
+    /// struct Counting(std::sync::atomic::AtomicU64);
+    ///
+    /// impl IdSource for Counting {
+    ///     fn task_id(&self) -> TaskId {
+    ///         let n = self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+    ///         TaskId::new(format!("task-{n}"))
+    ///     }
+    /// }
+    ///
+    /// let server = A2aServer::builder(card, Echo)
+    ///     .authentication(a2a_server::auth::Authentication::disabled())
+    ///     .id_source(Counting::default())
+    ///     .build()?;
+    /// # Ok::<(), a2a_server::ConfigError>(())
+    /// ```
+    pub fn id_source(mut self, ids: impl IdSource) -> Self {
+        self.hooks.deps.ids = Arc::new(ids);
         self
     }
 }

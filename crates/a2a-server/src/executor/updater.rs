@@ -41,8 +41,11 @@ impl From<&str> for Update {
 
 impl From<String> for Update {
     fn from(text: String) -> Self {
+        let mut message = Message::new(Role::Agent, vec![Part::text(text)]);
+        // Left empty: the server numbers it from its id source when it applies the update.
+        message.message_id = a2a_types::MessageId::new(String::new());
         Self {
-            message: Some(Message::new(Role::Agent, vec![Part::text(text)])),
+            message: Some(message),
             metadata: None,
         }
     }

@@ -1,8 +1,8 @@
 //! Applying one [`Change`] to a task, producing the event that describes it.
 
 use a2a_types::{
-    ContextId, Message, MessageId, Metadata, Role, StreamResponse, Task, TaskArtifactUpdateEvent,
-    TaskId, TaskState, TaskStatus, TaskStatusUpdateEvent, Timestamp,
+    ContextId, Message, Metadata, Role, StreamResponse, Task, TaskArtifactUpdateEvent, TaskId,
+    TaskState, TaskStatus, TaskStatusUpdateEvent,
 };
 
 use super::lifecycle::can_move;
@@ -15,10 +15,11 @@ pub(crate) fn agent_message(
     mut message: Message,
     task_id: Option<&TaskId>,
     context_id: &ContextId,
+    deps: &crate::hooks::Deps,
 ) -> Message {
     message.role = Role::Agent;
     if message.message_id.is_empty() {
-        message.message_id = MessageId::generate();
+        message.message_id = deps.ids.message_id();
     }
     message.context_id = Some(context_id.clone());
     message.task_id = task_id.cloned();
@@ -45,7 +46,11 @@ fn merge_metadata(task: &mut Task, metadata: Option<&Metadata>) {
 }
 
 /// Applies `change` to `task` and returns the event to publish.
-pub(crate) fn apply_change(task: &mut Task, change: Change) -> Result<StreamResponse, UpdateError> {
+pub(crate) fn apply_change(
+    task: &mut Task,
+    change: Change,
+    deps: &crate::hooks::Deps,
+) -> Result<StreamResponse, UpdateError> {
     match change {
         Change::Status { state, update } => {
             let from = task.status.state;
@@ -54,14 +59,14 @@ pub(crate) fn apply_change(task: &mut Task, change: Change) -> Result<StreamResp
             }
             let message = update
                 .message
-                .map(|message| agent_message(message, Some(&task.id), &task.context_id));
+                .map(|message| agent_message(message, Some(&task.id), &task.context_id, deps));
             if let Some(message) = &message {
                 task.history.push(message.clone());
             }
             task.status = TaskStatus {
                 state,
                 message,
-                timestamp: Some(Timestamp::now()),
+                timestamp: Some(deps.clock.now()),
             };
             merge_metadata(task, update.metadata.as_ref());
             Ok(status_event(task, update.metadata))
@@ -70,13 +75,13 @@ pub(crate) fn apply_change(task: &mut Task, change: Change) -> Result<StreamResp
             let Some(message) = update.message else {
                 return Err(UpdateError::Invalid("a message update needs a message"));
             };
-            let message = agent_message(message, Some(&task.id), &task.context_id);
+            let message = agent_message(message, Some(&task.id), &task.context_id, deps);
             if task.status.state == TaskState::Submitted {
                 task.status.state = TaskState::Working;
             }
             task.history.push(message.clone());
             task.status.message = Some(message);
-            task.status.timestamp = Some(Timestamp::now());
+            task.status.timestamp = Some(deps.clock.now());
             merge_metadata(task, update.metadata.as_ref());
             Ok(status_event(task, update.metadata))
         }

@@ -257,7 +257,7 @@ impl Engine {
             state: TaskState::Failed,
             update: Update::from(text),
         };
-        let event = apply_change(&mut task, change).map_err(|error| {
+        let event = apply_change(&mut task, change, &engine.deps).map_err(|error| {
             tracing::error!(task_id = %task.id, error = %error, "could not fail a task whose turn was lost");
             A2aError::internal()
         })?;

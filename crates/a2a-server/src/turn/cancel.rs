@@ -64,6 +64,7 @@ impl Engine {
         }
         let mut task = stored.task;
         task.status = TaskStatus::new(TaskState::Canceled);
+        task.status.timestamp = Some(self.deps.clock.now());
         let event = status_event(&task, None);
         self.record(scope, &task, Expected::Version(stored.version), vec![event])
             .await

@@ -45,6 +45,8 @@ pub(crate) struct Engine {
     pub(crate) subscribers: Vec<crate::hooks::Subscriber>,
     /// Rewords what a failed task says (see [`crate::hooks::FailureMessage`]).
     pub(crate) failure_message: Option<Arc<dyn crate::hooks::FailureMessage>>,
+    /// Where timestamps and generated ids come from (see [`crate::hooks::Clock`]).
+    pub(crate) deps: crate::hooks::Deps,
 }
 
 impl std::fmt::Debug for Engine {
@@ -197,6 +199,7 @@ impl Engine {
             running: Mutex::new(HashMap::new()),
             subscribers: Vec::new(),
             failure_message: None,
+            deps: crate::hooks::Deps::default(),
         }
     }
 

@@ -155,7 +155,7 @@ impl Turn {
                     state: TaskState::Completed,
                     update: Update::default(),
                 };
-                match apply_change(&mut task, change) {
+                match apply_change(&mut task, change, &self.engine.deps) {
                     Ok(event) => events.push(event),
                     Err(error) => {
                         tracing::error!(task_id = %self.task_id, error = %error, "could not complete the task");
@@ -218,7 +218,7 @@ impl Turn {
             state: TaskState::Failed,
             update: Update::from(text),
         };
-        match apply_change(&mut task, change) {
+        match apply_change(&mut task, change, &self.engine.deps) {
             Ok(event) => events.push(event),
             Err(error) => {
                 tracing::error!(task_id = %self.task_id, error = %error, "could not fail the task");

@@ -184,6 +184,7 @@ impl Turn {
                 self.context_id.clone(),
                 TaskState::Submitted,
             );
+            task.status.timestamp = Some(self.engine.deps.clock.now());
             task.history.push(self.message.clone());
             let snapshot = StreamResponse::Task(task.clone());
             Ok((task, Expected::Absent, vec![snapshot]))
@@ -206,7 +207,7 @@ impl Turn {
             if let Change::Status { state, .. } = &change {
                 status_set = Some(*state);
             }
-            events.push(apply_change(&mut task, change)?);
+            events.push(apply_change(&mut task, change, &self.engine.deps)?);
         }
         self.commit(task, expected, events, status_set).await
     }
@@ -303,7 +304,7 @@ impl Turn {
         };
         if !created {
             // A reply creates no task (a message-only response).
-            let reply = agent_message(message, None, &self.context_id);
+            let reply = agent_message(message, None, &self.context_id, &self.engine.deps);
             self.end(|view| view.reply = Some(reply));
             return Ok(());
         }
@@ -323,7 +324,7 @@ impl Turn {
                     metadata: None,
                 },
             };
-            events.push(apply_change(&mut task, change)?);
+            events.push(apply_change(&mut task, change, &self.engine.deps)?);
             return self
                 .commit(task, expected, events, Some(TaskState::Completed))
                 .await;
@@ -331,10 +332,15 @@ impl Turn {
         // A follow-up: the reply joins the history and becomes the status message; the state
         // stays, so the client can go on (typically INPUT_REQUIRED).
         let (mut task, expected, _) = self.current().await?;
-        let reply = agent_message(message, Some(&self.task_id), &self.context_id);
+        let reply = agent_message(
+            message,
+            Some(&self.task_id),
+            &self.context_id,
+            &self.engine.deps,
+        );
         task.history.push(reply.clone());
         task.status.message = Some(reply.clone());
-        task.status.timestamp = Some(a2a_types::Timestamp::now());
+        task.status.timestamp = Some(self.engine.deps.clock.now());
         let event = status_event(&task, None);
         match self
             .engine

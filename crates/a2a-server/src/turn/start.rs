@@ -5,8 +5,7 @@
 use std::sync::Arc;
 
 use a2a_types::{
-    A2aError, ContextId, Message, StreamResponse, Task, TaskId, TaskPushNotificationConfig,
-    TaskState,
+    A2aError, Message, StreamResponse, Task, TaskId, TaskPushNotificationConfig, TaskState,
 };
 
 use super::engine::{Engine, Events, RequestExtras, StartedTurn, TurnStart, store_failure};
@@ -85,11 +84,11 @@ impl Engine {
         ticket: super::Ticket,
     ) -> Result<StartedTurn, A2aError> {
         let (scope, mut message, mut inline_push, events, extras) = request.into_parts();
-        let task_id = TaskId::generate();
+        let task_id = self.deps.ids.task_id();
         let context_id = message
             .context_id
             .clone()
-            .unwrap_or_else(ContextId::generate);
+            .unwrap_or_else(|| self.deps.ids.context_id());
         message.task_id = Some(task_id.clone());
         message.context_id = Some(context_id.clone());
         if let Some(config) = inline_push.as_mut() {
@@ -100,6 +99,7 @@ impl Engine {
             // Queued: the task exists SUBMITTED from now on, and answers the request; its
             // turn starts when a slot frees.
             let mut task = Task::new(task_id.clone(), context_id.clone(), TaskState::Submitted);
+            task.status.timestamp = Some(self.deps.clock.now());
             task.history.push(message.clone());
             let snapshot = StreamResponse::Task(task.clone());
             self.record(&scope, &task, Expected::Absent, vec![snapshot])

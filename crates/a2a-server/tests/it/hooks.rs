@@ -639,3 +639,67 @@ fn extension_handler_for_an_undeclared_extension_is_a_configuration_error() {
         "{error}"
     );
 }
+
+/// Counts ids per kind: task-1, ctx-1, msg-1, …
+#[derive(Default)]
+struct CountingIds(Mutex<[u64; 3]>);
+
+impl CountingIds {
+    fn next(&self, kind: usize, prefix: &str) -> String {
+        let mut counts = self.0.lock().unwrap();
+        counts[kind] += 1;
+        format!("{prefix}-{}", counts[kind])
+    }
+}
+
+impl a2a_server::hooks::IdSource for CountingIds {
+    fn task_id(&self) -> a2a_types::TaskId {
+        a2a_types::TaskId::new(self.next(0, "task"))
+    }
+
+    fn context_id(&self) -> a2a_types::ContextId {
+        a2a_types::ContextId::new(self.next(1, "ctx"))
+    }
+
+    fn message_id(&self) -> a2a_types::MessageId {
+        a2a_types::MessageId::new(self.next(2, "msg"))
+    }
+}
+
+#[tokio::test]
+async fn clock_and_id_source_make_tasks_deterministic() {
+    let noon = a2a_types::Timestamp::parse("2030-01-01T12:00:00Z").unwrap();
+    let executor = crate::support::FnExecutor(
+        |_context: a2a_server::RequestContext, updater: a2a_server::TaskUpdater| async move {
+            updater.working("thinking").await?;
+            updater.complete("done").await?;
+            Ok(())
+        },
+    );
+    let server = TestServer::start_with(
+        A2aServer::builder(standard_card(), executor)
+            .clock(move || noon)
+            .id_source(CountingIds::default()),
+    )
+    .await;
+    for round in 1..=2 {
+        let answer = server
+            .call("SendMessage", send_params("hi", json!({})))
+            .await;
+        let task = &answer["task"];
+        assert_eq!(task["id"], format!("task-{round}"), "{answer}");
+        assert_eq!(task["contextId"], format!("ctx-{round}"), "{answer}");
+        assert_eq!(
+            task["status"]["timestamp"], "2030-01-01T12:00:00Z",
+            "{answer}"
+        );
+        // The agent's messages: "thinking" then "done", numbered in order.
+        assert_eq!(
+            task["status"]["message"]["messageId"],
+            format!("msg-{}", round * 2),
+            "{answer}"
+        );
+        let fetched = server.call("GetTask", json!({"id": task["id"]})).await;
+        assert_eq!(fetched["status"]["timestamp"], "2030-01-01T12:00:00Z");
+    }
+}

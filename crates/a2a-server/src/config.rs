@@ -42,6 +42,11 @@ pub struct ServerConfig {
     pub default_return_immediately: bool,
     /// Work still running after this long fails. Default 300 s.
     pub async_timeout: Duration,
+    /// How long a blocking `SendMessage` waits for its turn to finish or be interrupted
+    /// (a2a-java's agent timeout of a blocking call); then it answers with the task as it
+    /// stands and the turn goes on, for the client to get or subscribe to. Default 30 s;
+    /// `Duration::ZERO` waits as long as the turn runs (up to `async_timeout`).
+    pub blocking_timeout: Duration,
     /// Load tasks named in `referenceTaskIds` into the request context.
     pub populate_referenced_tasks: bool,
     /// The largest request body accepted (`maxPayloadSize`); larger ones are refused with
@@ -192,6 +197,7 @@ impl Default for ServerConfig {
             subscribe_ends_on_interrupt: false,
             default_return_immediately: false,
             async_timeout: Duration::from_secs(300),
+            blocking_timeout: Duration::from_secs(30),
             populate_referenced_tasks: true,
             max_payload_size: DEFAULT_MAX_BODY_BYTES,
             sse_keepalive: Duration::from_secs(15),

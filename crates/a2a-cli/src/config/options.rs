@@ -282,6 +282,9 @@ pub(crate) struct ServeOptions {
     /// Work still running after this long fails; also the exec agent's timeout [default: 300000]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) async_timeout: Option<Millis>,
+    /// How long a blocking SendMessage waits for its turn; then it answers with the task as it stands and the turn goes on; 0 waits as long as the turn runs [default: 30000]
+    #[arg(long, value_name = "MS", help_heading = "Tasks")]
+    pub(crate) blocking_timeout: Option<Millis>,
 
     /// HTTP statuses of errors on HTTP+JSON: spec (the A2A 1.0.1 table), camel (Apache Camel's: 405 when a capability is off, 409 not cancelable) or rfc7807-java (a2a-java's: 422 invalid params, 409, 415, 501, 502) [default: spec]
     #[arg(long, value_name = "PROFILE", help_heading = "Protocol choices")]
@@ -449,6 +452,7 @@ impl ServeOptions {
             store_cleanup_interval: self.store_cleanup_interval.or(lower.store_cleanup_interval),
             return_immediately: self.return_immediately.or(lower.return_immediately),
             async_timeout: self.async_timeout.or(lower.async_timeout),
+            blocking_timeout: self.blocking_timeout.or(lower.blocking_timeout),
             rest_status_profile: self.rest_status_profile.or(lower.rest_status_profile),
             strict_extensions: self.strict_extensions.or(lower.strict_extensions),
             cross_owner: self.cross_owner.or(lower.cross_owner),

@@ -187,6 +187,9 @@ impl Settings {
         if let Some(timeout) = options.async_timeout {
             server.async_timeout = positive("async-timeout", timeout.0)?;
         }
+        if let Some(timeout) = options.blocking_timeout {
+            server.blocking_timeout = timeout.0;
+        }
         if let Some(max) = options.max_concurrent_tasks {
             server.max_concurrent_tasks = max;
         }

@@ -10,6 +10,7 @@
 mod actions;
 mod agents;
 mod auth;
+mod blocking_timeout;
 mod card;
 mod card_sources;
 mod card_signing;

@@ -40,7 +40,8 @@ impl RequestHandler {
         let (length, started) = self
             .begin_turn(call, request, queueing, Events::ViewOnly)
             .await?;
-        let view = wait_for_answer(started.view, return_immediately).await?;
+        let blocking_timeout = self.inner.engine.config().blocking_timeout;
+        let view = wait_for_answer(started.view, return_immediately, blocking_timeout).await?;
         answer(view, length)
     }
 
@@ -164,19 +165,41 @@ impl RequestHandler {
 async fn wait_for_answer(
     mut receiver: watch::Receiver<TurnView>,
     return_immediately: bool,
+    blocking_timeout: std::time::Duration,
 ) -> Result<TurnView, A2aError> {
-    let ready = |view: &TurnView| {
-        view.ended
-            || (return_immediately && view.changed)
-            || view
-                .status_set
-                .is_some_and(|state| state.is_terminal() || state.is_interrupted())
+    let ready = |return_immediately: bool| {
+        move |view: &TurnView| {
+            view.ended
+                || (return_immediately && view.changed)
+                || view
+                    .status_set
+                    .is_some_and(|state| state.is_terminal() || state.is_interrupted())
+        }
     };
-    let view = receiver
-        .wait_for(ready)
+    let waited = if blocking_timeout.is_zero() || return_immediately {
+        Ok(receiver
+            .wait_for(ready(return_immediately))
+            .await
+            .map(|view| view.clone()))
+    } else {
+        tokio::time::timeout(blocking_timeout, async {
+            receiver
+                .wait_for(ready(false))
+                .await
+                .map(|view| view.clone())
+        })
         .await
-        .map_err(|_| A2aError::internal())?
-        .clone();
+    };
+    let view = match waited {
+        Ok(view) => view.map_err(|_| A2aError::internal())?,
+        // Past the blocking call's limit: answer as a non-blocking call would, with the
+        // task as it stands; the turn goes on.
+        Err(_) => receiver
+            .wait_for(ready(true))
+            .await
+            .map_err(|_| A2aError::internal())?
+            .clone(),
+    };
     // Once the turn is over and gone, this was the last holder of the view besides `view`,
     // so the answer takes the task instead of copying it.
     drop(receiver);

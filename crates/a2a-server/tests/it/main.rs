@@ -12,6 +12,7 @@ mod auth_tokens;
 mod bindings_card;
 mod bindings_jsonrpc;
 mod bindings_rest;
+mod blocking_timeout;
 mod card_max_age;
 mod concurrency;
 mod cors;

@@ -74,7 +74,7 @@ mod tests {
 
     #[test]
     fn an_ill_typed_member_is_named_with_its_path() {
-        let params = json!({"message": {"messageId": "m", "role": "ROLE_NOBODY", "parts": []}});
+        let params = json!({"message": {"messageId": "m", "role": true, "parts": []}});
         let error = decode_object::<SendMessageRequest>(object(params)).unwrap_err();
         assert_eq!(field_of(&error), "message.role");
         assert!(

@@ -190,7 +190,6 @@ mod tests {
             ("historyLength=1.5", "historyLength"),
             ("includeArtifacts=yes", "includeArtifacts"),
             ("statusTimestampAfter=yesterday", "statusTimestampAfter"),
-            ("status=NAPPING", "status"),
             ("contextId=a&contextId=b", "contextId"),
         ];
         for (text, parameter) in cases {

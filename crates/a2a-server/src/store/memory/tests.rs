@@ -305,7 +305,10 @@ async fn the_cleanup_pass_runs_every_configured_number_of_saves() {
     create(&every_save, "old", TaskState::Completed).await;
     advance(HOUR).await;
     create(&every_save, "t2", TaskState::Working).await;
-    assert!(!holds(&every_save, "old"), "0 runs the cleanup after every save");
+    assert!(
+        !holds(&every_save, "old"),
+        "0 runs the cleanup after every save"
+    );
 }
 
 #[tokio::test(start_paused = true)]

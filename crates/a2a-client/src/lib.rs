@@ -89,17 +89,16 @@ pub mod push;
 mod response;
 mod sse;
 mod stream;
-pub mod transport;
 mod trace;
+pub mod transport;
 mod version;
 
 pub use self::auth::{ApiKeyPlacement, Credentials, OAuth2ClientCredentials, Secret};
 pub use self::builder::{A2aClientBuilder, DEFAULT_MAX_PAYLOAD_SIZE};
-pub use self::client::A2aClient;
 pub use self::card_signature::{CardVerifier, SignatureChecks};
+pub use self::client::A2aClient;
 pub use self::discover::{
-    CardFetchOptions, WELL_KNOWN_CARD_PATH, card_url, fetch_agent_card,
-    fetch_agent_card_signatures,
+    CardFetchOptions, WELL_KNOWN_CARD_PATH, card_url, fetch_agent_card, fetch_agent_card_signatures,
 };
 pub use self::error::{BoxError, ClientError, TimeoutKind};
 pub use self::options::{

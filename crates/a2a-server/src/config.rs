@@ -44,8 +44,10 @@ pub struct ServerConfig {
     pub async_timeout: Duration,
     /// How long a blocking `SendMessage` waits for its turn to finish or be interrupted
     /// (a2a-java's agent timeout of a blocking call); then it answers with the task as it
-    /// stands and the turn goes on, for the client to get or subscribe to. Default 30 s;
-    /// `Duration::ZERO` waits as long as the turn runs (up to `async_timeout`).
+    /// stands and the turn goes on, for the client to get or subscribe to. Default
+    /// `Duration::ZERO`: wait as long as the turn runs (up to `async_timeout`), as the
+    /// protocol asks of a blocking call (it answers only once the task is terminal or
+    /// interrupted). A limit (a2a-java uses 30 s) trades that rule for bounded calls.
     pub blocking_timeout: Duration,
     /// Load tasks named in `referenceTaskIds` into the request context.
     pub populate_referenced_tasks: bool,
@@ -197,7 +199,7 @@ impl Default for ServerConfig {
             subscribe_ends_on_interrupt: false,
             default_return_immediately: false,
             async_timeout: Duration::from_secs(300),
-            blocking_timeout: Duration::from_secs(30),
+            blocking_timeout: Duration::ZERO,
             populate_referenced_tasks: true,
             max_payload_size: DEFAULT_MAX_BODY_BYTES,
             sse_keepalive: Duration::from_secs(15),

@@ -282,7 +282,7 @@ pub(crate) struct ServeOptions {
     /// Work still running after this long fails; also the exec agent's timeout [default: 300000]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) async_timeout: Option<Millis>,
-    /// How long a blocking SendMessage waits for its turn; then it answers with the task as it stands and the turn goes on; 0 waits as long as the turn runs [default: 30000]
+    /// How long a blocking SendMessage waits for its turn; then it answers with the task as it stands and the turn goes on; 0 waits as long as the turn runs, as the protocol asks of a blocking call [default: 0]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) blocking_timeout: Option<Millis>,
 

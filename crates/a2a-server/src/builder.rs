@@ -385,6 +385,7 @@ impl A2aServerBuilder {
             .transpose()?;
         let handler = RequestHandler::new(Arc::clone(&engine), card, extended_card, authenticator)
             .with_policy(self.hooks.owner, self.hooks.authorizer)
+            .with_return_immediately(self.hooks.return_immediately)
             .with_stream_hooks(self.hooks.streams);
         Ok(A2aServer {
             handler,

@@ -6,6 +6,8 @@
 //!   call creates and sees;
 //! - [`Authorizer`] ([`authorizer`](crate::A2aServerBuilder::authorizer)) allows or refuses
 //!   reading, writing and creating each task;
+//! - [`ReturnImmediatelyHook`] ([`return_immediately`](crate::A2aServerBuilder::return_immediately))
+//!   decides per request whether a SendMessage that does not say answers at once or waits;
 //! - [`EventSubscriber`] ([`event_subscriber`](crate::A2aServerBuilder::event_subscriber))
 //!   sees every stored event of every task, for audit and metrics, without slowing a turn;
 //! - [`StreamHooks`] ([`stream_hooks`](crate::A2aServerBuilder::stream_hooks)) is told when
@@ -48,7 +50,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use a2a_types::{A2aError, Message, Task, TaskId};
+use a2a_types::{A2aError, Message, SendMessageRequest, Task, TaskId};
 use tokio::sync::mpsc;
 
 use crate::events::TaskEvent;
@@ -74,6 +76,31 @@ where
 {
     fn owner(&self, call: &CallContext) -> Option<String> {
         self(call)
+    }
+}
+
+/// Decides, request by request, whether a `SendMessage` that does not say so itself answers
+/// at once (`true`: with the task as soon as it exists, the work going on) or waits until the
+/// task is terminal or interrupted (`false`); `None` leaves it to the server's default
+/// ([`ServerConfig::default_return_immediately`](crate::ServerConfig::default_return_immediately)).
+///
+/// The order is: the request's `returnImmediately: true`, then its v0.3 `blocking` flag,
+/// then this hook, then the server's default. So a caller that asks for either answer gets
+/// it; the hook settles the calls that leave it open (for example by tenant, caller or
+/// message metadata). It is asked for SendMessage only: streams and push are unaffected.
+///
+/// Any `Fn(&CallContext, &SendMessageRequest) -> Option<bool>` is one.
+pub trait ReturnImmediatelyHook: Send + Sync + 'static {
+    /// Whether `request` answers at once; `None` for the server's default.
+    fn return_immediately(&self, call: &CallContext, request: &SendMessageRequest) -> Option<bool>;
+}
+
+impl<F> ReturnImmediatelyHook for F
+where
+    F: Fn(&CallContext, &SendMessageRequest) -> Option<bool> + Send + Sync + 'static,
+{
+    fn return_immediately(&self, call: &CallContext, request: &SendMessageRequest) -> Option<bool> {
+        self(call, request)
     }
 }
 
@@ -518,6 +545,7 @@ pub(crate) fn observe(
 pub(crate) struct Hooks {
     pub(crate) owner: Option<Arc<dyn OwnerHook>>,
     pub(crate) authorizer: Option<Arc<dyn Authorizer>>,
+    pub(crate) return_immediately: Option<Arc<dyn ReturnImmediatelyHook>>,
     pub(crate) subscribers: Vec<Subscriber>,
     pub(crate) streams: Option<Arc<dyn StreamHooks>>,
     pub(crate) failure_message: Option<Arc<dyn FailureMessage>>,
@@ -549,6 +577,34 @@ impl crate::A2aServerBuilder {
     /// ```
     pub fn owner(mut self, hook: impl OwnerHook) -> Self {
         self.hooks.owner = Some(Arc::new(hook));
+        self
+    }
+
+    /// Decides per request whether a SendMessage that leaves it open answers at once
+    /// (default: [`ServerConfig::default_return_immediately`](crate::ServerConfig::default_return_immediately)
+    /// for every request). See [`ReturnImmediatelyHook`].
+    ///
+    /// ```
+    /// # use a2a_server::{A2aServer, executor::*};
+    /// # use a2a_types::{AgentCard, AgentInterface, ProtocolBinding, SendMessageRequest};
+    /// # struct Echo;
+    /// # #[async_trait::async_trait]
+    /// # impl AgentExecutor for Echo {
+    /// #     async fn execute(&self, _: RequestContext, u: TaskUpdater) -> Result<(), ExecutorError> { u.complete(()).await?; Ok(()) }
+    /// # }
+    /// # let card = AgentCard::new("Echo", "Echoes.", "1.0.0")
+    /// #     .with_interface(AgentInterface::new("http://localhost:8080/a2a", ProtocolBinding::JsonRpc));
+    /// // Batch callers (their own tenant) get the task at once; everyone else waits for it.
+    /// let server = A2aServer::builder(card, Echo)
+    ///     .authentication(a2a_server::auth::Authentication::disabled())
+    ///     .return_immediately(|call: &a2a_server::CallContext, _: &SendMessageRequest| {
+    ///         (call.tenant == "batch").then_some(true)
+    ///     })
+    ///     .build()?;
+    /// # Ok::<(), a2a_server::ConfigError>(())
+    /// ```
+    pub fn return_immediately(mut self, hook: impl ReturnImmediatelyHook) -> Self {
+        self.hooks.return_immediately = Some(Arc::new(hook));
         self
     }
 

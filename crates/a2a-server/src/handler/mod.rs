@@ -50,6 +50,9 @@ struct Inner {
     owner: Option<Arc<dyn crate::hooks::OwnerHook>>,
     /// Allows or refuses each access to a task (see [`crate::hooks::Authorizer`]).
     authorizer: Option<Arc<dyn crate::hooks::Authorizer>>,
+    /// Settles SendMessage calls that leave `returnImmediately` open (see
+    /// [`crate::hooks::ReturnImmediatelyHook`]).
+    return_immediately: Option<Arc<dyn crate::hooks::ReturnImmediatelyHook>>,
     /// Told about each stream (see [`crate::hooks::StreamHooks`]).
     stream_hooks: Option<Arc<dyn crate::hooks::StreamHooks>>,
     /// The open streams of each task.

@@ -37,6 +37,35 @@ impl RequestHandler {
         self
     }
 
+    /// Sets the hook that settles SendMessage calls leaving `returnImmediately` open.
+    pub(crate) fn with_return_immediately(
+        mut self,
+        hook: Option<Arc<dyn crate::hooks::ReturnImmediatelyHook>>,
+    ) -> Self {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.return_immediately = hook;
+        }
+        self
+    }
+
+    /// Whether `request` answers at once: the request's own choice, else the hook's, else
+    /// the server's default.
+    pub(crate) fn returns_immediately(
+        &self,
+        call: &CallContext,
+        request: &a2a_types::SendMessageRequest,
+    ) -> bool {
+        request
+            .return_immediately()
+            .or_else(|| {
+                self.inner
+                    .return_immediately
+                    .as_ref()
+                    .and_then(|hook| hook.return_immediately(call, request))
+            })
+            .unwrap_or(self.inner.engine.config().default_return_immediately)
+    }
+
     /// Settles the owner of `call` with the owner hook, when one is set (without one, the
     /// owner stays the authenticated caller's identity).
     pub fn settle_owner(&self, call: &mut CallContext) {

@@ -13,7 +13,8 @@ impl RequestHandler {
     /// Sends a message: starts a turn and answers with the task or the agent's reply.
     ///
     /// Blocking by default: the answer waits until the task is terminal or interrupted. With
-    /// `returnImmediately` (or the configured default) it comes at the turn's first update.
+    /// `returnImmediately` (or when the [`ReturnImmediatelyHook`](crate::hooks::ReturnImmediatelyHook)
+    /// or the configured default says so) it comes at the turn's first update.
     ///
     /// When `max_concurrent_tasks` turns already run, a new interaction with
     /// `returnImmediately` is answered at once with its task SUBMITTED and runs when a slot
@@ -29,9 +30,7 @@ impl RequestHandler {
         call: &CallContext,
         request: SendMessageRequest,
     ) -> Result<SendMessageResponse, A2aError> {
-        let return_immediately = request
-            .return_immediately()
-            .unwrap_or(self.inner.engine.config().default_return_immediately);
+        let return_immediately = self.returns_immediately(call, &request);
         let queueing = if return_immediately {
             Queueing::MayWait
         } else {

@@ -25,6 +25,7 @@ impl RequestHandler {
                 authenticator,
                 owner: None,
                 authorizer: None,
+                return_immediately: None,
                 stream_hooks: None,
                 streams: super::stream_hooks::StreamRegistry::default(),
             }),

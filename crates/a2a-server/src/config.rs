@@ -49,6 +49,27 @@ pub struct ServerConfig {
     /// protocol asks of a blocking call (it answers only once the task is terminal or
     /// interrupted). A limit (a2a-java uses 30 s) trades that rule for bounded calls.
     pub blocking_timeout: Duration,
+    /// Fails tasks stuck in SUBMITTED or WORKING (`stuckTaskTtlMs`): a task whose status has
+    /// not changed for longer than this, and whose turn does not run in this process, is
+    /// failed through the engine with a status message saying so, so its event is logged and
+    /// its subscribers and push receivers are told as of any other change. The server looks
+    /// on a timer, every tenth of the TTL (at least every 10 ms, at most every minute), at
+    /// up to 1000 tasks a pass. Default `Duration::ZERO`: off.
+    ///
+    /// Only a store that answers [`TaskStore::stuck_tasks`](crate::store::TaskStore::stuck_tasks)
+    /// has tasks swept: the in-memory store does; SQL stores, which several instances may
+    /// share, do not (a task there may run on another instance, and a turn lost with its
+    /// instance is recovered through its lease instead, see [`crate::cluster`]).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use a2a_server::config::ServerConfig;
+    ///
+    /// let mut config = ServerConfig::default();
+    /// config.stuck_task_ttl = Duration::from_secs(10 * 60);
+    /// # assert!(ServerConfig::default().stuck_task_ttl.is_zero());
+    /// ```
+    pub stuck_task_ttl: Duration,
     /// Load tasks named in `referenceTaskIds` into the request context.
     pub populate_referenced_tasks: bool,
     /// The largest request body accepted (`maxPayloadSize`); larger ones are refused with
@@ -200,6 +221,7 @@ impl Default for ServerConfig {
             default_return_immediately: false,
             async_timeout: Duration::from_secs(300),
             blocking_timeout: Duration::ZERO,
+            stuck_task_ttl: Duration::ZERO,
             populate_referenced_tasks: true,
             max_payload_size: DEFAULT_MAX_BODY_BYTES,
             sse_keepalive: Duration::from_secs(15),

@@ -238,6 +238,28 @@ pub trait TaskStore: Send + Sync + 'static {
     /// One page of the tasks in `scope` that match `query`.
     async fn list(&self, scope: &TaskScope, query: &TaskQuery) -> Result<TaskPage, StoreError>;
 
+    /// Up to `limit` tasks, of any scope, left SUBMITTED or WORKING whose status timestamp
+    /// is more than `ttl` before `now`: the candidates of the stuck-task sweep
+    /// ([`ServerConfig::stuck_task_ttl`](crate::config::ServerConfig::stuck_task_ttl)),
+    /// which fails those that no turn of this process runs. A task without a status
+    /// timestamp has no age and is never returned.
+    ///
+    /// The default finds none: a store that several instances share must not offer the
+    /// sweep (a task may run on another instance; leases recover lost turns there, see
+    /// [`Cluster`](crate::cluster::Cluster)). The in-memory store implements it.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the store cannot be read.
+    async fn stuck_tasks(
+        &self,
+        now: &a2a_types::Timestamp,
+        ttl: std::time::Duration,
+        limit: usize,
+    ) -> Result<Vec<(TaskScope, TaskId)>, StoreError> {
+        let _ = (now, ttl, limit);
+        Ok(Vec::new())
+    }
+
     /// Up to `limit` events of the task's log with a sequence number greater than `after`,
     /// in order; `None` when the task does not exist in `scope`.
     async fn events(

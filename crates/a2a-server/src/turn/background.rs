@@ -24,10 +24,13 @@ const CLAIM_BATCH: usize = 100;
 const SIGNAL_QUEUE: usize = 1024;
 
 impl Engine {
-    /// Starts the background work of a shared cluster, and push delivery, once, when a
-    /// tokio runtime is at hand (the router calls it). A cluster of one needs none.
+    /// Starts the background work of a shared cluster, push delivery and the stuck-task
+    /// sweep, once, when a tokio runtime is at hand (the router calls it). A cluster of one
+    /// needs none of the cluster's part.
     pub(crate) fn start_background(self: &Arc<Self>) {
-        let needed = self.cluster.is_shared() || self.push.is_some();
+        let needed = self.cluster.is_shared()
+            || self.push.is_some()
+            || !self.config.stuck_task_ttl.is_zero();
         if !needed || self.background_started.load(Ordering::Acquire) {
             return;
         }
@@ -40,6 +43,12 @@ impl Engine {
         let stop = self.background.clone();
         if let Some(push) = &self.push {
             runtime.spawn(Arc::clone(push).run(stop.clone()));
+        }
+        if !self.config.stuck_task_ttl.is_zero() {
+            runtime.spawn(
+                stop.clone()
+                    .run_until_cancelled_owned(super::stuck::sweep(Arc::downgrade(self))),
+            );
         }
         if !self.cluster.is_shared() {
             return;
@@ -243,8 +252,8 @@ impl Engine {
         }
     }
 
-    /// Fails a task whose turn was lost.
-    async fn fail_lost(
+    /// Fails a task whose turn was lost (or, for the stuck-task sweep, that made no progress).
+    pub(super) async fn fail_lost(
         &self,
         scope: &TaskScope,
         mut task: Task,

@@ -17,6 +17,7 @@ mod lifecycle;
 mod locks;
 mod run;
 mod start;
+mod stuck;
 mod subscribe;
 
 use self::admission::Ticket;

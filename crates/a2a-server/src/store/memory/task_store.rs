@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use a2a_types::{StreamResponse, Task, TaskId, Timestamp};
+use a2a_types::{StreamResponse, Task, TaskId, TaskState, Timestamp};
 use async_trait::async_trait;
 use tokio::time::Instant;
 
@@ -328,6 +328,30 @@ impl TaskStore for InMemoryTaskStore {
             total_size,
             next,
         })
+    }
+
+    async fn stuck_tasks(
+        &self,
+        now: &Timestamp,
+        ttl: std::time::Duration,
+        limit: usize,
+    ) -> Result<Vec<(TaskScope, TaskId)>, StoreError> {
+        let ttl_millis = i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
+        let cutoff = now.unix_millis().saturating_sub(ttl_millis);
+        let tasks = self.lock();
+        Ok(tasks
+            .by_id
+            .iter()
+            .filter(|(_, entry)| {
+                matches!(entry.state, TaskState::Submitted | TaskState::Working)
+                    && entry
+                        .timestamp
+                        .as_ref()
+                        .is_some_and(|stamp| stamp.unix_millis() < cutoff)
+            })
+            .take(limit)
+            .map(|(id, entry)| (entry.scope.clone(), id.clone()))
+            .collect())
     }
 }
 

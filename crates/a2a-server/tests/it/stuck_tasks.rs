@@ -1,0 +1,87 @@
+//! `ServerConfig::stuck_task_ttl`: a task left WORKING with no turn running it is failed
+//! after the TTL and its subscribers see the FAILED event; a task whose turn still runs is
+//! never failed by the sweep.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_server::store::{Expected, InMemoryTaskStore, TaskScope, TaskStore};
+use a2a_server::{A2aServer, ServerConfig, TaskUpdater};
+use a2a_types::{ContextId, Task, TaskId, TaskState};
+use serde_json::json;
+
+use crate::streaming::{Binding, Sse, kind, state, streaming_card};
+use crate::support::{FnExecutor, TestServer, send_params};
+
+fn with_ttl(ttl: Duration) -> ServerConfig {
+    let mut config = ServerConfig::default();
+    config.stuck_task_ttl = ttl;
+    config
+}
+
+#[tokio::test]
+async fn a_working_task_without_a_turn_is_failed_after_the_ttl_and_its_subscriber_told() {
+    let store = Arc::new(InMemoryTaskStore::new());
+    // A task WORKING in the store with no turn in this process (as after a turn that was
+    // lost), its status stamped now.
+    let task = Task::new(
+        TaskId::generate(),
+        ContextId::generate(),
+        TaskState::Working,
+    );
+    store
+        .save(&TaskScope::default(), &task, Expected::Absent, &[])
+        .await
+        .unwrap();
+    let executor = FnExecutor(|_context, updater: TaskUpdater| async move {
+        updater.complete("done").await?;
+        Ok(())
+    });
+    let builder = A2aServer::builder(streaming_card(), executor)
+        .config(with_ttl(Duration::from_millis(800)))
+        .shared_store(store);
+    let server = TestServer::start_with(builder).await;
+
+    let id = task.id.as_str();
+    let mut stream = Sse::open(Binding::JsonRpc.subscribe(&server, id).await);
+    let snapshot = Binding::JsonRpc.payload(&stream.next_event().await.unwrap());
+    assert_eq!(state(&snapshot), "TASK_STATE_WORKING", "{snapshot}");
+
+    let failed = Binding::JsonRpc.payload(&stream.next_event().await.unwrap());
+    assert_eq!(kind(&failed), "statusUpdate", "{failed}");
+    assert_eq!(state(&failed), "TASK_STATE_FAILED", "{failed}");
+    assert_eq!(
+        failed["statusUpdate"]["status"]["message"]["parts"][0]["text"],
+        "the task made no progress for 800ms and was failed",
+        "{failed}"
+    );
+    assert!(stream.next_event().await.is_none(), "the stream ends");
+
+    let stored = server.call("GetTask", json!({"id": id})).await;
+    assert_eq!(stored["status"]["state"], "TASK_STATE_FAILED", "{stored}");
+}
+
+#[tokio::test]
+async fn a_task_whose_turn_still_runs_past_the_ttl_is_not_failed() {
+    let executor = FnExecutor(|_context, updater: TaskUpdater| async move {
+        updater.working(()).await?;
+        tokio::time::sleep(Duration::from_millis(1200)).await;
+        updater.complete("done").await?;
+        Ok(())
+    });
+    let builder =
+        A2aServer::builder(streaming_card(), executor).config(with_ttl(Duration::from_millis(200)));
+    let server = TestServer::start_with(builder).await;
+
+    let result = server
+        .call("SendMessage", send_params("slow", json!({})))
+        .await;
+    assert_eq!(
+        result["task"]["status"]["state"], "TASK_STATE_COMPLETED",
+        "{result}"
+    );
+    assert_eq!(
+        result["task"]["status"]["message"]["parts"][0]["text"], "done",
+        "{result}"
+    );
+}

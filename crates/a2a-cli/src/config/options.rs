@@ -274,6 +274,9 @@ pub(crate) struct ServeOptions {
     /// In-memory store: how many saves pass between two passes that free the memory of expired finished tasks; 0 = after every save [default: 100]
     #[arg(long, value_name = "N", help_heading = "Tasks")]
     pub(crate) store_cleanup_interval: Option<u64>,
+    /// In-memory store: a task left SUBMITTED or WORKING, with no turn running it, whose status has not changed for this long is failed and its subscribers told, ms or with a unit; 0 = off [default: 0]
+    #[arg(long, value_name = "MS", help_heading = "Tasks")]
+    pub(crate) stuck_task_ttl: Option<Millis>,
     /// SendMessage answers at the first update unless the request says otherwise [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Tasks", num_args = 0..=1,
           require_equals = true, default_missing_value = "true",
@@ -450,6 +453,7 @@ impl ServeOptions {
             completed_task_ttl: self.completed_task_ttl.or(lower.completed_task_ttl),
             max_stored_tasks: self.max_stored_tasks.or(lower.max_stored_tasks),
             store_cleanup_interval: self.store_cleanup_interval.or(lower.store_cleanup_interval),
+            stuck_task_ttl: self.stuck_task_ttl.or(lower.stuck_task_ttl),
             return_immediately: self.return_immediately.or(lower.return_immediately),
             async_timeout: self.async_timeout.or(lower.async_timeout),
             blocking_timeout: self.blocking_timeout.or(lower.blocking_timeout),

@@ -190,6 +190,9 @@ impl Settings {
         if let Some(timeout) = options.blocking_timeout {
             server.blocking_timeout = timeout.0;
         }
+        if let Some(ttl) = options.stuck_task_ttl {
+            server.stuck_task_ttl = ttl.0;
+        }
         if let Some(max) = options.max_concurrent_tasks {
             server.max_concurrent_tasks = max;
         }
@@ -500,6 +503,12 @@ fn store(options: &ServeOptions) -> Result<StoreSetting, ConfigError> {
         return Err(invalid(
             "store-cleanup-interval",
             "applies to --store memory only; SQL stores expire finished tasks by --completed-task-ttl",
+        ));
+    }
+    if options.stuck_task_ttl.is_some_and(|ttl| !ttl.0.is_zero()) {
+        return Err(invalid(
+            "stuck-task-ttl",
+            "applies to --store memory only; with a SQL store a task may run on another instance, and a turn lost with its instance is recovered after --lease-ttl",
         ));
     }
     let mut sql = SqlStoreOptions::new();

@@ -602,3 +602,47 @@ fn protocol_choices_with_unusable_values_are_refused_without_echoing_secrets() {
     let argv = ["a2a-serve", "--cross-owner", "maybe"];
     assert!(Flags::try_parse_from(argv).is_err());
 }
+
+#[test]
+fn the_stuck_task_ttl_is_read_from_each_source_and_refused_for_sql_stores() {
+    let settings = load(ServeOptions::default(), None, env(&[])).unwrap();
+    assert_eq!(
+        settings.server.stuck_task_ttl,
+        Duration::ZERO,
+        "off by default"
+    );
+    let settings = load(
+        flags(&["--store", "memory", "--stuck-task-ttl", "10m"]),
+        None,
+        env(&[]),
+    )
+    .unwrap();
+    assert_eq!(settings.server.stuck_task_ttl, Duration::from_secs(600));
+    let settings = load(
+        flags(&["--store", "memory"]),
+        None,
+        env(&[("A2A_STUCK_TASK_TTL", "1500")]),
+    )
+    .unwrap();
+    assert_eq!(settings.server.stuck_task_ttl, Duration::from_millis(1500));
+    let file = TempFile::new(
+        "stuck.toml",
+        "store = \"memory\"\nstuck_task_ttl = \"2s\"\n",
+    );
+    let settings = load(ServeOptions::default(), Some(file.0.clone()), env(&[])).unwrap();
+    assert_eq!(settings.server.stuck_task_ttl, Duration::from_secs(2));
+
+    let refused = error_text(load(
+        flags(&["--store", "sqlite://a.db", "--stuck-task-ttl", "10m"]),
+        None,
+        env(&[]),
+    ));
+    assert!(refused.contains("stuck-task-ttl"), "{refused}");
+    assert!(refused.contains("--store memory only"), "{refused}");
+    let off = load(
+        flags(&["--store", "sqlite://a.db", "--stuck-task-ttl", "0"]),
+        None,
+        env(&[]),
+    );
+    assert!(off.is_ok(), "0 is off, which any store accepts");
+}

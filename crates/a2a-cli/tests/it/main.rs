@@ -42,6 +42,7 @@ mod python_sdk_03;
 mod register;
 mod serve;
 mod store_cleanup;
+mod stuck_tasks;
 mod support;
 mod tls;
 mod traces;

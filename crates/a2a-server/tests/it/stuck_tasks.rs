@@ -1,6 +1,6 @@
 //! `ServerConfig::stuck_task_ttl`: a task left WORKING with no turn running it is failed
 //! after the TTL and its subscribers see the FAILED event; a task whose turn still runs is
-//! never failed by the sweep.
+//! never failed by the sweep, nor is one whose turn waits in the queue for a slot.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,7 +11,7 @@ use a2a_types::{ContextId, Task, TaskId, TaskState};
 use serde_json::json;
 
 use crate::streaming::{Binding, Sse, kind, state, streaming_card};
-use crate::support::{FnExecutor, TestServer, send_params};
+use crate::support::{FnExecutor, Probe, TestServer, eventually, send_params, start_blocking};
 
 fn with_ttl(ttl: Duration) -> ServerConfig {
     let mut config = ServerConfig::default();
@@ -84,4 +84,41 @@ async fn a_task_whose_turn_still_runs_past_the_ttl_is_not_failed() {
         result["task"]["status"]["message"]["parts"][0]["text"], "done",
         "{result}"
     );
+}
+
+#[tokio::test]
+async fn a_task_queued_for_a_slot_past_the_ttl_is_not_failed() {
+    let probe = Probe::default();
+    let mut config = with_ttl(Duration::from_millis(200));
+    config.max_concurrent_tasks = 1;
+    config.task_queue_size = 1;
+    let server = Arc::new(
+        TestServer::start_with(
+            A2aServer::builder(streaming_card(), probe.executor()).config(config),
+        )
+        .await,
+    );
+    let held = start_blocking(&server, &probe, "hold").await;
+    let queued = server.send_returning_immediately("queued").await;
+    assert_eq!(
+        queued["task"]["status"]["state"], "TASK_STATE_SUBMITTED",
+        "{queued}"
+    );
+    let queued_id = queued["task"]["id"].as_str().unwrap().to_owned();
+
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(server.state_of(&queued_id).await, "TASK_STATE_SUBMITTED");
+
+    probe.release();
+    let held = held.await.unwrap();
+    assert_eq!(
+        held["task"]["status"]["state"], "TASK_STATE_COMPLETED",
+        "{held}"
+    );
+    eventually("the queued task to run and complete", || {
+        let server = Arc::clone(&server);
+        let id = queued_id.clone();
+        async move { server.state_of(&id).await == "TASK_STATE_COMPLETED" }
+    })
+    .await;
 }

@@ -419,3 +419,59 @@ fn debug_shows_the_settings_and_the_number_of_tasks() {
     assert!(text.contains("max_stored_tasks: 10000"), "{text}");
     assert!(text.contains("stored_tasks: 0"), "{text}");
 }
+
+#[tokio::test]
+async fn stuck_tasks_are_the_submitted_and_working_ones_older_than_the_ttl_of_any_scope() {
+    let store = InMemoryTaskStore::new();
+    let minute_ago = a2a_types::Timestamp::parse("2026-01-01T00:00:00Z").unwrap();
+    let now = a2a_types::Timestamp::parse("2026-01-01T00:01:00Z").unwrap();
+    for (id, state, scope) in [
+        ("working", TaskState::Working, scope()),
+        ("submitted", TaskState::Submitted, TaskScope::default()),
+        ("input", TaskState::InputRequired, scope()),
+        ("auth", TaskState::AuthRequired, scope()),
+        ("done", TaskState::Completed, scope()),
+    ] {
+        let mut old = task(id, state);
+        old.status.timestamp = Some(minute_ago);
+        store
+            .save(&scope, &old, Expected::Absent, &[])
+            .await
+            .unwrap();
+    }
+    let mut fresh = task("fresh", TaskState::Working);
+    fresh.status.timestamp = Some(now);
+    store
+        .save(&scope(), &fresh, Expected::Absent, &[])
+        .await
+        .unwrap();
+    let mut unstamped = task("unstamped", TaskState::Working);
+    unstamped.status.timestamp = None;
+    store
+        .save(&scope(), &unstamped, Expected::Absent, &[])
+        .await
+        .unwrap();
+
+    let mut stuck = store
+        .stuck_tasks(&now, Duration::from_secs(30), 100)
+        .await
+        .unwrap();
+    stuck.sort();
+    assert_eq!(
+        stuck,
+        vec![
+            (TaskScope::default(), TaskId::new("submitted")),
+            (scope(), TaskId::new("working")),
+        ]
+    );
+    let none = store
+        .stuck_tasks(&now, Duration::from_secs(60), 100)
+        .await
+        .unwrap();
+    assert!(none.is_empty(), "not older than the TTL: {none:?}");
+    let one = store
+        .stuck_tasks(&now, Duration::from_secs(30), 1)
+        .await
+        .unwrap();
+    assert_eq!(one.len(), 1, "the limit holds");
+}

@@ -1,6 +1,7 @@
 //! `ServerConfig::stuck_task_ttl`: a task left WORKING with no turn running it is failed
 //! after the TTL and its subscribers see the FAILED event; a task whose turn still runs is
-//! never failed by the sweep, nor is one whose turn waits in the queue for a slot.
+//! never failed by the sweep, nor is one whose turn waits in the queue for a slot; a push
+//! receiver of a stuck task is told it failed.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,6 +11,7 @@ use a2a_server::{A2aServer, ServerConfig, TaskUpdater};
 use a2a_types::{ContextId, Task, TaskId, TaskState};
 use serde_json::json;
 
+use crate::push::receiver::Receiver;
 use crate::streaming::{Binding, Sse, kind, state, streaming_card};
 use crate::support::{FnExecutor, Probe, TestServer, eventually, send_params, start_blocking};
 
@@ -121,4 +123,52 @@ async fn a_task_queued_for_a_slot_past_the_ttl_is_not_failed() {
         async move { server.state_of(&id).await == "TASK_STATE_COMPLETED" }
     })
     .await;
+}
+
+#[tokio::test]
+async fn the_push_receiver_of_a_stuck_task_is_told_it_failed() {
+    let store = Arc::new(InMemoryTaskStore::new());
+    let task = Task::new(
+        TaskId::generate(),
+        ContextId::generate(),
+        TaskState::Working,
+    );
+    store
+        .save(&TaskScope::default(), &task, Expected::Absent, &[])
+        .await
+        .unwrap();
+    let receiver = Receiver::start(vec![]).await;
+    let mut config = crate::push::push_config();
+    config.stuck_task_ttl = Duration::from_millis(800);
+    let mut card = streaming_card();
+    card.capabilities.push_notifications = Some(true);
+    let executor = FnExecutor(|_context, updater: TaskUpdater| async move {
+        updater.complete("done").await?;
+        Ok(())
+    });
+    let builder = A2aServer::builder(card, executor)
+        .config(config)
+        .shared_store(store);
+    let server = TestServer::start_with(builder).await;
+    server
+        .call(
+            "CreateTaskPushNotificationConfig",
+            json!({"taskId": task.id.as_str(), "url": receiver.url("/stuck")}),
+        )
+        .await;
+
+    let failed = crate::push::until("the FAILED event at the webhook", || {
+        let bodies = receiver.bodies();
+        async move {
+            bodies
+                .into_iter()
+                .find(|body| body["statusUpdate"]["status"]["state"] == "TASK_STATE_FAILED")
+        }
+    })
+    .await;
+    assert_eq!(
+        failed["statusUpdate"]["status"]["message"]["parts"][0]["text"],
+        "the task made no progress for 800ms and was failed",
+        "{failed}"
+    );
 }

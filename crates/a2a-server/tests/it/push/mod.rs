@@ -2,7 +2,7 @@
 //! on 127.0.0.1 (local webhooks allowed), every event in order, retries of 5xx and timeouts
 //! only, 410 removing the config, hostile URLs refused at registration, the capability gate.
 
-mod receiver;
+pub mod receiver;
 mod v03;
 
 use std::time::Duration;

@@ -114,23 +114,38 @@ impl Stream for RawEventStream {
     }
 }
 
-/// Opens the stream of `call` for its raw bytes.
-pub(crate) async fn open_raw(client: A2aClient, call: Call) -> Result<RawEventStream, ClientError> {
-    if client.inner.grpc.is_some() {
-        return Err(ClientError::config(
-            "a gRPC stream has no raw event-stream bytes to pass on; read its events instead",
-        ));
-    }
+/// The refusal of a raw stream over gRPC.
+fn no_raw_grpc_stream() -> ClientError {
+    ClientError::config(
+        "a gRPC stream has no raw event-stream bytes to pass on; read its events instead",
+    )
+}
+
+/// Opens `call`'s stream, the opening counted against the client's whole-stream limit
+/// (`stream_max_duration`, from now); returns that deadline with the connection.
+async fn open_within_limit(
+    client: &A2aClient,
+    call: &Call,
+) -> Result<(Option<tokio::time::Instant>, Connection), ClientError> {
     let deadline = client
         .inner
         .stream_max_duration
         .map(|limit| tokio::time::Instant::now() + limit);
     let connection = match deadline {
-        Some(deadline) => tokio::time::timeout_at(deadline, client.open_stream(&call, None))
+        Some(deadline) => tokio::time::timeout_at(deadline, client.open_stream(call, None))
             .await
             .unwrap_or(Err(ClientError::Timeout(TimeoutKind::StreamDuration)))?,
-        None => client.open_stream(&call, None).await?,
+        None => client.open_stream(call, None).await?,
     };
+    Ok((deadline, connection))
+}
+
+/// Opens the stream of `call` for its raw bytes.
+pub(crate) async fn open_raw(client: A2aClient, call: Call) -> Result<RawEventStream, ClientError> {
+    if client.inner.grpc.is_some() {
+        return Err(no_raw_grpc_stream());
+    }
+    let (deadline, connection) = open_within_limit(&client, &call).await?;
     let body = match connection.source {
         Source::Events { body, .. } => body,
         Source::Single(_) => {
@@ -139,9 +154,7 @@ pub(crate) async fn open_raw(client: A2aClient, call: Call) -> Result<RawEventSt
             ));
         }
         Source::Decoded(_) => {
-            return Err(ClientError::config(
-                "a gRPC stream has no raw event-stream bytes to pass on; read its events instead",
-            ));
+            return Err(no_raw_grpc_stream());
         }
     };
     let idle = client.stream_idle_timeout();
@@ -185,16 +198,7 @@ pub(crate) async fn open(client: A2aClient, call: Call) -> Result<EventStream, C
         | Call::DeletePushConfig(_)
         | Call::GetExtendedAgentCard(_) => (None, String::new()),
     };
-    let deadline = client
-        .inner
-        .stream_max_duration
-        .map(|limit| tokio::time::Instant::now() + limit);
-    let connection = match deadline {
-        Some(deadline) => tokio::time::timeout_at(deadline, client.open_stream(&call, None))
-            .await
-            .unwrap_or(Err(ClientError::Timeout(TimeoutKind::StreamDuration)))?,
-        None => client.open_stream(&call, None).await?,
-    };
+    let (deadline, connection) = open_within_limit(&client, &call).await?;
     let resumer = Resumer {
         deadline,
         idle: client.stream_idle_timeout(),

@@ -4,13 +4,14 @@
 
 use std::collections::HashMap;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use clap::{Args as _, FromArgMatches as _};
 
 use super::environment::from_environment;
 use super::file::from_file;
 use super::layers::key_of;
+use super::tests::TempFile;
 use super::{ConfigError, ServeOptions, layered, variable_of};
 use crate::Cli;
 
@@ -51,25 +52,6 @@ fn sample(option: &clap::Arg) -> Sample {
         || matches!(option.get_action(), clap::ArgAction::Append);
     let toml = if is_list { format!("[{toml}]") } else { toml };
     Sample { flag, toml }
-}
-
-/// A file in the temp directory, removed on drop.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, text: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("a2a-cli-names-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        std::fs::write(&path, text).unwrap();
-        Self(path)
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 fn settings_of(command: &clap::Command) -> Vec<&clap::Arg> {

@@ -28,11 +28,11 @@ fn env(pairs: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
         .collect()
 }
 
-/// A TOML file in the temp directory, removed on drop.
-struct TempFile(PathBuf);
+/// A TOML file in the temp directory, removed on drop (the `names` tests use it too).
+pub(super) struct TempFile(pub(super) PathBuf);
 
 impl TempFile {
-    fn new(name: &str, text: &str) -> Self {
+    pub(super) fn new(name: &str, text: &str) -> Self {
         let dir = std::env::temp_dir().join(format!("a2a-cli-config-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);

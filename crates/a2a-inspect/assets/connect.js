@@ -111,7 +111,7 @@ function renderCard(info) {
     el("h2", { dataset: { testid: "card-name" } }, card?.name || info.cardName || (info.gateway ? "Gateway" : info.url)),
     card?.version ? el("span", { class: "muted" }, `version ${card.version}`) : null,
     info.gateway ? badge("gateway", "info") : null,
-    signatureBadge(info.signature));
+    card ? signatureBadge(info.signature) : null);
   view.append(el("div", { class: "panel" }, head,
     card?.description ? el("p", { class: "description" }, card.description) : null,
     definitions([

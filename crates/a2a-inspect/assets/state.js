@@ -50,5 +50,7 @@ export function remembered() {
 
 /** A display name for a connection. */
 export function nameOf(info) {
-  return info.card?.name || info.cardName || info.url || info.connection;
+  const name = info.card?.name || info.cardName;
+  if (name) return name;
+  return info.gateway ? `Gateway ${info.url}` : info.url || info.connection;
 }

@@ -96,7 +96,7 @@ function copyButton(label, text, testid) {
 
 function detail(call) {
   const panel = clear($("wire-detail"));
-  panel.append(
+  panel.append(el("div", { class: "wire-call", dataset: { id: call.id } },
     el("div", { class: "wire-head" },
       el("h2", {}, `#${call.id} ${call.operation ?? ""}`), statusBadge(call),
       el("span", { class: "muted" }, ` ${call.binding ?? ""} · ${call.durationMs ?? "?"} ms · ${time(call.time)}`)),
@@ -116,7 +116,7 @@ function detail(call) {
         call.sse.map((frame) => el("li", {}, el("span", { class: "muted" }, time(frame.time)), el("pre", { class: "code small" }, frame.frame))))]
       : null,
     call.curl ? [el("h3", {}, "curl"), el("pre", { class: "code small" }, call.curl)] : null,
-    call.a2a ? [el("h3", {}, "a2a"), el("pre", { class: "code small" }, call.a2a)] : null);
+    call.a2a ? [el("h3", {}, "a2a"), el("pre", { class: "code small" }, call.a2a)] : null));
 }
 
 export function stop() {

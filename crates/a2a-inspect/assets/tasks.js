@@ -83,12 +83,12 @@ function render(answer) {
   const body = clear($("tasks-body"));
   const tasks = answer.tasks ?? [];
   for (const task of tasks) {
-    const button = el("button", { type: "button", class: "link", dataset: { testid: "task-link", taskId: task.id } }, task.id);
+    const button = el("button", { type: "button", class: "link", title: task.id, dataset: { testid: "task-link", taskId: task.id } }, short(task.id));
     button.addEventListener("click", () => openTask(task.id));
     body.append(el("tr", { dataset: { taskId: task.id } },
       el("td", { class: "id" }, button),
       el("td", {}, stateBadge(task.status?.state)),
-      el("td", { class: "id muted" }, task.contextId ?? ""),
+      el("td", { class: "id muted col-context", title: task.contextId ?? "" }, short(task.contextId ?? "")),
       el("td", { class: "muted" }, time(task.status?.timestamp))));
   }
   const total = answer.totalSize !== undefined ? ` of ${answer.totalSize}` : "";
@@ -96,6 +96,11 @@ function render(answer) {
   nextToken = answer.nextPageToken || "";
   $("tasks-next").hidden = !nextToken;
   $("tasks-first").hidden = !pageToken;
+}
+
+/** The first part of a long id (the whole id is in the title). */
+function short(id) {
+  return id.length > 13 ? `${id.slice(0, 8)}…` : id;
 }
 
 function storageKey(connection, taskId) {
@@ -119,6 +124,7 @@ export async function openTask(taskId) {
   sessionStorage.setItem(OPEN_KEY, JSON.stringify({ connection: info.connection, taskId }));
   $("timeline-empty").hidden = true;
   $("timeline-body").hidden = false;
+  if (window.matchMedia("(max-width: 760px)").matches) $("timeline").scrollIntoView({ block: "start" });
   $("timeline-title").textContent = `Task ${taskId}`;
   clear($("timeline-state"));
   showError($("timeline-error"), null);

@@ -1,0 +1,577 @@
+//! [`PushInbox`]: the inspector's own push-notification receiver.
+//!
+//! An agent running on this machine can deliver its push notifications to the inspector:
+//! the inspector registers a push config whose URL is `{inspector}/webhook/{connection}` and
+//! whose token it made for that connection ([`PushInbox::token_for`]). Each delivery is
+//! checked the way `a2a webhook` checks one, with `a2a-client`'s push verification: the
+//! token (`X-A2A-Notification-Token` or `A2A-Notification-Token`) against the one given to
+//! the connection, and a signature (`A2A-Notification-Signature`, a detached JWS) against the
+//! agent's JWK Set ([`PushInbox::set_jwks_url`]). Every delivery is kept (the last
+//! `capacity`) and broadcast, accepted or not, so the page can show what arrived and why it
+//! was refused.
+//!
+//! Answers: 200 for a good delivery; 401 when the token is wrong or missing (for a
+//! connection that was given one) or a signature is present and does not verify; 400 for a
+//! body that is not a JSON `StreamResponse`.
+//!
+//! ```
+//! use a2a_inspect::push::PushInbox;
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> std::io::Result<()> {
+//! let inbox = PushInbox::new(100);
+//! // The token goes in the push config registered for connection c1.
+//! let token = inbox.token_for("c1");
+//! assert_eq!(inbox.token_for("c1"), token);
+//! inbox.set_jwks_url("c1", "http://127.0.0.1:8080/.well-known/jwks.json".to_owned());
+//!
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! let webhook = format!("http://{}/webhook/c1", listener.local_addr()?);
+//! let mut deliveries = inbox.subscribe();
+//! tokio::spawn(axum::serve(listener, inbox.router()).into_future());
+//! # let _ = (webhook, &mut deliveries);
+//! # Ok(()) }
+//! ```
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use a2a_client::push::{
+    self, LEGACY_TOKEN_HEADER, PushVerifier, PushVerifyError, SIGNATURE_HEADER, TOKEN_HEADER,
+};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::response::{IntoResponse as _, Response};
+use axum::routing::post;
+use http::{HeaderMap, StatusCode, header};
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::broadcast;
+
+/// Deliveries larger than this are refused (413) unread.
+const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+/// The agent's keys are fetched again at most this often: after a failed fetch, and when a
+/// delivery names a key id the set lacks (anyone can send one).
+const REFETCH_COOLDOWN: Duration = Duration::from_secs(10);
+/// How many deliveries a slow subscriber may fall behind before it misses some.
+const BROADCAST_CAPACITY: usize = 256;
+/// What a secret header's value is shown as.
+const REDACTED: &str = "<redacted>";
+
+/// The inspector's push receiver: tokens per connection, the agents' keys, and the last
+/// deliveries. Cloning shares it.
+#[derive(Clone)]
+pub struct PushInbox {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    capacity: usize,
+    next_id: AtomicU64,
+    deliveries: Mutex<VecDeque<Delivery>>,
+    events: broadcast::Sender<Delivery>,
+    connections: Mutex<HashMap<String, Expected>>,
+}
+
+/// What a connection's deliveries are checked against.
+#[derive(Default)]
+struct Expected {
+    token: Option<String>,
+    jwks_url: Option<String>,
+    /// The keys, once fetched.
+    verifier: Option<PushVerifier>,
+    /// When the keys were last fetched, or a fetch was last tried.
+    last_fetch: Option<Instant>,
+}
+
+impl std::fmt::Debug for PushInbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Tokens are secrets: only the connections are shown.
+        let connections: Vec<String> = self.lock_connections().keys().cloned().collect();
+        f.debug_struct("PushInbox")
+            .field("capacity", &self.inner.capacity)
+            .field("connections", &connections)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One delivery as received: when, for which connection and task, what it carried, and how
+/// its checks went.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Delivery {
+    /// 1, 2, 3… in order of arrival.
+    pub id: u64,
+    /// When it arrived (RFC 3339, UTC, milliseconds).
+    pub time: String,
+    /// The connection it was for: from the webhook path, or, on `/webhook`, the connection
+    /// whose token it carries.
+    pub connection: Option<String>,
+    /// The task it is about.
+    pub task_id: Option<String>,
+    /// The task state it reports (`TASK_STATE_…`), when it reports one.
+    pub state: Option<String>,
+    /// The request's headers in order, secret values shown as `<redacted>`.
+    pub headers: Vec<(String, String)>,
+    /// The body: its JSON, or its text when it is not JSON.
+    pub body: Value,
+    /// How the token and signature checks went.
+    pub checks: Checks,
+    /// Whether it was answered 200.
+    pub accepted: bool,
+    /// Why it was refused, or why a check could not be made, in one sentence.
+    pub detail: Option<String>,
+}
+
+/// The checks of one delivery.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Checks {
+    /// The notification token.
+    pub token: TokenCheck,
+    /// The signature.
+    pub signature: SignatureCheck,
+    /// The key that signed, when the signature verified.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_id: Option<String>,
+}
+
+/// How a delivery's token compared with the one the inspector gave its connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum TokenCheck {
+    /// It carries the connection's token.
+    Ok,
+    /// It carries a token that is not the connection's (or a token nobody was given).
+    Mismatch,
+    /// It carries none.
+    Absent,
+}
+
+/// How a delivery's signature checked out against the agent's keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum SignatureCheck {
+    /// Signed by one of the agent's keys, recently.
+    Verified,
+    /// Signed, and the signature does not verify (wrong key, changed body, too old…).
+    Invalid,
+    /// Not signed.
+    Unsigned,
+    /// Signed, but the agent's keys are unknown or could not be fetched.
+    NoKey,
+}
+
+impl PushInbox {
+    /// An inbox keeping the last `capacity` deliveries (at least one).
+    #[must_use]
+    pub fn new(capacity: usize) -> Self {
+        let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
+        Self {
+            inner: Arc::new(Inner {
+                capacity: capacity.max(1),
+                next_id: AtomicU64::new(1),
+                deliveries: Mutex::new(VecDeque::new()),
+                events,
+                connections: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// The token to put in a push config for this connection (fresh per connection, remembered).
+    #[must_use]
+    pub fn token_for(&self, connection: &str) -> String {
+        let mut connections = self.lock_connections();
+        let expected = connections.entry(connection.to_owned()).or_default();
+        expected
+            .token
+            .get_or_insert_with(|| {
+                // Two version 4 UUIDs: 244 bits from the operating system's random source.
+                format!(
+                    "{}{}",
+                    uuid::Uuid::new_v4().simple(),
+                    uuid::Uuid::new_v4().simple()
+                )
+            })
+            .clone()
+    }
+
+    /// Where signed deliveries from this connection's agent get their keys (JWKS URL).
+    /// An agent's base URL works too: its `/.well-known/jwks.json` is used.
+    pub fn set_jwks_url(&self, connection: &str, url: String) {
+        let mut connections = self.lock_connections();
+        let expected = connections.entry(connection.to_owned()).or_default();
+        if expected.jwks_url.as_deref() != Some(url.as_str()) {
+            expected.jwks_url = Some(url);
+            expected.verifier = None;
+            expected.last_fetch = None;
+        }
+    }
+
+    /// Forgets a connection: its token stops being accepted. Its deliveries stay listed.
+    pub fn forget(&self, connection: &str) {
+        self.lock_connections().remove(connection);
+    }
+
+    /// POST /webhook and POST /webhook/{connection}.
+    pub fn router(&self) -> Router {
+        Router::new()
+            .route("/webhook", post(receive_any))
+            .route("/webhook/{connection}", post(receive_for))
+            .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+            .with_state(self.clone())
+    }
+
+    /// The deliveries kept, oldest first.
+    #[must_use]
+    pub fn deliveries(&self) -> Vec<Delivery> {
+        self.inner
+            .deliveries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .cloned()
+            .collect()
+    }
+
+    /// Every delivery from now on, as it arrives.
+    #[must_use]
+    pub fn subscribe(&self) -> broadcast::Receiver<Delivery> {
+        self.inner.events.subscribe()
+    }
+
+    fn lock_connections(&self) -> std::sync::MutexGuard<'_, HashMap<String, Expected>> {
+        self.inner
+            .connections
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Checks, records and answers one delivery.
+    async fn receive(
+        &self,
+        path_connection: Option<String>,
+        headers: &HeaderMap,
+        body: &[u8],
+    ) -> Response {
+        let time = chrono::Utc::now()
+            .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+            .to_string();
+        let (connection, token, token_problem) = self.check_token(path_connection, headers);
+        let (signature, key_id, signature_problem) = self
+            .check_signature(connection.as_deref(), headers, body)
+            .await;
+        let (body, about, body_problem) = read_body(body);
+
+        let refused = token_problem.is_some() || signature == SignatureCheck::Invalid;
+        let status = if refused {
+            StatusCode::UNAUTHORIZED
+        } else if body_problem.is_some() {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::OK
+        };
+        let detail = [token_problem, signature_problem, body_problem]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>();
+        let delivery = Delivery {
+            id: self.inner.next_id.fetch_add(1, Ordering::Relaxed),
+            time,
+            connection,
+            task_id: about.task_id,
+            state: about.state,
+            headers: redacted(headers),
+            body,
+            checks: Checks {
+                token,
+                signature,
+                key_id,
+            },
+            accepted: status == StatusCode::OK,
+            detail: (!detail.is_empty()).then(|| detail.join(" ")),
+        };
+        tracing::info!(
+            id = delivery.id,
+            connection = delivery.connection.as_deref().unwrap_or("-"),
+            task = delivery.task_id.as_deref().unwrap_or("-"),
+            status = status.as_u16(),
+            "push delivery"
+        );
+        self.record(delivery);
+        status.into_response()
+    }
+
+    fn record(&self, delivery: Delivery) {
+        {
+            let mut deliveries = self
+                .inner
+                .deliveries
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            deliveries.push_back(delivery.clone());
+            while deliveries.len() > self.inner.capacity {
+                deliveries.pop_front();
+            }
+        }
+        // No subscriber is fine: the delivery is listed all the same.
+        let _ = self.inner.events.send(delivery);
+    }
+
+    /// The connection the delivery is for, its token check, and why the token refuses it.
+    /// On `/webhook/{c}` the token must be the one given to `c` (when one was); on `/webhook`
+    /// a token names the connection it was given to.
+    fn check_token(
+        &self,
+        path_connection: Option<String>,
+        headers: &HeaderMap,
+    ) -> (Option<String>, TokenCheck, Option<String>) {
+        let carried =
+            headers.contains_key(TOKEN_HEADER) || headers.contains_key(LEGACY_TOKEN_HEADER);
+        let connections = self.lock_connections();
+        match path_connection {
+            Some(connection) => {
+                let expected = connections
+                    .get(&connection)
+                    .and_then(|expected| expected.token.as_deref());
+                let (check, problem) = match expected {
+                    Some(token) => match push::check_token(headers, token) {
+                        Ok(()) => (TokenCheck::Ok, None),
+                        Err(PushVerifyError::MissingToken) => (
+                            TokenCheck::Absent,
+                            Some(
+                                "The delivery carries no notification token, and the push config the inspector registered has one."
+                                    .to_owned(),
+                            ),
+                        ),
+                        Err(_) => (
+                            TokenCheck::Mismatch,
+                            Some(
+                                "The notification token is not the one the inspector gave this connection."
+                                    .to_owned(),
+                            ),
+                        ),
+                    },
+                    None if carried => (
+                        TokenCheck::Mismatch,
+                        Some(format!(
+                            "The delivery carries a notification token, but the inspector gave none to connection {connection}."
+                        )),
+                    ),
+                    None => (TokenCheck::Absent, None),
+                };
+                (Some(connection), check, problem)
+            }
+            None if carried => {
+                let owner = connections.iter().find_map(|(connection, expected)| {
+                    let token = expected.token.as_deref()?;
+                    push::check_token(headers, token)
+                        .is_ok()
+                        .then(|| connection.clone())
+                });
+                match owner {
+                    Some(connection) => (Some(connection), TokenCheck::Ok, None),
+                    None => (
+                        None,
+                        TokenCheck::Mismatch,
+                        Some(
+                            "The notification token is not one the inspector gave to any connection."
+                                .to_owned(),
+                        ),
+                    ),
+                }
+            }
+            None => (None, TokenCheck::Absent, None),
+        }
+    }
+
+    /// The signature check, the key that signed, and a sentence when it failed or could not
+    /// be made. An unknown key id fetches the keys again (the agent may have rotated its
+    /// key), at most once per [`REFETCH_COOLDOWN`].
+    async fn check_signature(
+        &self,
+        connection: Option<&str>,
+        headers: &HeaderMap,
+        body: &[u8],
+    ) -> (SignatureCheck, Option<String>, Option<String>) {
+        if !headers.contains_key(SIGNATURE_HEADER) {
+            return (SignatureCheck::Unsigned, None, None);
+        }
+        let verifier = match self.verifier(connection).await {
+            Ok(verifier) => verifier,
+            Err(problem) => return (SignatureCheck::NoKey, None, Some(problem)),
+        };
+        let mut verified = verifier.verify_signature(headers, body);
+        if matches!(verified, Err(PushVerifyError::UnknownKey { .. }))
+            && let Some(connection) = connection
+            && self.may_fetch(connection)
+        {
+            match verifier.refresh().await {
+                Ok(()) => verified = verifier.verify_signature(headers, body),
+                Err(error) => {
+                    tracing::warn!(error = %error, "cannot fetch the agent's push keys again")
+                }
+            }
+        }
+        match verified {
+            Ok(signature) => (SignatureCheck::Verified, Some(signature.kid), None),
+            Err(error) => (
+                SignatureCheck::Invalid,
+                None,
+                Some(format!("The signature does not verify: {error}.")),
+            ),
+        }
+    }
+
+    /// The connection's key set, fetched on first use (and again after a failed fetch,
+    /// at most once per [`REFETCH_COOLDOWN`]).
+    async fn verifier(&self, connection: Option<&str>) -> Result<PushVerifier, String> {
+        let Some(connection) = connection else {
+            return Err(
+                "The delivery is signed, but it names no connection, so the inspector does not know whose keys to check it with."
+                    .to_owned(),
+            );
+        };
+        let url = {
+            let connections = self.lock_connections();
+            let expected = connections.get(connection);
+            if let Some(verifier) = expected.and_then(|expected| expected.verifier.clone()) {
+                return Ok(verifier);
+            }
+            expected.and_then(|expected| expected.jwks_url.clone())
+        };
+        let Some(url) = url else {
+            return Err(format!(
+                "The delivery is signed, but the inspector does not know where the agent of connection {connection} publishes its keys."
+            ));
+        };
+        if !self.may_fetch(connection) {
+            return Err(format!(
+                "The delivery is signed, but the agent's keys could not be fetched from {url} a moment ago."
+            ));
+        }
+        match PushVerifier::fetch(&url).await {
+            Ok(verifier) => {
+                if let Some(expected) = self.lock_connections().get_mut(connection)
+                    && expected.jwks_url.as_deref() == Some(url.as_str())
+                {
+                    expected.verifier = Some(verifier.clone());
+                }
+                Ok(verifier)
+            }
+            Err(error) => Err(format!(
+                "The delivery is signed, but the agent's keys could not be fetched: {error}."
+            )),
+        }
+    }
+
+    /// Whether the connection's keys may be fetched now; notes the fetch when they may.
+    fn may_fetch(&self, connection: &str) -> bool {
+        let mut connections = self.lock_connections();
+        let Some(expected) = connections.get_mut(connection) else {
+            return false;
+        };
+        let now = Instant::now();
+        if expected
+            .last_fetch
+            .is_some_and(|last| now.duration_since(last) < REFETCH_COOLDOWN)
+        {
+            return false;
+        }
+        expected.last_fetch = Some(now);
+        true
+    }
+}
+
+async fn receive_any(State(inbox): State<PushInbox>, headers: HeaderMap, body: Bytes) -> Response {
+    inbox.receive(None, &headers, &body).await
+}
+
+async fn receive_for(
+    State(inbox): State<PushInbox>,
+    Path(connection): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    inbox.receive(Some(connection), &headers, &body).await
+}
+
+/// What a delivery is about.
+#[derive(Default)]
+struct About {
+    task_id: Option<String>,
+    state: Option<String>,
+}
+
+/// The body as JSON (or text), what it is about, and why it is not a `StreamResponse`.
+fn read_body(body: &[u8]) -> (Value, About, Option<String>) {
+    let json: Value = match serde_json::from_slice(body) {
+        Ok(json) => json,
+        Err(error) => {
+            return (
+                Value::String(String::from_utf8_lossy(body).into_owned()),
+                About::default(),
+                Some(format!("The body is not JSON: {error}.")),
+            );
+        }
+    };
+    let problem = push::decode_body(body)
+        .err()
+        .map(|error| format!("The body is not an A2A StreamResponse: {error}."));
+    let about = about(&json);
+    (json, about, problem)
+}
+
+/// The task and state a `StreamResponse` reports, read from its JSON as sent.
+fn about(json: &Value) -> About {
+    let text = |value: Option<&Value>| value.and_then(Value::as_str).map(str::to_owned);
+    if let Some(task) = json.get("task") {
+        About {
+            task_id: text(task.get("id")),
+            state: text(task.pointer("/status/state")),
+        }
+    } else if let Some(update) = json.get("statusUpdate") {
+        About {
+            task_id: text(update.get("taskId")),
+            state: text(update.pointer("/status/state")),
+        }
+    } else if let Some(update) = json.get("artifactUpdate") {
+        About {
+            task_id: text(update.get("taskId")),
+            state: None,
+        }
+    } else if let Some(message) = json.get("message") {
+        About {
+            task_id: text(message.get("taskId")),
+            state: None,
+        }
+    } else {
+        About::default()
+    }
+}
+
+/// The headers in order, with the values of the token, credential and cookie headers
+/// replaced by `<redacted>`.
+fn redacted(headers: &HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let secret = *name == header::AUTHORIZATION
+                || *name == header::PROXY_AUTHORIZATION
+                || *name == header::COOKIE
+                || name.as_str().eq_ignore_ascii_case(TOKEN_HEADER)
+                || name.as_str().eq_ignore_ascii_case(LEGACY_TOKEN_HEADER);
+            let value = if secret {
+                REDACTED.to_owned()
+            } else {
+                String::from_utf8_lossy(value.as_bytes()).into_owned()
+            };
+            (name.as_str().to_owned(), value)
+        })
+        .collect()
+}

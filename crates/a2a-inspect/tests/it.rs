@@ -1,0 +1,791 @@
+//! The inspector's API over real sockets: an `a2a-server` agent on 127.0.0.1, the inspector
+//! on another port, and reqwest as the page.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_inspect::Inspector;
+use a2a_server::auth::Authentication;
+use a2a_server::{
+    A2aServer, AgentExecutor, ExecutorError, RequestContext, ServerConfig, TaskUpdater,
+};
+use a2a_types::card::{ApiKeyLocation, SecurityRequirement, SecurityScheme};
+use a2a_types::{AgentCard, AgentInterface, AgentSkill, Artifact, ProtocolBinding};
+use serde_json::{Value, json};
+
+/// An agent that does what the message says: `ask` asks for input; `wait` works until
+/// canceled; `slow N MS` sends N artifact chunks MS apart, then completes; anything else is
+/// echoed in two chunks, then completed.
+struct Script;
+
+#[async_trait::async_trait]
+impl AgentExecutor for Script {
+    async fn execute(
+        &self,
+        context: RequestContext,
+        updater: TaskUpdater,
+    ) -> Result<(), ExecutorError> {
+        let text = context.text();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words.as_slice() {
+            ["ask"] => updater.require_input("what colour?").await?,
+            ["wait"] => {
+                updater.working("waiting").await?;
+                context.cancellation.cancelled().await;
+            }
+            ["slow", steps, millis] => {
+                let steps: usize = steps.parse().unwrap_or(1);
+                let pause = Duration::from_millis(millis.parse().unwrap_or(10));
+                updater.working("starting").await?;
+                for step in 0..steps {
+                    tokio::time::sleep(pause).await;
+                    updater
+                        .add_artifact(
+                            Artifact::from_text(format!("chunk {step}"))
+                                .with_id(format!("chunk-{step}")),
+                        )
+                        .await?;
+                }
+                updater.complete(()).await?;
+            }
+            _ => {
+                updater.working("echoing").await?;
+                updater
+                    .add_artifact(Artifact::from_text(format!("echo: {text}")).with_id("a1"))
+                    .await?;
+                updater
+                    .add_artifact(Artifact::from_text("done").with_id("a2"))
+                    .await?;
+                updater.complete(()).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+const KEY: &str = "sekret-key-123";
+
+struct Agent {
+    base: String,
+}
+
+/// An agent on 127.0.0.1 (JSON-RPC at /a2a, HTTP+JSON at /rest); with `key`, it requires
+/// that API key in `X-API-Key`.
+async fn agent(key: Option<&str>) -> Agent {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let mut card = AgentCard::new("Script agent", "Does what the message says", "1.0.0")
+        .with_interface(AgentInterface::new(
+            format!("{base}/a2a"),
+            ProtocolBinding::JsonRpc,
+        ))
+        .with_interface(AgentInterface::new(
+            format!("{base}/rest"),
+            ProtocolBinding::HttpJson,
+        ))
+        .with_skill(AgentSkill::new("script", "Script", "Follows the message"));
+    card.capabilities.streaming = Some(true);
+    card.capabilities.push_notifications = Some(true);
+    card.default_input_modes = vec!["text/plain".into()];
+    card.default_output_modes = vec!["text/plain".into()];
+    let authentication = match key {
+        Some(key) => {
+            card.security_schemes.insert(
+                "key".into(),
+                SecurityScheme::api_key(ApiKeyLocation::Header, "X-API-Key"),
+            );
+            card.security_requirements
+                .push(SecurityRequirement::scheme("key", Vec::<String>::new()));
+            Authentication::required().api_key(key)
+        }
+        None => Authentication::disabled(),
+    };
+    let mut config = ServerConfig::default();
+    config.push.allow_local_webhooks = true;
+    config.push.poll_interval = Duration::from_millis(50);
+    let server = A2aServer::builder(card, Script)
+        .config(config)
+        .authentication(authentication)
+        .build()
+        .unwrap();
+    let router = server.router();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    Agent { base }
+}
+
+/// The inspector on 127.0.0.1, and a client that talks to it as the page does.
+struct Page {
+    base: String,
+    http: reqwest::Client,
+}
+
+async fn inspector() -> Page {
+    inspector_with(Inspector::builder()).await
+}
+
+async fn inspector_with(builder: a2a_inspect::InspectorBuilder) -> Page {
+    let inspector = builder
+        .request_timeout(Duration::from_secs(20))
+        .build()
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { inspector.serve(listener).await });
+    Page {
+        base,
+        http: reqwest::Client::new(),
+    }
+}
+
+impl Page {
+    async fn get(&self, path: &str) -> (u16, Value) {
+        let response = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let response = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("X-Inspector", "1")
+            .json(body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn connect(&self, url: &str, auth: Value) -> Value {
+        let (status, body) = self
+            .post("/api/connect", &json!({"url": url, "auth": auth}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
+    /// The frames of an SSE answer read to its end: `(event, id, data)`.
+    async fn frames(&self, response: reqwest::Response) -> Vec<(String, Option<String>, Value)> {
+        assert_eq!(response.status(), 200);
+        assert!(
+            response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/event-stream")
+        );
+        let text = tokio::time::timeout(Duration::from_secs(20), response.text())
+            .await
+            .expect("the stream ends")
+            .unwrap();
+        parse_frames(&text)
+    }
+
+    async fn send(&self, connection: &str, body: &Value) -> Vec<(String, Option<String>, Value)> {
+        let response = self
+            .http
+            .post(format!("{}/api/connections/{connection}/send", self.base))
+            .header("X-Inspector", "1")
+            .json(body)
+            .send()
+            .await
+            .unwrap();
+        self.frames(response).await
+    }
+
+    async fn events(
+        &self,
+        path: &str,
+        last_event_id: Option<&str>,
+    ) -> Vec<(String, Option<String>, Value)> {
+        let mut request = self.http.get(format!("{}{path}", self.base));
+        if let Some(id) = last_event_id {
+            request = request.header("Last-Event-ID", id);
+        }
+        self.frames(request.send().await.unwrap()).await
+    }
+}
+
+fn parse_frames(text: &str) -> Vec<(String, Option<String>, Value)> {
+    text.replace("\r\n", "\n")
+        .split("\n\n")
+        .filter_map(|frame| {
+            let mut event = None;
+            let mut id = None;
+            let mut data = String::new();
+            for line in frame.lines() {
+                let (field, value) = line.split_once(':').unwrap_or((line, ""));
+                let value = value.strip_prefix(' ').unwrap_or(value);
+                match field {
+                    "event" => event = Some(value.to_owned()),
+                    "id" => id = Some(value.to_owned()),
+                    "data" => data.push_str(value),
+                    _ => {}
+                }
+            }
+            Some((
+                event?,
+                id,
+                serde_json::from_str(&data).unwrap_or(Value::Null),
+            ))
+        })
+        .collect()
+}
+
+fn names(frames: &[(String, Option<String>, Value)]) -> Vec<&str> {
+    frames.iter().map(|(name, _, _)| name.as_str()).collect()
+}
+
+/// The state of the last event that has one.
+fn last_state(frames: &[(String, Option<String>, Value)]) -> Option<String> {
+    frames.iter().rev().find_map(|(name, _, data)| {
+        if name != "a2a" {
+            return None;
+        }
+        let event = data.get("event").unwrap_or(data);
+        event
+            .pointer("/task/status/state")
+            .or_else(|| event.pointer("/statusUpdate/status/state"))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    })
+}
+
+fn text(message: &str) -> Value {
+    json!([{"text": message}])
+}
+
+#[tokio::test]
+async fn connect_shows_the_card_with_findings_bindings_and_signature() {
+    let agent = agent(None).await;
+    let page = inspector().await;
+    let connected = page.connect(&agent.base, json!({"kind": "none"})).await;
+    assert_eq!(connected["connection"], "c1");
+    assert_eq!(connected["card"]["name"], "Script agent");
+    assert_eq!(connected["bindings"], json!(["JSONRPC", "HTTP+JSON"]));
+    assert_eq!(connected["binding"], "JSONRPC");
+    assert_eq!(connected["gateway"], false);
+    assert_eq!(connected["signature"]["status"], "unsigned");
+    assert!(
+        connected["cardUrl"]
+            .as_str()
+            .unwrap()
+            .ends_with("/.well-known/agent-card.json")
+    );
+    assert!(connected["findings"].is_array());
+    let (status, list) = page.get("/api/connections").await;
+    assert_eq!(status, 200);
+    assert_eq!(list["connections"][0]["cardName"], "Script agent");
+    // The HTTP+JSON binding when asked for.
+    let (status, rest) = page
+        .post(
+            "/api/connect",
+            &json!({"url": agent.base, "binding": "HTTP+JSON"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{rest}");
+    assert_eq!(rest["binding"], "HTTP+JSON");
+}
+
+#[tokio::test]
+async fn a_streamed_send_relays_each_event_then_ends() {
+    let agent = agent(None).await;
+    let page = inspector().await;
+    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let frames = page
+        .send("c1", &json!({"parts": text("hello"), "stream": true}))
+        .await;
+    let names = names(&frames);
+    assert_eq!(names.first(), Some(&"call"), "{frames:?}");
+    assert_eq!(names.last(), Some(&"end"));
+    assert!(
+        names.iter().filter(|name| **name == "a2a").count() >= 4,
+        "{frames:?}"
+    );
+    assert!(frames.iter().any(
+        |(_, _, data)| data.pointer("/artifactUpdate/artifact/parts/0/text")
+            == Some(&json!("echo: hello"))
+    ));
+    assert_eq!(last_state(&frames).as_deref(), Some("TASK_STATE_COMPLETED"));
+    // The call frame names the wire entry, which holds the stream's frames.
+    let wire_id = frames[0].2["wire"].as_u64().unwrap();
+    let (_, wire) = page.get("/api/wire").await;
+    let call = wire["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|call| call["id"] == wire_id)
+        .unwrap()
+        .clone();
+    assert_eq!(call["operation"], "SendStreamingMessage");
+    assert_eq!(call["binding"], "JSONRPC");
+    assert_eq!(call["status"], 200);
+    assert!(call["sse"].as_array().unwrap().len() >= 4, "{call}");
+    assert!(call["requestBody"].as_str().unwrap().contains("\"hello\""));
+    assert!(
+        call["a2a"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("a2a send {} hello --stream", agent.base)),
+        "{}",
+        call["a2a"]
+    );
+}
+
+#[tokio::test]
+async fn a_plain_send_answers_one_event_on_either_binding() {
+    let agent = agent(None).await;
+    let page = inspector().await;
+    page.connect(&agent.base, json!({"kind": "none"})).await;
+    for binding in ["JSONRPC", "HTTP+JSON"] {
+        let frames = page
+            .send(
+                "c1",
+                &json!({"parts": text("hi"), "stream": false, "binding": binding}),
+            )
+            .await;
+        assert_eq!(names(&frames), ["call", "a2a", "end"], "{frames:?}");
+        assert_eq!(
+            frames[1].2["task"]["status"]["state"],
+            "TASK_STATE_COMPLETED"
+        );
+    }
+    let (_, wire) = page.get("/api/wire").await;
+    let bindings: Vec<&Value> = wire["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|call| call["operation"] == "SendMessage")
+        .map(|call| &call["binding"])
+        .collect();
+    assert_eq!(bindings, [&json!("JSONRPC"), &json!("HTTP+JSON")]);
+}
+
+#[tokio::test]
+async fn an_input_required_task_takes_the_answer() {
+    let agent = agent(None).await;
+    let page = inspector().await;
+    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let frames = page
+        .send("c1", &json!({"parts": text("ask"), "stream": true}))
+        .await;
+    assert_eq!(
+        last_state(&frames).as_deref(),
+        Some("TASK_STATE_INPUT_REQUIRED")
+    );
+    let task = frames
+        .iter()
+        .find_map(|(_, _, data)| data.pointer("/task/id").and_then(Value::as_str))
+        .unwrap()
+        .to_owned();
+    let frames = page
+        .send(
+            "c1",
+            &json!({"parts": text("blue"), "taskId": task, "stream": true}),
+        )
+        .await;
+    assert_eq!(
+        last_state(&frames).as_deref(),
+        Some("TASK_STATE_COMPLETED"),
+        "{frames:?}"
+    );
+}
+
+#[tokio::test]
+async fn tasks_are_listed_read_and_canceled() {
+    let agent = agent(None).await;
+    let page = inspector().await;
+    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let frames = page
+        .send(
+            "c1",
+            &json!({"parts": text("wait"), "returnImmediately": true}),
+        )
+        .await;
+    let task = frames[1].2["task"]["id"].as_str().unwrap().to_owned();
+    let (status, list) = page.get("/api/connections/c1/tasks?pageSize=10").await;
+    assert_eq!(status, 200, "{list}");
+    assert!(
+        list["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|listed| listed["id"] == task.as_str())
+    );
+    let (status, working) = page.get("/api/connections/c1/tasks?status=working").await;
+    assert_eq!(status, 200, "{working}");
+    assert_eq!(working["tasks"][0]["id"], task.as_str());
+    let (status, got) = page.get(&format!("/api/connections/c1/tasks/{task}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(got["id"], task.as_str());
+    let (status, canceled) = page
+        .post(
+            &format!("/api/connections/c1/tasks/{task}/cancel"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{canceled}");
+    assert_eq!(canceled["status"]["state"], "TASK_STATE_CANCELED");
+    // A task that does not exist is the agent's TaskNotFound.
+    let (status, missing) = page.get("/api/connections/c1/tasks/nope").await;
+    assert_eq!(status, 502, "{missing}");
+    assert_eq!(missing["error"]["kind"], "a2a");
+    assert_eq!(missing["error"]["reason"], "TASK_NOT_FOUND");
+    // A bad filter is the inspector's own bad request.
+    let (status, bad) = page.get("/api/connections/c1/tasks?pageSize=many").await;
+    assert_eq!(status, 400);
+    assert_eq!(bad["error"]["kind"], "bad_request");
+}
+
+#[tokio::test]
+async fn the_timeline_relays_event_ids_and_resumes_after_one() {
+    let agent = agent(None).await;
+    let page = inspector().await;
+    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let frames = page
+        .send(
+            "c1",
+            &json!({"parts": text("slow 3 150"), "returnImmediately": true}),
+        )
+        .await;
+    let task = frames[1].2["task"]["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/connections/c1/tasks/{task}/events");
+    let live = page.events(&path, None).await;
+    assert_eq!(names(&live).last(), Some(&"end"), "{live:?}");
+    let events: Vec<_> = live.iter().filter(|(name, _, _)| name == "a2a").collect();
+    assert!(events.len() >= 3, "{live:?}");
+    for (_, id, data) in &events {
+        let id = id.as_deref().expect("each event has the agent's id");
+        assert_eq!(data["seq"], json!(id.parse::<u64>().unwrap()));
+        assert!(data["time"].is_string());
+        assert!(data["event"].is_object());
+    }
+    assert_eq!(last_state(&live).as_deref(), Some("TASK_STATE_COMPLETED"));
+    // Resumed after the second event: only what came after it, by EventSource's header…
+    let second = events[1].1.clone().unwrap();
+    let resumed = page.events(&path, Some(&second)).await;
+    let resumed_ids: Vec<u64> = resumed
+        .iter()
+        .filter(|(name, _, _)| name == "a2a")
+        .map(|(_, id, _)| id.as_deref().unwrap().parse().unwrap())
+        .collect();
+    let later: Vec<u64> = events
+        .iter()
+        .map(|(_, id, _)| id.as_deref().unwrap().parse::<u64>().unwrap())
+        .filter(|id| *id > second.parse::<u64>().unwrap())
+        .collect();
+    assert!(!resumed_ids.is_empty());
+    assert!(
+        resumed_ids
+            .iter()
+            .all(|id| *id > second.parse::<u64>().unwrap()),
+        "{resumed:?}"
+    );
+    assert_eq!(resumed_ids.last(), later.last());
+    // …or by `after`.
+    let after = page.events(&format!("{path}?after={second}"), None).await;
+    assert_eq!(
+        after.iter().filter(|(name, _, _)| name == "a2a").count(),
+        resumed_ids.len()
+    );
+    // A finished task, subscribed afresh: an error frame saying so.
+    let finished = page.events(&path, None).await;
+    assert_eq!(names(&finished), ["error", "end"], "{finished:?}");
+    let message = finished[0].2["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("The task is finished"), "{message}");
+}
+
+#[tokio::test]
+async fn the_wire_log_redacts_the_api_key_and_renders_commands() {
+    let agent = agent(Some(KEY)).await;
+    let page = inspector().await;
+    let connected = page
+        .connect(&agent.base, json!({"kind": "api_key", "value": KEY}))
+        .await;
+    assert_eq!(connected["connection"], "c1");
+    let frames = page
+        .send("c1", &json!({"parts": text("secret"), "stream": false}))
+        .await;
+    assert_eq!(names(&frames), ["call", "a2a", "end"], "{frames:?}");
+    let response = page
+        .http
+        .get(format!("{}/api/wire", page.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["cache-control"], "no-store");
+    let raw = response.text().await.unwrap();
+    assert!(!raw.contains(KEY), "the key is in the wire log");
+    let wire: Value = serde_json::from_str(&raw).unwrap();
+    let call = wire["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|call| call["operation"] == "SendMessage")
+        .unwrap();
+    let header = call["requestHeaders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|pair| pair[0] == "x-api-key")
+        .unwrap();
+    assert_eq!(header[1], "<redacted>");
+    let curl = call["curl"].as_str().unwrap();
+    assert!(curl.starts_with("curl "), "{curl}");
+    assert!(curl.contains("\"x-api-key: $A2A_API_KEY\""), "{curl}");
+    assert!(curl.contains("--data-raw"), "{curl}");
+    let a2a = call["a2a"].as_str().unwrap();
+    assert!(
+        a2a.contains("--api-key \"$A2A_API_KEY\" --api-key-header X-API-Key"),
+        "{a2a}"
+    );
+    // The card fetch is there too.
+    assert!(
+        wire["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|call| call["operation"] == "GetAgentCard")
+    );
+}
+
+#[tokio::test]
+async fn wire_events_stream_each_call_as_it_happens() {
+    let agent = agent(None).await;
+    let page = inspector().await;
+    let mut events = page
+        .http
+        .get(format!("{}/api/wire/events", page.base))
+        .send()
+        .await
+        .unwrap();
+    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let mut seen = String::new();
+    while !seen.contains("GetAgentCard") {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), events.chunk())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(seen.contains("event: call"), "{seen}");
+}
+
+#[tokio::test]
+async fn an_unreachable_agent_is_a_clear_502() {
+    let page = inspector().await;
+    let (status, body) = page
+        .post("/api/connect", &json!({"url": "http://127.0.0.1:9"}))
+        .await;
+    assert_eq!(status, 502, "{body}");
+    assert_eq!(body["error"]["kind"], "unreachable");
+    assert_eq!(
+        body["error"]["message"],
+        "Could not reach http://127.0.0.1:9: connection refused."
+    );
+    let (status, body) = page.post("/api/connect", &json!({"url": "ftp://x"})).await;
+    assert_eq!(status, 400);
+    assert_eq!(body["error"]["kind"], "bad_request");
+}
+
+#[tokio::test]
+async fn a_wrong_key_is_a_401_that_names_the_scheme() {
+    let agent = agent(Some(KEY)).await;
+    let page = inspector().await;
+    page.connect(&agent.base, json!({"kind": "api_key", "value": "wrong"}))
+        .await;
+    let (status, body) = page.get("/api/connections/c1/tasks").await;
+    assert_eq!(status, 401, "{body}");
+    assert_eq!(body["error"]["kind"], "unauthorized");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("401 Unauthorized"), "{message}");
+    assert!(message.contains("X-API-Key"), "{message}");
+    let frames = page.send("c1", &json!({"parts": text("hi")})).await;
+    assert_eq!(names(&frames), ["call", "error", "end"], "{frames:?}");
+    assert_eq!(frames[1].2["error"]["kind"], "unauthorized");
+}
+
+#[tokio::test]
+async fn command_line_credentials_apply_to_their_url() {
+    let agent = agent(Some(KEY)).await;
+    let page = inspector_with(Inspector::builder().credentials_for(
+        agent.base.clone(),
+        a2a_inspect::Auth::ApiKey {
+            header: None,
+            value: KEY.to_owned(),
+        },
+    ))
+    .await;
+    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let (status, body) = page.get("/api/connections/c1/tasks").await;
+    assert_eq!(status, 200, "{body}");
+}
+
+#[tokio::test]
+async fn the_page_and_its_guards() {
+    let page = inspector().await;
+    let response = page
+        .http
+        .get(format!("{}/", page.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["content-security-policy"],
+        a2a_inspect::CONTENT_SECURITY_POLICY
+    );
+    assert_eq!(response.headers()["x-content-type-options"], "nosniff");
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    for (name, _, _) in a2a_inspect::assets::ASSETS {
+        let response = page
+            .http
+            .get(format!("{}/assets/{name}", page.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{name}");
+        if name.ends_with(".js") {
+            assert!(
+                response.headers()["content-type"]
+                    .to_str()
+                    .unwrap()
+                    .starts_with("text/javascript")
+            );
+        }
+    }
+    // A POST without X-Inspector is refused.
+    let refused = page
+        .http
+        .post(format!("{}/api/connect", page.base))
+        .json(&json!({"url": "http://127.0.0.1:9"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["kind"], "bad_request");
+    let (status, info) = page.get("/api/info").await;
+    assert_eq!(status, 200);
+    assert_eq!(info["webhook"], format!("{}/webhook", page.base));
+    let (status, unknown) = page.get("/api/connections/c9/tasks").await;
+    assert_eq!(status, 404);
+    assert_eq!(unknown["error"]["kind"], "unknown_connection");
+}
+
+#[tokio::test]
+async fn a_gateway_lists_its_agents_and_opens_one() {
+    use a2a_gateway::Gateway;
+    use a2a_gateway::proxy::ProxyConfig;
+    use a2a_gateway::registry::Registry;
+
+    let agent = agent(None).await;
+    let registry = Arc::new(Registry::in_memory().await.unwrap());
+    let gateway = Gateway::new(Arc::clone(&registry), ProxyConfig::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let gateway_base = format!("http://{}", listener.local_addr().unwrap());
+    let router = gateway.router();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let card: Value = reqwest::get(format!("{}/.well-known/agent-card.json", agent.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut record = card.clone();
+    record["agent_id"] = json!("script");
+    registry.register(record).await.unwrap();
+
+    let page = inspector().await;
+    let connected = page.connect(&gateway_base, json!({"kind": "none"})).await;
+    assert_eq!(connected["gateway"], true, "{connected}");
+    let (status, agents) = page.get("/api/connections/c1/agents").await;
+    assert_eq!(status, 200, "{agents}");
+    let listed = &agents["agents"][0];
+    assert_eq!(listed["id"], "script");
+    assert_eq!(listed["name"], "Script agent");
+    assert_eq!(listed["live"], true);
+    assert_eq!(listed["skills"], 1);
+    assert_eq!(listed["url"], format!("{gateway_base}/a2a/script"));
+    assert!(listed["lastSeen"].is_string());
+    let opened = page
+        .connect(listed["url"].as_str().unwrap(), json!({"kind": "none"}))
+        .await;
+    assert_eq!(opened["card"]["name"], "Script agent", "{opened}");
+    // An agent is not a gateway.
+    let plain = page.connect(&agent.base, json!({"kind": "none"})).await;
+    let (status, _) = page
+        .get(&format!(
+            "/api/connections/{}/agents",
+            plain["connection"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(status, 400);
+}
+
+#[tokio::test]
+async fn a_push_delivery_reaches_the_inspector_and_is_checked() {
+    let agent = agent(None).await;
+    let page = inspector().await;
+    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let mut deliveries = page
+        .http
+        .get(format!("{}/api/push/events", page.base))
+        .send()
+        .await
+        .unwrap();
+    let frames = page
+        .send(
+            "c1",
+            &json!({"parts": text("slow 2 50"), "push": true, "returnImmediately": true}),
+        )
+        .await;
+    assert_eq!(names(&frames), ["call", "a2a", "end"], "{frames:?}");
+    let task = frames[1].2["task"]["id"].as_str().unwrap().to_owned();
+    // The push config points at the inspector's own webhook for this connection.
+    let (_, wire) = page.get("/api/wire").await;
+    let sent = wire["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|call| call["operation"] == "SendMessage")
+        .unwrap();
+    assert!(
+        sent["requestBody"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("{}/webhook/c1", page.base))
+    );
+    let mut seen = String::new();
+    while !seen.contains("TASK_STATE_COMPLETED") {
+        let chunk = tokio::time::timeout(Duration::from_secs(15), deliveries.chunk())
+            .await
+            .expect("a delivery")
+            .unwrap()
+            .unwrap();
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(seen.contains("event: delivery"), "{seen}");
+    let (status, listed) = page.get("/api/push").await;
+    assert_eq!(status, 200);
+    let delivered = listed["deliveries"].as_array().unwrap();
+    assert!(!delivered.is_empty());
+    for delivery in delivered {
+        assert_eq!(delivery["connection"], "c1", "{delivery}");
+        assert_eq!(delivery["taskId"], task.as_str());
+        assert_eq!(delivery["checks"]["token"], "ok", "{delivery}");
+        assert_eq!(delivery["checks"]["signature"], "unsigned");
+        assert_eq!(delivery["accepted"], true);
+    }
+}

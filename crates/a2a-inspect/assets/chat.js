@@ -123,7 +123,7 @@ async function send(parts, { messageId = null, taskId = target.taskId, contextId
   $("chat-send").disabled = true;
   const log = $("chat-log");
   log.append(el("li", { class: "bubble user", dataset: { testid: "user-message" } }, renderParts(parts.map(outgoingPart))));
-  const turn = new Turn();
+  const turn = new Turn(Boolean(taskId));
   log.append(turn.node);
   turn.node.scrollIntoView({ block: "end" });
   const body = {
@@ -158,7 +158,10 @@ function outgoingPart(part) {
 
 /** One answer in the log: status, messages and artifacts of one send. */
 class Turn {
-  constructor() {
+  /** `continuing`: the message continues an interrupted task. */
+  constructor(continuing) {
+    this.continuing = continuing;
+    this.events = 0;
     this.state = el("span", { class: "turn-state" }, badge("sending", "neutral"));
     this.meta = el("span", { class: "turn-meta muted" });
     this.body = el("div", { class: "turn-body" });
@@ -197,6 +200,7 @@ class Turn {
   }
 
   event(response) {
+    this.events += 1;
     if (response.message) {
       this.setState(null);
       this.body.append(el("div", { class: "agent-message", dataset: { testid: "agent-message" } }, renderParts(response.message.parts ?? [])));
@@ -205,7 +209,10 @@ class Turn {
       const task = response.task;
       this.ids(task.id, task.contextId);
       for (const artifact of task.artifacts ?? []) this.artifact(artifact, false);
-      this.status(task.status ?? {});
+      // A reply to an interrupted task first sees the task as it was: still waiting, with
+      // the question the previous answer already showed.
+      const stale = this.continuing && this.events === 1 && INTERRUPTED.has(task.status?.state);
+      if (!stale) this.status(task.status ?? {});
     } else if (response.statusUpdate) {
       const update = response.statusUpdate;
       this.ids(update.taskId, update.contextId);
@@ -251,6 +258,7 @@ class Turn {
       if (shown.length) this.body.append(el("div", { class: "agent-message status-message" }, renderParts(shown)));
       if (actions && taskState === "TASK_STATE_INPUT_REQUIRED") this.body.append(approvals(actions.data.actions, this.taskId, this.contextId));
     }
+    if (taskState && !INTERRUPTED.has(taskState)) this.node.querySelector(".interrupt")?.remove();
     if (INTERRUPTED.has(taskState)) {
       const why = taskState === "TASK_STATE_AUTH_REQUIRED" ? "Authorization required" : "Input required";
       if (!this.node.querySelector(".interrupt")) {

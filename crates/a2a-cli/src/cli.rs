@@ -43,6 +43,8 @@ enum Command {
     Push(Box<commands::push::PushArgs>),
     /// Receive push notifications and print them, checking signatures and tokens (development).
     Webhook(Box<commands::webhook::WebhookArgs>),
+    /// Open a web page for looking at an agent or gateway: its card, chat, tasks, calls and push deliveries.
+    Inspect(Box<commands::inspect::InspectArgs>),
 }
 
 impl Cli {
@@ -139,6 +141,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Push(args) => runtime.block_on(traced("push", commands::push::run(*args))),
         Command::Webhook(args) => runtime.block_on(commands::webhook::run(*args)),
+        Command::Inspect(args) => runtime.block_on(commands::inspect::run(*args)),
     };
     // Off the runtime: the exporter's last batch goes out on a thread of its own.
     drop(runtime);

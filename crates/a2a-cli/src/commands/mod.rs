@@ -6,6 +6,7 @@ pub(crate) mod card;
 pub(crate) mod chat;
 pub(crate) mod gateway;
 pub(crate) mod get;
+pub(crate) mod inspect;
 pub(crate) mod list;
 pub(crate) mod push;
 pub(crate) mod send;

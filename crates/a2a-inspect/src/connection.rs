@@ -616,8 +616,7 @@ fn build_client(
         .card(card.clone())
         .shared_transport(transport)
         .prefer_bindings([binding])
-        .request_timeout(timeout)
-        .grpc_plaintext(true);
+        .request_timeout(timeout);
     if let Some(url) = card_url {
         builder = builder.card_source(url);
     }
@@ -639,8 +638,7 @@ fn build_client_default(
     let mut builder = A2aClient::builder()
         .card(card.clone())
         .shared_transport(Arc::clone(&connection.transport))
-        .request_timeout(timeout)
-        .grpc_plaintext(true);
+        .request_timeout(timeout);
     if let Some(url) = &connection.card_url {
         builder = builder.card_source(url.clone());
     }

@@ -81,9 +81,11 @@
 //! one StreamResponse (`{"task"}`, `{"message"}`, `{"statusUpdate"}`, `{"artifactUpdate"}`)
 //! per event as it arrives (a non-streaming send: one frame with the task or message);
 //! `event: error` with the error object; `event: end` `{}` last. `push: true` registers a
-//! push config pointing at `<base>/webhook/{c}` with the connection's token. A tool-approval
-//! answer to an agent run is a plain send with a data part
-//! (`{"data": {"answers": [{"callId", "approve"}]}}`).
+//! push config pointing at `<base>/webhook/{c}` with the connection's token. Answers to an
+//! agent run's pending actions (its `{"actions": [...]}` data part) are a plain send with
+//! the data part `a2a-run` reads: `{"data": {"approvalResponses": [{"approvalId",
+//! "approved", "token"?, "reason"?}], "clientToolResults": [{"toolCallId", "output",
+//! "isError"?}]}}`.
 //!
 //! ## Task events
 //!

@@ -72,8 +72,15 @@ struct Agent {
 /// An agent on 127.0.0.1 (JSON-RPC at /a2a, HTTP+JSON at /rest); with `key`, it requires
 /// that API key in `X-API-Key`.
 async fn agent(key: Option<&str>) -> Agent {
+    agent_with(key, false).await
+}
+
+/// [`agent`], its card and push deliveries signed when `signed`.
+async fn agent_with(key: Option<&str>, signed: bool) -> Agent {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
+    let grpc_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let grpc_base = format!("http://{}", grpc_listener.local_addr().unwrap());
     let mut card = AgentCard::new("Script agent", "Does what the message says", "1.0.0")
         .with_interface(AgentInterface::new(
             format!("{base}/a2a"),
@@ -83,6 +90,7 @@ async fn agent(key: Option<&str>) -> Agent {
             format!("{base}/rest"),
             ProtocolBinding::HttpJson,
         ))
+        .with_interface(AgentInterface::new(grpc_base, ProtocolBinding::Grpc))
         .with_skill(AgentSkill::new("script", "Script", "Follows the message"));
     card.capabilities.streaming = Some(true);
     card.capabilities.push_notifications = Some(true);
@@ -103,13 +111,19 @@ async fn agent(key: Option<&str>) -> Agent {
     let mut config = ServerConfig::default();
     config.push.allow_local_webhooks = true;
     config.push.poll_interval = Duration::from_millis(50);
-    let server = A2aServer::builder(card, Script)
+    let mut builder = A2aServer::builder(card, Script)
         .config(config)
-        .authentication(authentication)
-        .build()
-        .unwrap();
+        .authentication(authentication);
+    if signed {
+        builder = builder
+            .card_signing_key(a2a_signature::SigningKey::generate_es256().unwrap())
+            .push_signer(a2a_server::push::signing::PushSigner::generate().unwrap());
+    }
+    let server = builder.build().unwrap();
     let router = server.router();
     tokio::spawn(async move { axum::serve(listener, router).await });
+    let grpc = server.grpc_router();
+    tokio::spawn(async move { axum::serve(grpc_listener, grpc).await });
     Agent { base }
 }
 
@@ -267,7 +281,10 @@ async fn connect_shows_the_card_with_findings_bindings_and_signature() {
     let connected = page.connect(&agent.base, json!({"kind": "none"})).await;
     assert_eq!(connected["connection"], "c1");
     assert_eq!(connected["card"]["name"], "Script agent");
-    assert_eq!(connected["bindings"], json!(["JSONRPC", "HTTP+JSON"]));
+    assert_eq!(
+        connected["bindings"],
+        json!(["JSONRPC", "HTTP+JSON", "GRPC"])
+    );
     assert_eq!(connected["binding"], "JSONRPC");
     assert_eq!(connected["gateway"], false);
     assert_eq!(connected["signature"]["status"], "unsigned");
@@ -788,4 +805,79 @@ async fn a_push_delivery_reaches_the_inspector_and_is_checked() {
         assert_eq!(delivery["checks"]["signature"], "unsigned");
         assert_eq!(delivery["accepted"], true);
     }
+}
+
+#[tokio::test]
+async fn a_signed_card_verifies_and_signed_deliveries_check() {
+    let agent = agent_with(None, true).await;
+    let page = inspector().await;
+    let connected = page.connect(&agent.base, json!({"kind": "none"})).await;
+    assert_eq!(connected["signature"]["status"], "verified", "{connected}");
+    assert!(connected["signature"]["keyId"].is_string());
+    let frames = page
+        .send(
+            "c1",
+            &json!({"parts": text("signed"), "push": true, "returnImmediately": true}),
+        )
+        .await;
+    assert_eq!(names(&frames), ["call", "a2a", "end"], "{frames:?}");
+    let mut verified = false;
+    for _ in 0..100 {
+        let (_, listed) = page.get("/api/push").await;
+        let deliveries = listed["deliveries"].as_array().unwrap().clone();
+        if deliveries.iter().any(|delivery| {
+            delivery["body"]
+                .to_string()
+                .contains("TASK_STATE_COMPLETED")
+        }) {
+            for delivery in &deliveries {
+                assert_eq!(delivery["checks"]["signature"], "verified", "{delivery}");
+                assert_eq!(delivery["accepted"], true);
+            }
+            verified = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(verified, "no delivery of the completed task");
+}
+
+#[tokio::test]
+async fn grpc_calls_are_relayed_and_recorded_at_the_call_level() {
+    let agent = agent(None).await;
+    let page = inspector().await;
+    let (status, connected) = page
+        .post(
+            "/api/connect",
+            &json!({"url": agent.base, "binding": "GRPC"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{connected}");
+    assert_eq!(connected["binding"], "GRPC");
+    let frames = page
+        .send("c1", &json!({"parts": text("over grpc"), "stream": true}))
+        .await;
+    assert_eq!(names(&frames).first(), Some(&"call"));
+    assert_eq!(
+        last_state(&frames).as_deref(),
+        Some("TASK_STATE_COMPLETED"),
+        "{frames:?}"
+    );
+    let wire_id = frames[0].2["wire"].as_u64().unwrap();
+    let (_, wire) = page.get("/api/wire").await;
+    let call = wire["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|call| call["id"] == wire_id)
+        .unwrap()
+        .clone();
+    assert_eq!(call["binding"], "GRPC");
+    assert_eq!(call["operation"], "SendStreamingMessage");
+    assert_eq!(call["status"], 200);
+    assert!(call["sse"].as_array().unwrap().len() >= 3, "{call}");
+    // Tasks over gRPC too.
+    let (status, list) = page.get("/api/connections/c1/tasks").await;
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(list["tasks"].as_array().unwrap().len(), 1);
 }

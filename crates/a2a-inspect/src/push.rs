@@ -38,9 +38,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use a2a_client::ClientError;
 use a2a_client::push::{
     self, LEGACY_TOKEN_HEADER, PushVerifier, PushVerifyError, SIGNATURE_HEADER, TOKEN_HEADER,
 };
+use a2a_client::transport::{ResponseBody, Transport};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -81,6 +83,8 @@ struct Inner {
 struct Expected {
     token: Option<String>,
     jwks_url: Option<String>,
+    /// What the keys are fetched through (a plain HTTP transport when `None`).
+    transport: Option<Arc<dyn Transport>>,
     /// The keys, once fetched.
     verifier: Option<PushVerifier>,
     /// When the keys were last fetched, or a fetch was last tried.
@@ -211,6 +215,16 @@ impl PushInbox {
             expected.verifier = None;
             expected.last_fetch = None;
         }
+    }
+
+    /// Fetches this connection's keys through `transport` (for example one that records the
+    /// call in the wire log) instead of a plain HTTP transport.
+    pub fn set_transport(&self, connection: &str, transport: Arc<dyn Transport>) {
+        let mut connections = self.lock_connections();
+        connections
+            .entry(connection.to_owned())
+            .or_default()
+            .transport = Some(transport);
     }
 
     /// Forgets a connection: its token stops being accepted. Its deliveries stay listed.
@@ -437,13 +451,16 @@ impl PushInbox {
                     .to_owned(),
             );
         };
-        let url = {
+        let (url, transport) = {
             let connections = self.lock_connections();
             let expected = connections.get(connection);
             if let Some(verifier) = expected.and_then(|expected| expected.verifier.clone()) {
                 return Ok(verifier);
             }
-            expected.and_then(|expected| expected.jwks_url.clone())
+            (
+                expected.and_then(|expected| expected.jwks_url.clone()),
+                expected.and_then(|expected| expected.transport.clone()),
+            )
         };
         let Some(url) = url else {
             return Err(format!(
@@ -455,7 +472,11 @@ impl PushInbox {
                 "The delivery is signed, but the agent's keys could not be fetched from {url} a moment ago."
             ));
         }
-        match PushVerifier::fetch(&url).await {
+        let fetched = match transport {
+            Some(transport) => PushVerifier::fetch_with(&url, Shared(transport)).await,
+            None => PushVerifier::fetch(&url).await,
+        };
+        match fetched {
             Ok(verifier) => {
                 if let Some(expected) = self.lock_connections().get_mut(connection)
                     && expected.jwks_url.as_deref() == Some(url.as_str())
@@ -485,6 +506,20 @@ impl PushInbox {
         }
         expected.last_fetch = Some(now);
         true
+    }
+}
+
+/// A shared transport, as the verifier takes one by value.
+#[derive(Debug)]
+struct Shared(Arc<dyn Transport>);
+
+#[async_trait::async_trait]
+impl Transport for Shared {
+    async fn send(
+        &self,
+        request: http::Request<Bytes>,
+    ) -> Result<http::Response<ResponseBody>, ClientError> {
+        self.0.send(request).await
     }
 }
 

@@ -2,7 +2,11 @@
 //! deliveries posts them to a `PushInbox` served on 127.0.0.1, which lists each with its
 //! token and signature checks and answers as a webhook receiver must.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use a2a_client::ClientError;
+use a2a_client::transport::{HttpTransport, ResponseBody, Transport};
 
 use a2a_inspect::push::{Delivery, PushInbox, SignatureCheck, TokenCheck};
 use a2a_server::auth::Authentication;
@@ -53,6 +57,24 @@ async fn agent(signer: PushSigner) -> String {
     let router = server.router();
     tokio::spawn(async move { axum::serve(listener, router).await });
     base
+}
+
+/// A transport that counts the requests it passes on.
+#[derive(Debug)]
+struct Counting {
+    inner: HttpTransport,
+    urls: Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+#[async_trait::async_trait]
+impl Transport for Counting {
+    async fn send(
+        &self,
+        request: http::Request<bytes::Bytes>,
+    ) -> Result<http::Response<ResponseBody>, ClientError> {
+        self.urls.lock().unwrap().push(request.uri().to_string());
+        self.inner.send(request).await
+    }
 }
 
 /// The inbox's webhook served on 127.0.0.1; its base URL.
@@ -260,6 +282,12 @@ async fn a_tampered_signature_is_answered_401_and_listed_as_invalid() {
     let inbox = PushInbox::new(50);
     let token = inbox.token_for("c1");
     inbox.set_jwks_url("c1", format!("{agent}/.well-known/jwks.json"));
+    let fetched = Arc::default();
+    let counting = Counting {
+        inner: HttpTransport::new().unwrap(),
+        urls: Arc::clone(&fetched),
+    };
+    inbox.set_transport("c1", Arc::new(counting));
     let webhook = serve(&inbox).await;
     let hook = format!("{webhook}/webhook/c1");
 
@@ -281,6 +309,12 @@ async fn a_tampered_signature_is_answered_401_and_listed_as_invalid() {
         ("X-A2A-Notification-Token", token.as_str()),
     ];
     assert_eq!(post(&hook, &foreign_headers, &body).await, 401);
+    // The keys were fetched once, through the connection's transport (an unknown key id
+    // does not fetch them again within seconds of the last fetch).
+    assert_eq!(
+        *fetched.lock().unwrap(),
+        [format!("{agent}/.well-known/jwks.json")]
+    );
 
     let listed = inbox.deliveries();
     let checks: Vec<(SignatureCheck, bool)> = listed

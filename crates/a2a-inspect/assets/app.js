@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { $, clear, el } from "./dom.js";
 import { state, onChange, select, remove, current, remembered, nameOf } from "./state.js";
 import * as connect from "./connect.js";
+import { connectTo } from "./connect.js";
 import * as chat from "./chat.js";
 import * as tasks from "./tasks.js";
 import * as wire from "./wire.js";
@@ -16,7 +17,7 @@ function tabs() {
   return [...document.querySelectorAll('#tabs [role="tab"]')].filter((tab) => !tab.hidden);
 }
 
-/** Shows `name`'s view; `focus` moves keyboard focus to its tab. */
+/** Shows `name`'s view; `focus` (arrow keys) keeps keyboard focus on its tab. */
 export function show(name, focus = false) {
   const tab = $(`tab-${name}`);
   if (!tab || tab.hidden) name = "connect";
@@ -29,14 +30,14 @@ export function show(name, focus = false) {
   }
   document.body.dataset.view = name;
   if (location.hash !== `#${name}`) history.replaceState(null, "", `#${name}`);
-  views[name].shown?.();
+  views[name].shown?.({ keepFocus: focus });
 }
 
 function wireTabs() {
   const list = $("tabs");
   list.addEventListener("click", (event) => {
     const tab = event.target.closest('[role="tab"]');
-    if (tab) show(tab.dataset.view, true);
+    if (tab) show(tab.dataset.view);
   });
   list.addEventListener("keydown", (event) => {
     const all = tabs();
@@ -102,7 +103,26 @@ function start() {
   });
   for (const view of Object.values(views)) view.init?.({ show });
   show((location.hash || "#connect").slice(1));
-  restore();
+  restore().then(openFromAddress);
+}
+
+/**
+ * `a2a inspect URL` opens the page at `/?url=URL[&binding=B]`: connect to it once (the
+ * inspector holds the credentials given on its command line), then drop the query so a
+ * reload does not connect again.
+ */
+function openFromAddress() {
+  const query = new URLSearchParams(location.search);
+  const url = query.get("url");
+  if (!url) return;
+  history.replaceState(null, "", `/${location.hash}`);
+  const known = [...state.connections.values()].some((info) => info.url === url);
+  if (known) return;
+  $("connect-url").value = url;
+  const binding = query.get("binding");
+  if (binding) $("connect-binding").value = binding;
+  show("connect");
+  connectTo(url, { kind: "none" }, binding || null);
 }
 
 start();

@@ -30,8 +30,8 @@ export function init({ show }) {
   });
 }
 
-export function shown() {
-  if (current()) $("chat-input").focus();
+export function shown({ keepFocus = false } = {}) {
+  if (current() && !keepFocus) $("chat-input").focus();
 }
 
 export function connectionChanged() {

@@ -95,16 +95,17 @@ fn tools(files: &Files) -> FnTools {
         )
 }
 
-/// A run agent on a real socket, on a runtime of its own (the tests block on `a2a`).
-struct RunServer {
-    url: String,
+/// A run agent on a real socket, on a runtime of its own (the tests block on `a2a`); the
+/// inspector's browser tests use it too.
+pub(crate) struct RunServer {
+    pub(crate) url: String,
     files: Files,
     http: reqwest::Client,
     runtime: tokio::runtime::Runtime,
 }
 
 impl RunServer {
-    fn start(streaming: bool) -> Self {
+    pub(crate) fn start(streaming: bool) -> Self {
         Self::start_with(streaming, Limits::default())
     }
 
@@ -158,7 +159,7 @@ impl RunServer {
         }
     }
 
-    fn file(&self, path: &str) -> Option<String> {
+    pub(crate) fn file(&self, path: &str) -> Option<String> {
         self.files.lock().unwrap().get(path).cloned()
     }
 

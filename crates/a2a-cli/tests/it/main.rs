@@ -32,6 +32,7 @@ mod crash;
 mod data_format;
 mod exec;
 mod gateway;
+mod inspect;
 mod inspect_cli;
 mod llm;
 mod metrics;

@@ -118,6 +118,35 @@ fn the_echo_agents_card_has_no_errors_and_notes_plain_http_on_this_machine() {
 }
 
 #[test]
+fn the_security_a2a_serve_declares_has_no_errors() {
+    use a2a_types::card::{ApiKeyLocation, SecurityRequirement, SecurityScheme};
+
+    let mut card: AgentCard = serde_json::from_value(echo_card()).unwrap();
+    for (name, scheme) in [
+        (
+            "apiKey",
+            SecurityScheme::api_key(ApiKeyLocation::Header, "X-API-Key"),
+        ),
+        ("bearer", SecurityScheme::bearer("")),
+        (
+            "oidc",
+            SecurityScheme::open_id_connect(
+                "http://127.0.0.1:9000/.well-known/openid-configuration",
+            ),
+        ),
+        ("mtls", SecurityScheme::mutual_tls()),
+    ] {
+        card.security_schemes.insert(name.to_owned(), scheme);
+        card.security_requirements
+            .push(SecurityRequirement::scheme(name, ["a2a.read"]));
+    }
+    card.capabilities.extended_agent_card = Some(true);
+    let card = serde_json::to_value(card).unwrap();
+    assert_eq!(errors(&card), Vec::<String>::new());
+    assert!(at(&card, "capabilities.extendedAgentCard").is_empty());
+}
+
+#[test]
 fn the_spec_sample_card_is_clean() {
     let findings = card_findings(&full_card());
     assert!(findings.is_empty(), "{findings:#?}");

@@ -256,19 +256,24 @@ class Turn {
       const actions = (message.parts ?? []).find((part) => part.data && Array.isArray(part.data.actions));
       const shown = (message.parts ?? []).filter((part) => part !== actions);
       if (shown.length) this.body.append(el("div", { class: "agent-message status-message" }, renderParts(shown)));
-      if (actions && taskState === "TASK_STATE_INPUT_REQUIRED") this.body.append(approvals(actions.data.actions, this.taskId, this.contextId));
+      if (actions && taskState === "TASK_STATE_INPUT_REQUIRED") {
+        this.body.append(approvals(actions.data.actions, this.taskId, this.contextId));
+        this.asksForActions = true;
+      }
     }
     if (taskState && !INTERRUPTED.has(taskState)) this.node.querySelector(".interrupt")?.remove();
     if (INTERRUPTED.has(taskState)) {
       const why = taskState === "TASK_STATE_AUTH_REQUIRED" ? "Authorization required" : "Input required";
-      if (!this.node.querySelector(".interrupt")) {
+      if (!this.node.querySelector(".interrupt") && !this.asksForActions) {
         this.body.append(el("p", { class: `interrupt ${taskState === "TASK_STATE_AUTH_REQUIRED" ? "auth" : "input"}`, dataset: { testid: "interrupt" } },
           taskState === "TASK_STATE_AUTH_REQUIRED"
             ? "The agent needs authorization before it goes on. Reply below once it is given; the reply continues this task."
             : "The agent is waiting for your answer. Reply below; the reply continues this task."));
       }
       setTarget(this.taskId, this.contextId, why);
-      $("chat-input").focus();
+      // Pending actions are answered with their buttons; any other question in the box.
+      const first = this.asksForActions ? this.node.querySelector(".approvals button:not(:disabled), .approvals textarea") : null;
+      (first ?? $("chat-input")).focus();
     } else if (TERMINAL.has(taskState)) {
       setTarget(null, this.contextId);
     } else if (this.taskId && target.taskId === this.taskId) {

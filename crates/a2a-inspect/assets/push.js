@@ -52,6 +52,7 @@ function add(delivery) {
       delivery.accepted ? badge("accepted", "ok") : badge("refused", "bad"),
       tokenBadge(checks.token), signatureBadge(checks.signature),
       delivery.state ? stateBadge(delivery.state) : null,
+      !delivery.state && delivery.body?.artifactUpdate ? badge("artifact", "info") : null,
       delivery.taskId ? el("code", { class: "muted" }, `task ${delivery.taskId}`) : null,
       delivery.connection ? el("span", { class: "muted" }, delivery.connection) : null),
     el("details", {}, el("summary", {}, "Headers and body"),

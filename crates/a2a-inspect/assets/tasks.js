@@ -237,6 +237,9 @@ function transition(taskState) {
   if (!taskState) return;
   if (open) open.lastState = taskState;
   setState(taskState);
+  // The list row of the open task follows its timeline.
+  const cell = open && [...$("tasks-body").children].find((row) => row.dataset.taskId === open.taskId)?.children[1];
+  if (cell) clear(cell).append(stateBadge(taskState));
   if (open && TERMINAL.has(taskState)) $("timeline-live").textContent = `The task is ${stateName(taskState)}.`;
 }
 

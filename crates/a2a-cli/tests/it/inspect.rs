@@ -637,6 +637,13 @@ async fn a_push_delivery_from_a_local_agent_is_listed_with_its_checks() {
         .await;
     assert!(delivery.contains("token ok"), "{delivery}");
     assert!(delivery.contains("accepted"), "{delivery}");
+    // The body of the first delivery, unfolded.
+    browser
+        .click("[data-testid=delivery]:last-child summary")
+        .await;
+    browser
+        .text_contains("[data-testid=delivery]:last-child", "TASK_STATE_")
+        .await;
     browser.shot("push").await;
     browser.close().await;
 }
@@ -852,6 +859,13 @@ fn a_run_waiting_for_approval_shows_buttons_and_the_approved_call_runs() {
         let approvals = browser.visible("[data-testid=approvals]").await;
         assert!(approvals.contains("write_file"), "{approvals}");
         assert!(approvals.contains("approved.txt"), "{approvals}");
+        assert_eq!(
+            browser
+                .js("return document.activeElement.dataset.testid", &[])
+                .await,
+            "approve",
+            "the first decision has the focus"
+        );
         browser.shot("approval").await;
         browser.click("[data-testid=approve]").await;
         browser

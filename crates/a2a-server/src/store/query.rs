@@ -51,9 +51,19 @@ impl TaskQuery {
         state: TaskState,
         timestamp: Option<&Timestamp>,
     ) -> bool {
+        self.matches_parts(context_id.as_str(), state, timestamp)
+    }
+
+    /// [`TaskQuery::matches_fields`] with the context id as text.
+    pub(crate) fn matches_parts(
+        &self,
+        context_id: &str,
+        state: TaskState,
+        timestamp: Option<&Timestamp>,
+    ) -> bool {
         self.context_id
             .as_ref()
-            .is_none_or(|context| context_id == context)
+            .is_none_or(|context| context_id == context.as_str())
             && (self.states.is_empty() || self.states.contains(&state))
             && self
                 .status_timestamp_after
@@ -92,8 +102,13 @@ impl TaskCursor {
     /// milliseconds, 0 without one; task id).
     #[must_use]
     pub fn precedes_key(&self, timestamp_millis: i64, task_id: &TaskId) -> bool {
+        self.precedes_parts(timestamp_millis, task_id.as_str())
+    }
+
+    /// [`TaskCursor::precedes_key`] with the task id as text.
+    pub(crate) fn precedes_parts(&self, timestamp_millis: i64, task_id: &str) -> bool {
         timestamp_millis < self.timestamp_millis
-            || (timestamp_millis == self.timestamp_millis && *task_id < self.task_id)
+            || (timestamp_millis == self.timestamp_millis && task_id < self.task_id.as_str())
     }
 }
 

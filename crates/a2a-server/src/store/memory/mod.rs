@@ -3,15 +3,18 @@
 //!
 //! [`TaskStore`]: super::TaskStore
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::VecDeque;
+use std::hash::RandomState;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_types::{ContextId, TaskId, TaskState, Timestamp};
+use a2a_types::{TaskState, Timestamp};
+use hashbrown::HashTable;
 use tokio::time::Instant;
 
 use super::{TaskScope, Version};
 
+mod entry;
 mod setup;
 mod task_store;
 mod upkeep;
@@ -107,52 +110,77 @@ pub struct InMemoryTaskStore {
 /// Everything behind the store's lock.
 #[derive(Debug, Default)]
 struct Tasks {
-    /// Every stored task, by its globally unique id. Boxed: the table keeps a slot per
-    /// bucket and runs up to half empty after it grows, so a slot holds a pointer, not the
-    /// entry (at a million tasks the unboxed table alone took ~470 MB).
-    by_id: HashMap<TaskId, Box<Entry>>,
-    /// The terminal tasks, the one that became terminal first first: the front is what
-    /// expires and what the size cap evicts next.
-    terminal: BTreeMap<TerminalKey, TaskId>,
+    /// Every stored task, found by the hash of its globally unique id ([`Tasks::hash`]); each
+    /// entry holds its id (inside its body), so the table stores it once. Boxed: the table
+    /// keeps a slot per bucket and runs up to half empty after it grows, so a slot holds a
+    /// pointer, not the entry (at a million tasks an unboxed table alone took ~470 MB).
+    by_id: HashTable<Box<Entry>>,
+    /// Hashes task ids for `by_id`.
+    hasher: RandomState,
+    /// The terminal tasks, the one that became terminal first first, each with the hash of
+    /// its id: the front is what expires and what the size cap evicts next. Keys are made
+    /// under the lock from a monotonic clock and a growing version, so a task that becomes
+    /// terminal always goes at the back.
+    terminal: VecDeque<(TerminalKey, u64)>,
     /// The last version handed out.
     last_version: u64,
     /// Successful saves so far, to schedule cleanup passes.
     saves: u64,
 }
 
-/// One stored task.
+/// One stored task: about 160 bytes here (with no log and the default scope) beside its
+/// compact JSON, which is one allocation with its id and context in it.
 #[derive(Debug)]
 struct Entry {
     scope: TaskScope,
-    /// The task as compact JSON.
-    body: Arc<[u8]>,
-    /// What `list` filters on, kept beside the body so filtering decodes nothing.
-    context_id: ContextId,
+    /// The task as compact JSON, and its id and context id (see [`Spans`]).
+    text: Arc<str>,
+    /// Where the id and the context id are in `text`.
+    spans: Spans,
+    /// What `list` filters on, kept beside the body so filtering decodes nothing (the
+    /// context id is in `text`).
     state: TaskState,
     timestamp: Option<Timestamp>,
     version: Version,
     /// When the task became terminal; `None` while it is not terminal.
     terminal_since: Option<TerminalKey>,
-    /// The task's event log.
-    log: Log,
-    /// The sequence of the last event `body` reflects: the artifact chunks logged after it
-    /// (saved with `append`) are folded into the body when the task is read.
-    whole_to: u64,
+    /// The sequence of the last event logged for the task.
+    last_sequence: u64,
+    /// The events the task keeps; `None` when its log was compacted (a finished task, see
+    /// [`InMemoryTaskStoreConfig::keep_finished_event_logs`]): then the body reflects every
+    /// event, and the last one is rebuilt from it on demand.
+    log: Option<Box<Log>>,
+}
+
+/// Where a task's id and context id are in its entry's `text`. Usually inside the JSON, where
+/// serde writes them first (`{"id":"…","contextId":"…"`) and as they are when JSON needs no
+/// escape in them: the save checks the bytes, so the store never keeps them twice. Otherwise
+/// (an id with a quote, say) they are written before the JSON, id then context.
+#[derive(Debug, Clone, Copy)]
+struct Spans {
+    id_len: u32,
+    context_len: u32,
+    /// Whether the ids are written before the JSON instead of inside it.
+    before: bool,
 }
 
 /// A task's event log as compact JSON: the event at index `i` of `events` has sequence
 /// `compacted_to + i + 1`. Events up to `compacted_to` were dropped when the task finished
-/// (see [`InMemoryTaskStoreConfig::keep_finished_event_logs`]); the last of them is rebuilt
-/// from the task on demand.
+/// and were kept no more (see [`InMemoryTaskStoreConfig::keep_finished_event_logs`]); the
+/// last of them is rebuilt from the task on demand.
 #[derive(Debug, Default)]
 struct Log {
     compacted_to: u64,
     events: Vec<Box<[u8]>>,
+    /// The sequence of the last event the body reflects: the artifact chunks logged after it
+    /// (saved with `append`) are folded into the body when the task is read.
+    whole_to: u64,
 }
 
 /// When a task became terminal. The version of that save breaks ties between tasks that
 /// became terminal at the same instant (frequent with a paused clock), keeping eviction in
-/// save order, and it makes keys unique.
+/// save order, and it makes keys unique, so a key also finds its entry among those with
+/// the same hash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct TerminalKey {
     since: Instant,

@@ -2,7 +2,6 @@
 //! log, events and list.
 
 use std::cmp::Ordering;
-use std::sync::Arc;
 
 use a2a_types::{StreamResponse, Task, TaskId, TaskState, Timestamp};
 use async_trait::async_trait;
@@ -12,6 +11,7 @@ use super::super::{
     Expected, Saved, StoreError, StoredTask, TaskCursor, TaskEvent, TaskPage, TaskQuery, TaskScope,
     TaskStore, Version, fold_artifact_update,
 };
+use super::entry::{Body, Text};
 use super::{Entry, InMemoryTaskStore, Log, TerminalKey};
 
 #[async_trait]
@@ -23,17 +23,17 @@ impl TaskStore for InMemoryTaskStore {
 
     async fn locate(&self, id: &TaskId) -> Result<Option<TaskScope>, StoreError> {
         let mut tasks = self.lock();
-        tasks.drop_if_expired(id, Instant::now(), self.config.completed_task_ttl);
-        Ok(tasks.by_id.get(id).map(|entry| entry.scope.clone()))
+        tasks.drop_if_expired(id.as_str(), Instant::now(), self.config.completed_task_ttl);
+        Ok(tasks.get(id.as_str()).map(|entry| entry.scope.clone()))
     }
 
     async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError> {
         let found = self.read_live(scope, id, |entry| {
             (
-                Arc::clone(&entry.body),
-                entry.log.chunks_after(entry.whole_to),
+                entry.body(),
+                entry.chunks_after_body(),
                 entry.version,
-                entry.log.last_sequence(),
+                entry.last_sequence,
             )
         });
         found
@@ -57,10 +57,13 @@ impl TaskStore for InMemoryTaskStore {
         let encoded = encode_events(events)?;
         let appended = {
             let mut tasks = self.lock();
-            tasks.drop_if_expired(&task.id, Instant::now(), self.config.completed_task_ttl);
+            tasks.drop_if_expired(
+                task.id.as_str(),
+                Instant::now(),
+                self.config.completed_task_ttl,
+            );
             let found = tasks
-                .by_id
-                .get(&task.id)
+                .get(task.id.as_str())
                 .filter(|entry| entry.scope == *scope)
                 .map(|entry| (entry.version, entry.terminal_since.is_some()));
             match found {
@@ -78,12 +81,13 @@ impl TaskStore for InMemoryTaskStore {
                 Some((_, true)) => None,
                 Some((_, false)) => {
                     let version = tasks.next_version();
-                    tasks.by_id.get_mut(&task.id).map(|entry| {
-                        entry.log.events.extend(encoded);
+                    tasks.get_mut(task.id.as_str()).map(|entry| {
+                        entry.log_mut().events.extend(encoded);
+                        entry.last_sequence += events.len() as u64;
                         entry.version = version;
                         Saved {
                             version,
-                            last_sequence: entry.log.last_sequence(),
+                            last_sequence: entry.last_sequence,
                         }
                     })
                 }
@@ -105,14 +109,11 @@ impl TaskStore for InMemoryTaskStore {
         expected: Expected,
         events: &[StreamResponse],
     ) -> Result<Saved, StoreError> {
-        let now = Instant::now();
         let ttl = self.config.completed_task_ttl;
         // Encoded before locking so that the lock covers map updates only. Tasks are kept as
         // compact JSON: a small task takes about half the memory of its Rust form, whose
         // every id and text is an allocation of its own.
-        let body: Arc<[u8]> = serde_json::to_vec(task)
-            .map_err(|error| StoreError::Backend(Box::new(error)))?
-            .into();
+        let text = Text::of(task)?;
         // A finished task's log is dropped (unless someone will read it later), so its last
         // events need no encoding: the sequence numbers are all that is kept of them.
         let compacts = task.status.state.is_terminal()
@@ -122,10 +123,13 @@ impl TaskStore for InMemoryTaskStore {
         } else {
             encode_events(events)?
         };
+        let id = task.id.as_str();
         let mut tasks = self.lock();
-        tasks.drop_if_expired(&task.id, now, ttl);
+        // Read under the lock, so that tasks become terminal in the order of their keys.
+        let now = Instant::now();
+        tasks.drop_if_expired(id, now, ttl);
 
-        let stored = tasks.by_id.get(&task.id);
+        let stored = tasks.get(id);
         match (expected, stored) {
             (Expected::Absent, Some(_)) => {
                 return Err(StoreError::Conflict {
@@ -154,22 +158,25 @@ impl TaskStore for InMemoryTaskStore {
         }
 
         let version = tasks.next_version();
-        let (was_terminal_since, mut log) = match tasks.by_id.get_mut(&task.id) {
-            Some(entry) => (entry.terminal_since, std::mem::take(&mut entry.log)),
-            None => (None, Log::default()),
+        let (was_terminal_since, previous_sequence, log) = match tasks.get_mut(id) {
+            Some(entry) => (entry.terminal_since, entry.last_sequence, entry.log.take()),
+            None => (None, 0, None),
         };
-        log.events.extend(encoded);
-        let last_sequence = if compacts {
-            log.last_sequence() + events.len() as u64
+        let last_sequence = previous_sequence + events.len() as u64;
+        let log = if compacts {
+            None
         } else {
-            log.last_sequence()
+            let mut log = log.unwrap_or_else(|| {
+                Box::new(Log {
+                    compacted_to: previous_sequence,
+                    events: Vec::new(),
+                    whole_to: previous_sequence,
+                })
+            });
+            log.events.extend(encoded);
+            log.whole_to = last_sequence;
+            Some(log)
         };
-        if compacts {
-            log = Log {
-                compacted_to: last_sequence,
-                events: Vec::new(),
-            };
-        }
         let terminal_since = if task.status.state.is_terminal() {
             // The TTL runs from the save that made the task terminal, not from
             // the latest save.
@@ -182,26 +189,27 @@ impl TaskStore for InMemoryTaskStore {
         };
         if was_terminal_since != terminal_since {
             if let Some(key) = was_terminal_since {
-                tasks.terminal.remove(&key);
+                tasks.forget_terminal(key);
             }
             if let Some(key) = terminal_since {
-                tasks.terminal.insert(key, task.id.clone());
+                tasks.note_terminal(id, key);
             }
         }
-        tasks.by_id.insert(
-            task.id.clone(),
-            Box::new(Entry {
-                scope: scope.clone(),
-                body,
-                context_id: task.context_id.clone(),
-                state: task.status.state,
-                timestamp: task.status.timestamp,
-                version,
-                terminal_since,
-                log,
-                whole_to: last_sequence,
-            }),
-        );
+        let entry = Entry {
+            scope: scope.clone(),
+            text: text.text,
+            spans: text.spans,
+            state: task.status.state,
+            timestamp: task.status.timestamp,
+            version,
+            terminal_since,
+            last_sequence,
+            log,
+        };
+        match tasks.get_mut(id) {
+            Some(stored) => *stored = entry,
+            None => tasks.insert(Box::new(entry)),
+        }
 
         tasks.saves += 1;
         if tasks
@@ -224,15 +232,14 @@ impl TaskStore for InMemoryTaskStore {
         limit: usize,
     ) -> Result<Option<Vec<TaskEvent>>, StoreError> {
         // The compacted final event is rebuilt from the task: its body, and its sequence.
-        type Found = (Option<(Arc<[u8]>, u64)>, Vec<(u64, Box<[u8]>)>);
+        type Found = (Option<(Body, u64)>, Vec<(u64, Box<[u8]>)>);
         let found: Option<Found> = self.read_live(scope, id, |entry| {
-            let start = entry.log.compacted_to;
+            let start = entry.compacted_to();
             let compacted =
-                (after < start && start > 0 && limit > 0).then(|| (Arc::clone(&entry.body), start));
+                (after < start && start > 0 && limit > 0).then(|| (entry.body(), start));
             let skip = usize::try_from(after.saturating_sub(start)).unwrap_or(usize::MAX);
             let kept = entry
-                .log
-                .events
+                .kept_events()
                 .iter()
                 .zip(start + 1..)
                 .skip(skip)
@@ -277,10 +284,10 @@ impl TaskStore for InMemoryTaskStore {
             tasks.drop_expired(now, self.config.completed_task_ttl);
             let mut total_size = 0;
             let mut candidates = Vec::new();
-            for (id, entry) in &tasks.by_id {
+            for entry in &tasks.by_id {
                 if entry.scope != *scope
-                    || !query.matches_fields(
-                        &entry.context_id,
+                    || !query.matches_parts(
+                        entry.context_id(),
                         entry.state,
                         entry.timestamp.as_ref(),
                     )
@@ -292,13 +299,13 @@ impl TaskStore for InMemoryTaskStore {
                 if query
                     .after
                     .as_ref()
-                    .is_none_or(|cursor| cursor.precedes_key(millis, id))
+                    .is_none_or(|cursor| cursor.precedes_parts(millis, entry.id()))
                 {
                     candidates.push((
                         millis,
-                        id.clone(),
-                        Arc::clone(&entry.body),
-                        entry.log.chunks_after(entry.whole_to),
+                        TaskId::new(entry.id()),
+                        entry.body(),
+                        entry.chunks_after_body(),
                     ));
                 }
             }
@@ -342,7 +349,7 @@ impl TaskStore for InMemoryTaskStore {
         Ok(tasks
             .by_id
             .iter()
-            .filter(|(_, entry)| {
+            .filter(|entry| {
                 matches!(entry.state, TaskState::Submitted | TaskState::Working)
                     && entry
                         .timestamp
@@ -350,13 +357,13 @@ impl TaskStore for InMemoryTaskStore {
                         .is_some_and(|stamp| stamp.unix_millis() < cutoff)
             })
             .take(limit)
-            .map(|(id, entry)| (entry.scope.clone(), id.clone()))
+            .map(|entry| (entry.scope.clone(), TaskId::new(entry.id())))
             .collect())
     }
 }
 
 /// A list candidate: its list-order key, its stored body and the chunks logged after it.
-type Candidate = (i64, TaskId, Arc<[u8]>, Vec<Box<[u8]>>);
+type Candidate = (i64, TaskId, Body, Vec<Box<[u8]>>);
 
 /// The list order: status timestamp, newest first, then task id, descending. Task
 /// ids are unique, so no two tasks compare equal.
@@ -377,7 +384,7 @@ fn encode_events(events: &[StreamResponse]) -> Result<Vec<Box<[u8]>>, StoreError
 }
 
 /// The task: its last whole body with the artifact chunks logged after it folded in.
-fn materialise(body: &[u8], chunks: &[Box<[u8]>]) -> Result<Task, StoreError> {
+fn materialise(body: &Body, chunks: &[Box<[u8]>]) -> Result<Task, StoreError> {
     let mut task = decode(body)?;
     for chunk in chunks {
         let event: StreamResponse =
@@ -391,8 +398,8 @@ fn materialise(body: &[u8], chunks: &[Box<[u8]>]) -> Result<Task, StoreError> {
 
 /// A stored body back into a task. Only bodies this store encoded are ever decoded, so a
 /// failure means memory corruption or a serde bug: reported, never papered over.
-fn decode(body: &[u8]) -> Result<Task, StoreError> {
-    serde_json::from_slice(body).map_err(|error| StoreError::Backend(Box::new(error)))
+fn decode(body: &Body) -> Result<Task, StoreError> {
+    serde_json::from_str(body.json()).map_err(|error| StoreError::Backend(Box::new(error)))
 }
 
 impl InMemoryTaskStore {
@@ -405,11 +412,10 @@ impl InMemoryTaskStore {
         read: impl FnOnce(&Entry) -> T,
     ) -> Option<T> {
         let mut tasks = self.lock();
-        tasks.drop_if_expired(id, Instant::now(), self.config.completed_task_ttl);
+        tasks.drop_if_expired(id.as_str(), Instant::now(), self.config.completed_task_ttl);
         tasks
-            .by_id
-            .get(id)
+            .get(id.as_str())
             .filter(|entry| entry.scope == *scope)
-            .map(|entry| read(entry))
+            .map(read)
     }
 }

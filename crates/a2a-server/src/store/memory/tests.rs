@@ -1,4 +1,4 @@
-use a2a_types::{ContextId, StreamResponse, Task, TaskState};
+use a2a_types::{ContextId, StreamResponse, Task, TaskId, TaskState};
 use tokio::time::advance;
 
 use super::*;
@@ -145,7 +145,7 @@ async fn loadable(store: &InMemoryTaskStore, id: &str) -> bool {
 
 /// Whether the store still holds `id`, without the eviction a read would do.
 fn holds(store: &InMemoryTaskStore, id: &str) -> bool {
-    store.lock().by_id.contains_key(id)
+    store.lock().get(id).is_some()
 }
 
 fn held(store: &InMemoryTaskStore) -> usize {
@@ -474,4 +474,75 @@ async fn stuck_tasks_are_the_submitted_and_working_ones_older_than_the_ttl_of_an
         .await
         .unwrap();
     assert_eq!(one.len(), 1, "the limit holds");
+}
+
+/// Ids JSON escapes are kept before the JSON rather than found in it; an empty context
+/// is left out of the JSON. Either way the task is found, listed and filtered by them.
+#[tokio::test]
+async fn ids_that_json_escapes_and_empty_contexts_are_found_and_filtered_on() {
+    let store = InMemoryTaskStore::new();
+    let odd = Task::new(
+        TaskId::new("t\"1\\"),
+        ContextId::new("c\n\"2"),
+        TaskState::Working,
+    );
+    let plain = Task::new(
+        TaskId::new("t-2"),
+        ContextId::new("c-2"),
+        TaskState::Working,
+    );
+    let bare = Task::new(TaskId::new("t-3"), ContextId::new(""), TaskState::Working);
+    for task in [&odd, &plain, &bare] {
+        store
+            .save(&scope(), task, Expected::Absent, &[])
+            .await
+            .unwrap();
+    }
+    {
+        let tasks = store.lock();
+        let spans = |id: &str| tasks.get(id).map(|entry| entry.spans.before);
+        assert_eq!(spans("t\"1\\"), Some(true));
+        assert_eq!(spans("t-2"), Some(false));
+        assert_eq!(spans("t-3"), Some(false));
+        assert_eq!(tasks.get("t\"1\\").map(Entry::context_id), Some("c\n\"2"));
+        assert_eq!(tasks.get("t-3").map(Entry::context_id), Some(""));
+    }
+    for task in [&odd, &plain, &bare] {
+        let loaded = stored(&store, task.id.as_str()).await.task;
+        assert_eq!(
+            (&loaded.id, &loaded.context_id),
+            (&task.id, &task.context_id)
+        );
+        assert_eq!(
+            store.locate(&task.id).await.unwrap(),
+            Some(scope()),
+            "{}",
+            task.id
+        );
+    }
+    for context in ["c\n\"2", "c-2", ""] {
+        let query = TaskQuery {
+            context_id: Some(ContextId::new(context)),
+            ..TaskQuery::default()
+        };
+        let page = store.list(&scope(), &query).await.unwrap();
+        let ids: Vec<_> = page.tasks.iter().map(|task| task.id.as_str()).collect();
+        let expected: Vec<_> = [&odd, &plain, &bare]
+            .iter()
+            .filter(|task| task.context_id.as_str() == context)
+            .map(|task| task.id.as_str())
+            .collect();
+        assert_eq!(ids, expected, "context {context:?}");
+    }
+}
+
+/// A stored finished task costs one small entry beside its JSON: the entry is kept small
+/// enough for the allocator's 160-byte class.
+#[test]
+fn an_entry_fits_in_160_bytes() {
+    assert!(
+        std::mem::size_of::<Entry>() <= 160,
+        "{}",
+        std::mem::size_of::<Entry>()
+    );
 }

@@ -2,12 +2,13 @@
 //! (streams today, push delivery later), in the order of their sequence numbers.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use a2a_types::TaskId;
 
 use crate::store::TaskScope;
 use tokio::sync::broadcast;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 pub use crate::config::DEFAULT_QUEUE_CAPACITY;
 pub use crate::store::TaskEvent;
@@ -18,7 +19,10 @@ pub(crate) const DRAFT_SEQUENCE: u64 = 0;
 
 #[derive(Debug)]
 struct Channel {
-    sender: broadcast::Sender<TaskEvent>,
+    /// Events are shared, not stored by value: a channel holds its capacity's worth of
+    /// slots from the start, so a slot the size of a whole event made every new stream
+    /// allocate and clear megabytes with a large queue.
+    sender: broadcast::Sender<Arc<TaskEvent>>,
     /// The scope the listeners watch the task under (to read its log on their behalf).
     scope: TaskScope,
     /// The greatest sequence number published on this channel.
@@ -60,14 +64,14 @@ impl EventBus {
     }
 
     /// Subscribes to the events of `task_id` (watched under `scope`) published from now on.
-    pub fn subscribe(&self, task_id: &TaskId, scope: &TaskScope) -> broadcast::Receiver<TaskEvent> {
+    pub fn subscribe(&self, task_id: &TaskId, scope: &TaskScope) -> EventReceiver {
         let mut channels = self.lock();
         let channel = channels.entry(task_id.clone()).or_insert_with(|| Channel {
             sender: broadcast::channel(self.capacity).0,
             scope: scope.clone(),
             last_published: 0,
         });
-        channel.sender.subscribe()
+        EventReceiver(channel.sender.subscribe())
     }
 
     /// Where listeners of `task_id` are: their scope and the last sequence published to them;
@@ -89,10 +93,10 @@ impl EventBus {
         let channels = self.lock();
         if let Some(channel) = channels.get(task_id) {
             // No receiver is not an error: nobody is watching the drafts.
-            let _ = channel.sender.send(TaskEvent {
+            let _ = channel.sender.send(Arc::new(TaskEvent {
                 sequence: DRAFT_SEQUENCE,
                 response,
-            });
+            }));
         }
     }
 
@@ -110,10 +114,39 @@ impl EventBus {
             }
             channel.last_published = event.sequence;
             // No receiver is not an error: the last listener just left.
-            let _ = channel.sender.send(event);
+            let _ = channel.sender.send(Arc::new(event));
         }
         if closes || channel.sender.receiver_count() == 0 {
             channels.remove(task_id);
         }
+    }
+}
+
+/// The events of one task as a listener receives them, in order (see [`EventBus::subscribe`]).
+#[derive(Debug)]
+pub struct EventReceiver(broadcast::Receiver<Arc<TaskEvent>>);
+
+impl EventReceiver {
+    /// The next event, waiting for it.
+    ///
+    /// # Errors
+    /// `Lagged` when the listener fell more than the bus's capacity behind (the missed
+    /// events are skipped); `Closed` when the task's channel is gone and drained.
+    pub async fn recv(&mut self) -> Result<TaskEvent, RecvError> {
+        self.0.recv().await.map(Arc::unwrap_or_clone)
+    }
+
+    /// The next event if one is queued.
+    ///
+    /// # Errors
+    /// `Empty` when none is; otherwise as [`EventReceiver::recv`].
+    pub fn try_recv(&mut self) -> Result<TaskEvent, TryRecvError> {
+        self.0.try_recv().map(Arc::unwrap_or_clone)
+    }
+}
+
+impl From<broadcast::Receiver<Arc<TaskEvent>>> for EventReceiver {
+    fn from(receiver: broadcast::Receiver<Arc<TaskEvent>>) -> Self {
+        Self(receiver)
     }
 }

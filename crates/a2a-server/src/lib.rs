@@ -59,6 +59,6 @@ mod turn;
 pub use self::binding::{BindingKind, Endpoint, WELL_KNOWN_CARD_PATH};
 pub use self::builder::{A2aServer, A2aServerBuilder, ConfigError, MetricsRender};
 pub use self::config::ServerConfig;
-pub use self::events::{DEFAULT_QUEUE_CAPACITY, EventBus, TaskEvent};
+pub use self::events::{DEFAULT_QUEUE_CAPACITY, EventBus, EventReceiver, TaskEvent};
 pub use self::executor::{AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
 pub use self::handler::{CallContext, RequestHandler};

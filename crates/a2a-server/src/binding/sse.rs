@@ -3,6 +3,9 @@
 //! on idle streams, and an `event: error` frame for an error item, after which it ends.
 
 use std::convert::Infallible;
+use std::io::Write as _;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use a2a_types::A2aError;
@@ -11,7 +14,7 @@ use a2a_types::jsonrpc::{JsonRpcResponse, RequestId};
 use axum::body::Body;
 use axum::response::Response;
 use bytes::Bytes;
-use futures::StreamExt as _;
+use futures::Stream;
 use http::StatusCode;
 use http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue};
 
@@ -56,32 +59,12 @@ pub(super) fn response(events: EventStream, framing: Framing, keepalive: Duratio
         events,
         framing,
         keepalive: (!keepalive.is_zero()).then_some(keepalive),
+        idle: None,
+        armed: false,
+        done: false,
         _open: crate::metrics::Live::new(crate::metrics::STREAMS_OPEN),
     };
-    let body = futures::stream::unfold(Some(frames), |frames| async move {
-        let mut frames = frames?;
-        let next = match frames.keepalive {
-            // A fresh timer per wait: a keep-alive only ever follows a full idle period.
-            // `next` is cancel-safe: the event stream keeps its place when the timer wins.
-            Some(period) => match tokio::time::timeout(period, frames.events.next()).await {
-                Ok(next) => next,
-                Err(_elapsed) => return Some((Ok(Bytes::from_static(KEEP_ALIVE)), Some(frames))),
-            },
-            None => frames.events.next().await,
-        };
-        let (frame, more) = match next? {
-            Ok(event) => match frames.framing.event(&event) {
-                Ok(frame) => (frame, true),
-                Err(error) => (frames.framing.error(&error), false),
-            },
-            Err(error) => {
-                tracing::debug!(error = %error, "stream ended with an error frame");
-                (frames.framing.error(&error), false)
-            }
-        };
-        Some((Ok::<_, Infallible>(frame), more.then_some(frames)))
-    });
-    let mut response = Response::new(Body::from_stream(body));
+    let mut response = Response::new(Body::from_stream(frames));
     *response.status_mut() = StatusCode::OK;
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(EVENT_STREAM));
@@ -89,22 +72,94 @@ pub(super) fn response(events: EventStream, framing: Framing, keepalive: Duratio
     response
 }
 
-/// Where the body stream is.
+/// The most bytes of ready frames gathered into one body chunk; a frame is never split, so a
+/// chunk may pass it by one frame.
+const BATCH_BYTES: usize = 64 * 1024;
+
+/// The response body: every frame that is ready when the body is polled goes out in one
+/// chunk, so a burst of events costs one write rather than one per event.
 struct Frames {
     events: EventStream,
     framing: Framing,
     keepalive: Option<Duration>,
+    /// The keep-alive timer, made at the first idle wait and reused.
+    idle: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// True while `idle` times the current wait; a wait starts after data was sent, so a
+    /// keep-alive only ever follows a full idle period.
+    armed: bool,
+    /// The last frame (the end, or an error frame) was sent.
+    done: bool,
     /// Counts the stream in `a2a_streams_open` until the body is dropped.
     _open: crate::metrics::Live,
 }
 
+impl Stream for Frames {
+    type Item = Result<Bytes, Infallible>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        if this.done {
+            return Poll::Ready(None);
+        }
+        let mut batch = Vec::new();
+        while batch.len() < BATCH_BYTES {
+            match this.events.as_mut().poll_next(cx) {
+                Poll::Ready(Some(Ok(event))) => {
+                    if let Err(error) = this.framing.write_event(&mut batch, &event) {
+                        this.framing.write_error(&mut batch, &error);
+                        this.done = true;
+                        break;
+                    }
+                }
+                Poll::Ready(Some(Err(error))) => {
+                    tracing::debug!(error = %error, "stream ended with an error frame");
+                    this.framing.write_error(&mut batch, &error);
+                    this.done = true;
+                    break;
+                }
+                Poll::Ready(None) => {
+                    this.done = true;
+                    break;
+                }
+                Poll::Pending => break,
+            }
+        }
+        if !batch.is_empty() {
+            this.armed = false;
+            return Poll::Ready(Some(Ok(Bytes::from(batch))));
+        }
+        if this.done {
+            return Poll::Ready(None);
+        }
+        // Nothing ready: the events have registered the waker; so does the idle timer.
+        let Some(period) = this.keepalive else {
+            return Poll::Pending;
+        };
+        let deadline = tokio::time::Instant::now() + period;
+        let idle = this
+            .idle
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+        if !this.armed {
+            idle.as_mut().reset(deadline);
+            this.armed = true;
+        }
+        if idle.as_mut().poll(cx).is_ready() {
+            // The next wait is a full period again.
+            this.armed = false;
+            return Poll::Ready(Some(Ok(Bytes::from_static(KEEP_ALIVE))));
+        }
+        Poll::Pending
+    }
+}
+
 impl Framing {
-    /// The frame of one event.
+    /// Writes the frame of one event at the end of `out`.
     ///
     /// # Errors
     /// InternalError when the event cannot be serialised (e.g. an executor's metadata); the
-    /// cause is logged, and the caller sends an error frame instead of an empty event.
-    fn event(&self, event: &StreamEvent) -> Result<Bytes, A2aError> {
+    /// cause is logged, `out` is left as it was, and the caller sends an error frame instead
+    /// of an empty event.
+    fn write_event(&self, out: &mut Vec<u8>, event: &StreamEvent) -> Result<(), A2aError> {
         /// A JSON-RPC success response, written straight from the event.
         #[derive(serde::Serialize)]
         struct Success<'a, T> {
@@ -112,37 +167,58 @@ impl Framing {
             id: &'a RequestId,
             result: &'a T,
         }
-        // The frame is written in one buffer: its head, then the document in place.
-        let mut frame = Vec::with_capacity(256);
+        let start = out.len();
+        // The frame is written in place: its head, then the document.
         if let Some(id) = event.sequence {
-            frame.extend_from_slice(format!("id: {id}\n").as_bytes());
+            // Writing to a `Vec` cannot fail.
+            let _ = writeln!(out, "id: {id}");
         }
-        frame.extend_from_slice(b"data: ");
-        match self {
+        out.extend_from_slice(b"data: ");
+        let written = match self {
             Self::JsonRpc(id) => serde_json::to_writer(
-                &mut frame,
+                &mut *out,
                 &Success {
                     jsonrpc: a2a_types::jsonrpc::JSONRPC_VERSION,
                     id,
                     result: &event.response,
                 },
             ),
-            Self::HttpJson { .. } => serde_json::to_writer(&mut frame, &event.response),
+            Self::HttpJson { .. } => serde_json::to_writer(&mut *out, &event.response),
             Self::JsonRpcV03(id) => serde_json::to_writer(
-                &mut frame,
+                &mut *out,
                 &Success {
                     jsonrpc: a2a_types::jsonrpc::JSONRPC_VERSION,
                     id,
                     result: &super::v03::stream_event(&event.response),
                 },
             ),
-            Self::HttpJsonV03 => {
-                serde_json::to_writer(&mut frame, &super::v03::rest_stream_event(&event.response)?)
-            }
+            Self::HttpJsonV03 => match super::v03::rest_stream_event(&event.response) {
+                Ok(element) => serde_json::to_writer(&mut *out, &element),
+                Err(error) => {
+                    out.truncate(start);
+                    return Err(error);
+                }
+            },
+        };
+        if let Err(error) = written {
+            out.truncate(start);
+            return Err(unserialisable(error));
         }
-        .map_err(unserialisable)?;
-        frame.extend_from_slice(b"\n\n");
+        out.extend_from_slice(b"\n\n");
+        Ok(())
+    }
+
+    /// The frame of one event.
+    #[cfg(test)]
+    fn event(&self, event: &StreamEvent) -> Result<Bytes, A2aError> {
+        let mut frame = Vec::new();
+        self.write_event(&mut frame, event)?;
         Ok(Bytes::from(frame))
+    }
+
+    /// Writes the `event: error` frame of `error` at the end of `out`.
+    fn write_error(&self, out: &mut Vec<u8>, error: &A2aError) {
+        out.extend_from_slice(&self.error(error));
     }
 
     /// The `event: error` frame of `error`, in the binding's error body.
@@ -209,6 +285,7 @@ fn frame(event: Option<&str>, id: Option<u64>, data: &[u8]) -> Bytes {
 mod tests {
     use super::*;
     use a2a_types::{Message, StreamResponse, Task, TaskState};
+    use futures::StreamExt as _;
     use serde_json::json;
 
     /// The JSON document of a frame's `data:` line.

@@ -10,10 +10,10 @@ use std::time::Duration;
 use a2a_types::{A2aError, StreamResponse, TaskId, TaskState};
 use futures::{Stream, StreamExt as _};
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
-use tokio::sync::{broadcast, watch};
+use tokio::sync::watch;
 
 use super::RequestHandler;
-use crate::events::{DRAFT_SEQUENCE, TaskEvent};
+use crate::events::{DRAFT_SEQUENCE, EventReceiver, TaskEvent};
 use crate::store::TaskScope;
 use crate::turn::{Engine, TurnView};
 
@@ -164,7 +164,7 @@ const CATCH_UP_BATCH: usize = 1000;
 /// turn's end.
 pub(super) fn chain_turn(
     head: impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static,
-    events: broadcast::Receiver<TaskEvent>,
+    events: EventReceiver,
     view: Option<watch::Receiver<TurnView>>,
     refusal: Refusal,
     backfill: Option<Backfill>,
@@ -181,7 +181,7 @@ pub(super) fn chain_turn(
 
 /// Where [`turn_events`] is.
 pub(super) struct TurnEvents {
-    events: broadcast::Receiver<TaskEvent>,
+    events: EventReceiver,
     /// The turn's view when the stream ends with a turn running in this process; `None` for
     /// a stream that ends at its last event only.
     view: Option<watch::Receiver<TurnView>>,
@@ -198,7 +198,7 @@ pub(super) struct TurnEvents {
 
 impl TurnEvents {
     pub(super) fn new(
-        events: broadcast::Receiver<TaskEvent>,
+        events: EventReceiver,
         view: Option<watch::Receiver<TurnView>>,
         refusal: Refusal,
         backfill: Option<Backfill>,
@@ -326,6 +326,7 @@ pub(super) fn turn_events(
 mod tests {
     use super::*;
     use a2a_types::{Message, Task, TaskState, TaskStatus, TaskStatusUpdateEvent};
+    use tokio::sync::broadcast;
 
     fn status(state: TaskState) -> StreamResponse {
         StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
@@ -357,12 +358,12 @@ mod tests {
 
     /// The stream of a turn followed through its view, without a log.
     fn turn_stream(
-        receiver: broadcast::Receiver<TaskEvent>,
+        receiver: broadcast::Receiver<Arc<TaskEvent>>,
         view: watch::Receiver<TurnView>,
         refusal: Refusal,
     ) -> impl Stream<Item = Result<StreamEvent, A2aError>> {
         turn_events(TurnEvents::new(
-            receiver,
+            receiver.into(),
             Some(view),
             refusal,
             None,
@@ -375,8 +376,10 @@ mod tests {
     async fn a_turn_stream_drains_what_an_ended_turn_published() {
         let (sender, receiver) = broadcast::channel(8);
         let (view_sender, view) = watch::channel(TurnView::default());
-        sender.send(event(1, TaskState::Working)).unwrap();
-        sender.send(event(2, TaskState::InputRequired)).unwrap();
+        sender.send(Arc::new(event(1, TaskState::Working))).unwrap();
+        sender
+            .send(Arc::new(event(2, TaskState::InputRequired)))
+            .unwrap();
         view_sender.send_modify(|view| view.ended = true);
         let items: Vec<_> = turn_stream(receiver, view, Refusal::Report).collect().await;
         let sequences: Vec<_> = items
@@ -389,7 +392,7 @@ mod tests {
     #[tokio::test]
     async fn a_refusal_ends_the_requesters_stream_only() {
         for (refusal, expected) in [(Refusal::Report, 1), (Refusal::Ignore, 0)] {
-            let (_sender, receiver) = broadcast::channel::<TaskEvent>(8);
+            let (_sender, receiver) = broadcast::channel::<Arc<TaskEvent>>(8);
             let (view_sender, view) = watch::channel(TurnView::default());
             view_sender.send_modify(|view| {
                 view.ended = true;
@@ -406,7 +409,9 @@ mod tests {
         let (sender, receiver) = broadcast::channel(2);
         let (_view_sender, view) = watch::channel(TurnView::default());
         for sequence in 1..=5 {
-            sender.send(event(sequence, TaskState::Working)).unwrap();
+            sender
+                .send(Arc::new(event(sequence, TaskState::Working)))
+                .unwrap();
         }
         let items: Vec<_> = turn_stream(receiver, view, Refusal::Report).collect().await;
         assert_eq!(items.len(), 1);
@@ -416,7 +421,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_vanished_turn_ends_its_stream_instead_of_spinning() {
-        let (_sender, receiver) = broadcast::channel::<TaskEvent>(8);
+        let (_sender, receiver) = broadcast::channel::<Arc<TaskEvent>>(8);
         let (view_sender, view) = watch::channel(TurnView::default());
         drop(view_sender);
         let items: Vec<_> = tokio::time::timeout(

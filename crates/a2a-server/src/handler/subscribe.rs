@@ -6,11 +6,10 @@ use std::time::Duration;
 
 use a2a_types::{A2aError, StreamResponse, SubscribeToTaskRequest, TaskState};
 use futures::{Stream, StreamExt as _};
-use tokio::sync::{broadcast, watch};
+use tokio::sync::watch;
 
 use super::stream::{Backfill, Ending, EventStream, Refusal, StreamEvent, TurnEvents, turn_events};
 use super::{CallContext, RequestHandler, tenant_of};
-use crate::events::TaskEvent;
 use crate::store::TaskScope;
 use crate::turn::{Subscription, TurnView};
 
@@ -157,7 +156,7 @@ impl Follow {
 
     fn events(
         self,
-        events: broadcast::Receiver<TaskEvent>,
+        events: crate::events::EventReceiver,
         backfill: Backfill,
     ) -> impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static {
         turn_events(TurnEvents::new(

@@ -64,7 +64,7 @@ pub(super) type TurnRun = std::pin::Pin<Box<dyn Future<Output = ()> + Send + 'st
 #[derive(Debug)]
 pub(crate) struct StartedTurn {
     pub(crate) view: watch::Receiver<TurnView>,
-    pub(crate) events: Option<tokio::sync::broadcast::Receiver<TaskEvent>>,
+    pub(crate) events: Option<crate::events::EventReceiver>,
 }
 
 /// How a turn starts: a new interaction or a follow-up of a stored task.
@@ -303,6 +303,7 @@ impl Engine {
             context_id: start.context_id,
             scope: start.scope,
             is_new,
+            followed: start.events == Events::Follow,
             queued,
             message: start.message,
             cancellation,

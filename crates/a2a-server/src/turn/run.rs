@@ -50,6 +50,8 @@ pub(crate) struct Turn {
     pub(super) context_id: ContextId,
     pub(super) scope: TaskScope,
     pub(super) is_new: bool,
+    /// The request that started the turn streams its events.
+    pub(super) followed: bool,
     /// A new interaction whose task was stored SUBMITTED, and its request answered, while it
     /// waited for a slot (only `returnImmediately` requests may queue).
     pub(super) queued: bool,
@@ -65,7 +67,16 @@ pub(crate) struct Turn {
 #[async_trait::async_trait]
 impl TurnHandle for Turn {
     async fn apply(&self, changes: Vec<Change>) -> Result<(), UpdateError> {
-        self.apply_all(changes).await
+        let first = self.followed && !self.flags().changed;
+        self.apply_all(changes).await?;
+        if first {
+            // A followed turn lets its stream run once after the first change is published,
+            // so the stream's first event goes out now rather than after every update an
+            // executor that never waits makes in one go; the updates that follow are then
+            // sent together.
+            tokio::task::yield_now().await;
+        }
+        Ok(())
     }
 
     async fn reply(&self, message: Message) -> Result<(), UpdateError> {

@@ -1,20 +1,19 @@
 //! Joining a task's events: under the task's lock, subscribe to its bus, then load it, so no
 //! event falls between the stored task (or a replay of its log) and the live events.
 
-use tokio::sync::{broadcast, watch};
+use tokio::sync::watch;
 
 use a2a_types::{A2aError, TaskId};
 
 use super::engine::Engine;
 use super::run::TurnView;
-use crate::events::TaskEvent;
 use crate::store::{StoredTask, TaskScope};
 
 /// A task joined: its live events from now on, the stored task, and the view of the turn
 /// that runs it here, if one does.
 #[derive(Debug)]
 pub(crate) struct Subscription {
-    pub(crate) events: broadcast::Receiver<TaskEvent>,
+    pub(crate) events: crate::events::EventReceiver,
     pub(crate) stored: StoredTask,
     pub(crate) running: Option<watch::Receiver<TurnView>>,
 }

@@ -518,7 +518,7 @@ async fn an_input_required_question_is_answered_and_the_task_completes() {
              const last = turns[turns.length - 1]; \
              return turns.length === 2 && last.dataset.state === 'TASK_STATE_COMPLETED' \
                && last.dataset.taskId === arguments[0]; })()",
-            &[task_id.clone()],
+            std::slice::from_ref(&task_id),
         )
         .await;
     let task = agent.call("GetTask", json!({"id": task_id})).await;

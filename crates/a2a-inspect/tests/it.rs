@@ -1,6 +1,13 @@
 //! The inspector's API over real sockets: an `a2a-server` agent on 127.0.0.1, the inspector
 //! on another port, and reqwest as the page.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    missing_docs,
+    unreachable_pub
+)]
+
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -96,7 +96,7 @@ async fn inspect_serves_the_page_and_uses_the_command_line_credentials() {
             stopped = Some(status);
             break;
         }
-        thread::sleep(Duration::from_millis(50));
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let _ = child.kill();
     assert!(

@@ -529,8 +529,8 @@ async fn an_input_required_question_is_answered_and_the_task_completes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_timeline_lists_its_events_with_ids_and_survives_a_reload() {
     let _turn = BROWSER_TURN.lock().await;
-    // The conformance agent works for a few seconds on this message id: the timeline opens
-    // while the task runs and follows it live to its end.
+    // The conformance agent asks for input on this message id: the timeline opens while the
+    // task waits, and follows it live when the reply completes it.
     let agent = Server::start(&["--agent", "conformance"]);
     let Some((browser, _inspect)) = open().await else {
         return;
@@ -540,12 +540,15 @@ async fn a_task_timeline_lists_its_events_with_ids_and_survives_a_reload() {
     browser.tab("chat").await;
     browser.click("#chat-extras summary").await;
     browser
-        .fill("#chat-message-id", "test-resubscribe-message-id-browser")
+        .fill("#chat-message-id", "tck-input-required-timeline")
         .await;
-    browser.say("take your time").await;
+    browser.say("ask me something").await;
+    browser
+        .visible("[data-testid=turn][data-state=TASK_STATE_INPUT_REQUIRED]")
+        .await;
     let task_id = browser
-        .until(
-            "document.querySelector('[data-testid=turn]')?.dataset.taskId",
+        .js(
+            "return document.querySelector('[data-testid=turn]').dataset.taskId",
             &[],
         )
         .await;
@@ -556,14 +559,24 @@ async fn a_task_timeline_lists_its_events_with_ids_and_survives_a_reload() {
             "[data-testid=task-link][data-task-id='{task_id}']"
         ))
         .await;
-    browser.visible("[data-testid=timeline-event]").await;
-    assert!(
-        !browser
-            .visible("#timeline-state")
-            .await
-            .contains("completed"),
-        "the timeline opened while the task ran"
+    browser
+        .text_contains("#timeline-events", "input required")
+        .await;
+    assert_eq!(
+        browser.visible("#timeline-live").await,
+        "Following…",
+        "the timeline stays open while the task waits"
     );
+    // The reply, from the chat; the timeline gets its events as they happen.
+    browser.tab("chat").await;
+    browser.say("here it is").await;
+    browser
+        .until(
+            "document.querySelectorAll('[data-testid=turn][data-state=TASK_STATE_COMPLETED]').length === 1",
+            &[],
+        )
+        .await;
+    browser.tab("tasks").await;
     browser.text_contains("#timeline-state", "completed").await;
     let seqs = browser
         .until(
@@ -579,7 +592,7 @@ async fn a_task_timeline_lists_its_events_with_ids_and_survives_a_reload() {
     );
     let timeline = browser.visible("#timeline-events").await;
     assert!(
-        timeline.contains("working → completed"),
+        timeline.contains("→ completed"),
         "the transition as it happened: {timeline}"
     );
     assert!(timeline.contains(&format!("#{}", seqs[0])), "{timeline}");

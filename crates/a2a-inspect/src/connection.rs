@@ -352,6 +352,8 @@ pub(crate) async fn connect(
         &connection.card,
     ) {
         state.push.set_jwks_url(&id, jwks);
+        // The inbox's key fetches go through the wire log like every other call.
+        state.push.set_transport(&id, Arc::clone(&transport));
     }
     let answer = json!({
         "connection": id,

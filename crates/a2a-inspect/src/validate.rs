@@ -155,6 +155,20 @@ const LEGACY_API_KEY_MEMBERS: &[(&str, &str)] = &[(
     "in was renamed location in A2A 1.0 (query, header or cookie).",
 )];
 
+/// Whether `supportedInterfaces` lists both a 1.x and a 0.x interface.
+fn serves_both_versions(card: &Map<String, Value>) -> bool {
+    let Some(Value::Array(interfaces)) = card.get("supportedInterfaces") else {
+        return false;
+    };
+    let versions = || {
+        interfaces
+            .iter()
+            .filter_map(|interface| interface.get("protocolVersion").and_then(Value::as_str))
+    };
+    versions().any(|version| version.starts_with("0."))
+        && versions().any(|version| version.starts_with("1."))
+}
+
 /// Member names that hold secrets; a card SHOULD NOT carry any.
 const SECRET_NAMES: &[&str] = &[
     "clientsecret",
@@ -177,6 +191,9 @@ struct Checker {
     /// Declared security schemes: name → the OAuth scopes it declares (`None` for schemes
     /// other than OAuth 2.0, whose scopes are not listed in the card).
     schemes: HashMap<String, Option<BTreeSet<String>>>,
+    /// The card lists a v0.3 interface beside its 1.0 ones, so its v0.3 members are there
+    /// on purpose, for v0.3 clients.
+    serves_v03: bool,
 }
 
 impl Checker {
@@ -208,6 +225,7 @@ impl Checker {
             );
             return;
         };
+        self.serves_v03 = serves_both_versions(card);
         self.members(card, "", "AgentCard", CARD_MEMBERS, LEGACY_CARD_MEMBERS);
         self.secrets(card, "");
 
@@ -295,7 +313,16 @@ impl Checker {
             }
             let at = member(path, key);
             if let Some((_, message)) = legacy.iter().find(|(name, _)| name == key) {
-                self.warning(&at, *message);
+                if self.serves_v03 && path.is_empty() {
+                    self.info(
+                        &at,
+                        format!(
+                            "{message} This card also lists v0.3 interfaces, so the member is kept for v0.3 clients; 1.0 clients ignore it."
+                        ),
+                    );
+                } else {
+                    self.warning(&at, *message);
+                }
                 continue;
             }
             let camel = camel_case(key);

@@ -772,3 +772,34 @@ fn findings_serialize_as_the_page_reads_them() {
     assert_eq!(value["level"], "error");
     assert!(value["path"].is_string() && value["message"].is_string());
 }
+
+#[test]
+fn v03_members_of_a_card_that_also_serves_v03_are_notes() {
+    let card = json!({
+        "name": "Both", "description": "Serves 1.0 and 0.3", "version": "1.0.0",
+        "url": "https://agent.example.com/a2a", "protocolVersion": "0.3.0",
+        "preferredTransport": "JSONRPC",
+        "supportedInterfaces": [
+            {"url": "https://agent.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": "https://agent.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
+        ],
+        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "s", "name": "S", "description": "d", "tags": ["t"]}]
+    });
+    assert_finding(
+        &card,
+        Level::Info,
+        "preferredTransport",
+        "kept for v0.3 clients",
+    );
+    assert_finding(&card, Level::Info, "url", "kept for v0.3 clients");
+    assert!(
+        card_findings(&card)
+            .iter()
+            .all(|finding| finding.level != Level::Warning
+                || !["url", "protocolVersion", "preferredTransport"]
+                    .contains(&finding.path.as_str())),
+        "{:#?}",
+        card_findings(&card)
+    );
+}

@@ -14,6 +14,7 @@ use a2a_server::connections::{self, ConnectionLimits, Transport};
 use a2a_server::tls::{TlsConfig, TlsError};
 use anyhow::Context as _;
 use tokio::net::TcpListener;
+use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{ConfigError, Millis, Settings};
@@ -262,4 +263,17 @@ impl WebhookConnectionArgs {
             .keep_alive_timeout(self.keep_alive_timeout.0)
             .max_connections(self.max_connections)
     }
+}
+
+/// Completes on SIGINT or SIGTERM, watched from the call on (so a signal that arrives
+/// before the caller awaits it is not missed).
+pub(crate) fn termination() -> anyhow::Result<impl Future<Output = ()> + Send + 'static> {
+    let mut interrupt = signal(SignalKind::interrupt()).context("cannot watch SIGINT")?;
+    let mut terminate = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+    })
 }

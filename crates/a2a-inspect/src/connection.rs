@@ -655,17 +655,7 @@ fn build_client_default(
 
 /// The agent's JWK Set: `/.well-known/jwks.json` beside the card.
 fn jwks_url(card_url: &str) -> Option<String> {
-    let base = card_url
-        .trim_end_matches('/')
-        .strip_suffix(a2a_client::WELL_KNOWN_CARD_PATH)
-        .unwrap_or(card_url);
-    let base = if base.ends_with(".json") {
-        base.rsplit_once('/')
-            .map_or(base, |(directory, _)| directory)
-    } else {
-        base
-    };
-    a2a_client::push::jwks_url(base)
+    a2a_client::push::agent_jwks_url(card_url)
         .ok()
         .map(|url| url.to_string())
 }

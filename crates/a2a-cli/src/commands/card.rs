@@ -119,17 +119,7 @@ fn verifier(args: &CardArgs) -> Result<a2a_client::CardVerifier, UsageError> {
 /// The agent's `/.well-known/jwks.json`: beside the card when the URL names the card file,
 /// else under the agent's URL.
 fn default_jwks_url(agent: &str) -> Result<String, UsageError> {
-    let base = agent
-        .trim_end_matches('/')
-        .strip_suffix(a2a_client::WELL_KNOWN_CARD_PATH)
-        .unwrap_or(agent);
-    let base = if base.ends_with(".json") {
-        base.rsplit_once('/')
-            .map_or(base, |(directory, _)| directory)
-    } else {
-        base
-    };
-    a2a_client::push::jwks_url(base)
+    a2a_client::push::agent_jwks_url(agent)
         .map(|url| url.to_string())
         .map_err(|error| UsageError::new(format!("cannot find the JWK Set of {agent}: {error}")))
 }

@@ -3,7 +3,6 @@
 use std::net::SocketAddr;
 
 use anyhow::Context as _;
-use tokio::signal::unix::{SignalKind, signal};
 
 use crate::client_args::{Binding, Secret};
 use crate::output;
@@ -136,7 +135,7 @@ pub(crate) async fn run(args: InspectArgs) -> anyhow::Result<()> {
     let address = listener.local_addr()?;
     // Watch the signals before announcing the address, so a caller that stops us as soon as
     // it sees the line still gets a clean stop.
-    let termination = termination()?;
+    let termination = crate::serving::termination()?;
     output::listening("http", address);
     let page = match &args.url {
         Some(url) => {
@@ -172,16 +171,4 @@ fn open_browser(page: &str) {
             "cannot open a browser ({error}); open {page} yourself"
         ));
     }
-}
-
-/// Completes on SIGINT or SIGTERM, watched from the call on.
-fn termination() -> anyhow::Result<impl Future<Output = ()> + Send + 'static> {
-    let mut interrupt = signal(SignalKind::interrupt()).context("cannot watch SIGINT")?;
-    let mut terminate = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
-    Ok(async move {
-        tokio::select! {
-            _ = interrupt.recv() => {}
-            _ = terminate.recv() => {}
-        }
-    })
 }

@@ -18,7 +18,6 @@ use axum::response::{IntoResponse as _, Response};
 use http::{HeaderMap, Method, StatusCode, Uri, header};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
-use tokio::signal::unix::{SignalKind, signal};
 
 use crate::client_args::Secret;
 use crate::error::{BindError, UnreachableError};
@@ -93,7 +92,7 @@ pub(crate) async fn run(args: WebhookArgs) -> anyhow::Result<()> {
         .with_state(receiver);
     // Watch the signals before announcing the address, so a caller that stops us as soon as
     // it sees the line still gets a clean stop.
-    let termination = termination()?;
+    let termination = crate::serving::termination()?;
     output::listening("http", address);
     let limits = args.connections.limits();
     crate::serving::serving(listener, router, None, limits, termination, false)
@@ -110,18 +109,6 @@ async fn fetch_keys(url: &str) -> anyhow::Result<PushVerifier> {
             anyhow::Error::new(*source).context(format!("cannot fetch the push keys at {url}"))
         }
         other => anyhow::Error::new(other).context(format!("cannot use the push keys at {url}")),
-    })
-}
-
-/// Completes on SIGINT or SIGTERM, watched from the call on.
-fn termination() -> anyhow::Result<impl Future<Output = ()>> {
-    let mut interrupt = signal(SignalKind::interrupt()).context("cannot watch SIGINT")?;
-    let mut terminate = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
-    Ok(async move {
-        tokio::select! {
-            _ = interrupt.recv() => {}
-            _ = terminate.recv() => {}
-        }
     })
 }
 

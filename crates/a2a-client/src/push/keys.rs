@@ -157,12 +157,57 @@ pub fn jwks_url(origin_or_jwks_url: &str) -> Result<Url, PushVerifyError> {
     Ok(url)
 }
 
+/// The agent's own JWK Set, beside its card: `agent_or_card_url` is the agent's base URL or
+/// the URL of its card (`…/.well-known/agent-card.json`, or any file ending in `.json`), and
+/// the answer is [`JWKS_PATH`] under the agent's base URL, or in the card file's directory.
+///
+/// # Errors
+/// As [`jwks_url`].
+pub fn agent_jwks_url(agent_or_card_url: &str) -> Result<Url, PushVerifyError> {
+    let base = agent_or_card_url.trim_end_matches('/');
+    let base = base
+        .strip_suffix(a2a_types::card::WELL_KNOWN_CARD_PATH)
+        .unwrap_or(base);
+    let base = if base.ends_with(".json") {
+        base.rsplit_once('/')
+            .map_or(base, |(directory, _)| directory)
+    } else {
+        base
+    };
+    jwks_url(base)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::super::PushVerifier;
     use super::*;
+
+    #[test]
+    fn the_agent_jwk_set_is_beside_its_card() {
+        for (given, expected) in [
+            (
+                "https://agent.example.com",
+                "https://agent.example.com/.well-known/jwks.json",
+            ),
+            (
+                "https://agent.example.com/.well-known/agent-card.json",
+                "https://agent.example.com/.well-known/jwks.json",
+            ),
+            (
+                "http://host/agents/echo/card.json",
+                "http://host/agents/echo/.well-known/jwks.json",
+            ),
+            (
+                "http://host/a2a/echo/",
+                "http://host/a2a/echo/.well-known/jwks.json",
+            ),
+        ] {
+            assert_eq!(agent_jwks_url(given).unwrap().as_str(), expected, "{given}");
+        }
+        assert!(agent_jwks_url("not a url").is_err());
+    }
 
     #[test]
     fn a_key_without_kid_is_named_by_its_thumbprint() {

@@ -36,8 +36,8 @@ use std::time::{Duration, SystemTime};
 use a2a_types::StreamResponse;
 
 pub use self::error::PushVerifyError;
-pub use self::keys::{agent_jwks_url, jwks_url};
 use self::keys::{JwksSource, VerifyingKey};
+pub use self::keys::{agent_jwks_url, jwks_url};
 pub use self::token::check_token;
 pub use self::verifier::decode_body;
 use crate::Secret;

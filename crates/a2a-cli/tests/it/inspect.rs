@@ -285,6 +285,25 @@ impl Browser {
     }
 
     /// Types `text` in the chat box and presses Enter.
+    /// Starts a task on the conformance agent that waits for input (it picks its behaviour
+    /// by the message id) from the chat, once the card is shown; returns the task's id.
+    async fn ask_for_input(&self, message_id: &str, text: &str) -> String {
+        self.visible("[data-testid=card-name]").await;
+        self.tab("chat").await;
+        self.click("#chat-extras summary").await;
+        self.fill("#chat-message-id", message_id).await;
+        self.say(text).await;
+        self.visible("[data-testid=turn][data-state=TASK_STATE_INPUT_REQUIRED]")
+            .await;
+        let task_id = self
+            .js(
+                "return document.querySelector('[data-testid=turn]').dataset.taskId",
+                &[],
+            )
+            .await;
+        task_id.as_str().unwrap().to_owned()
+    }
+
     async fn say(&self, text: &str) {
         let input = self.find("#chat-input").await;
         input.send_keys(text).await.unwrap();
@@ -482,25 +501,16 @@ async fn an_input_required_question_is_answered_and_the_task_completes() {
         return;
     };
     browser.connect(&agent.url).await;
-    browser.visible("[data-testid=card-name]").await;
-    browser.tab("chat").await;
-    // The conformance agent picks its behaviour by the message id.
-    browser.click("#chat-extras summary").await;
-    browser
-        .fill("#chat-message-id", "tck-input-required-browser")
-        .await;
-    browser.say("start something that needs me").await;
-    browser
-        .visible("[data-testid=turn][data-state=TASK_STATE_INPUT_REQUIRED]")
-        .await;
+    let task_id = Value::from(
+        browser
+            .ask_for_input(
+                "tck-input-required-browser",
+                "start something that needs me",
+            )
+            .await,
+    );
     let interrupt = browser.visible("[data-testid=interrupt]").await;
     assert!(interrupt.contains("waiting for your answer"), "{interrupt}");
-    let task_id = browser
-        .js(
-            "return document.querySelector('[data-testid=turn]').dataset.taskId",
-            &[],
-        )
-        .await;
     let target = browser.visible("#chat-target").await;
     assert!(
         target.contains(task_id.as_str().unwrap()),
@@ -536,23 +546,9 @@ async fn a_task_timeline_lists_its_events_with_ids_and_survives_a_reload() {
         return;
     };
     browser.connect(&agent.url).await;
-    browser.visible("[data-testid=card-name]").await;
-    browser.tab("chat").await;
-    browser.click("#chat-extras summary").await;
-    browser
-        .fill("#chat-message-id", "tck-input-required-timeline")
-        .await;
-    browser.say("ask me something").await;
-    browser
-        .visible("[data-testid=turn][data-state=TASK_STATE_INPUT_REQUIRED]")
-        .await;
     let task_id = browser
-        .js(
-            "return document.querySelector('[data-testid=turn]').dataset.taskId",
-            &[],
-        )
+        .ask_for_input("tck-input-required-timeline", "ask me something")
         .await;
-    let task_id = task_id.as_str().unwrap().to_owned();
     browser.tab("tasks").await;
     browser
         .click(&format!(

@@ -159,6 +159,18 @@ async fn inspector_with(builder: a2a_inspect::InspectorBuilder) -> Page {
 }
 
 impl Page {
+    /// The wire log's entry `id`.
+    async fn wire_call(&self, id: u64) -> Value {
+        let (_, wire) = self.get("/api/wire").await;
+        wire["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|call| call["id"] == id)
+            .unwrap()
+            .clone()
+    }
+
     async fn get(&self, path: &str) -> (u16, Value) {
         let response = self
             .http
@@ -338,14 +350,7 @@ async fn a_streamed_send_relays_each_event_then_ends() {
     assert_eq!(last_state(&frames).as_deref(), Some("TASK_STATE_COMPLETED"));
     // The call frame names the wire entry, which holds the stream's frames.
     let wire_id = frames[0].2["wire"].as_u64().unwrap();
-    let (_, wire) = page.get("/api/wire").await;
-    let call = wire["calls"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|call| call["id"] == wire_id)
-        .unwrap()
-        .clone();
+    let call = page.wire_call(wire_id).await;
     assert_eq!(call["operation"], "SendStreamingMessage");
     assert_eq!(call["binding"], "JSONRPC");
     assert_eq!(call["status"], 200);
@@ -871,14 +876,7 @@ async fn grpc_calls_are_relayed_and_recorded_at_the_call_level() {
         "{frames:?}"
     );
     let wire_id = frames[0].2["wire"].as_u64().unwrap();
-    let (_, wire) = page.get("/api/wire").await;
-    let call = wire["calls"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|call| call["id"] == wire_id)
-        .unwrap()
-        .clone();
+    let call = page.wire_call(wire_id).await;
     assert_eq!(call["binding"], "GRPC");
     assert_eq!(call["operation"], "SendStreamingMessage");
     assert_eq!(call["status"], 200);

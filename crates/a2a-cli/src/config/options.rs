@@ -98,6 +98,9 @@ pub(crate) struct ServeOptions {
     /// Time limit of one delivery attempt [default: 10000]
     #[arg(long, value_name = "MS", help_heading = "Push")]
     pub(crate) push_timeout: Option<Millis>,
+    /// How long an instance's hold on a webhook lasts without progress; after a crash, another instance (or the restarted one) resumes its deliveries once it runs out. Longer than --push-timeout [default: 60000]
+    #[arg(long, value_name = "MS", help_heading = "Push")]
+    pub(crate) push_claim_ttl: Option<Millis>,
     /// P-256 private key (PKCS#8 PEM) that signs deliveries; share it between instances [default: a new key per start]
     #[arg(long, value_name = "FILE", help_heading = "Push")]
     pub(crate) push_signing_key: Option<PathBuf>,
@@ -389,6 +392,7 @@ impl ServeOptions {
             push_retry_attempts: self.push_retry_attempts.or(lower.push_retry_attempts),
             push_retry_backoff: self.push_retry_backoff.or(lower.push_retry_backoff),
             push_timeout: self.push_timeout.or(lower.push_timeout),
+            push_claim_ttl: self.push_claim_ttl.or(lower.push_claim_ttl),
             push_signing_key: self.push_signing_key.or(lower.push_signing_key),
             no_auth: self.no_auth.or(lower.no_auth),
             api_key: self.api_key.or(lower.api_key),

@@ -28,6 +28,7 @@ pub(crate) fn push(options: &ServeOptions) -> Result<Option<PushSetting>, Config
             (options.push_retry_attempts.is_some(), "push-retry-attempts"),
             (options.push_retry_backoff.is_some(), "push-retry-backoff"),
             (options.push_timeout.is_some(), "push-timeout"),
+            (options.push_claim_ttl.is_some(), "push-claim-ttl"),
             (options.push_signing_key.is_some(), "push-signing-key"),
         ];
         if let Some((_, option)) = stray.iter().find(|(given, _)| *given) {
@@ -48,6 +49,20 @@ pub(crate) fn push(options: &ServeOptions) -> Result<Option<PushSetting>, Config
     }
     if let Some(timeout) = options.push_timeout {
         push.timeout = positive("push-timeout", timeout.0)?;
+    }
+    if let Some(ttl) = options.push_claim_ttl {
+        push.claim_ttl = ttl.0;
+    }
+    // A hold that ran out while an attempt is still waiting for its answer would let a
+    // second instance send the same event.
+    if push.claim_ttl <= push.timeout {
+        return Err(ConfigError::Invalid {
+            option: "push-claim-ttl",
+            message: format!(
+                "must be longer than the delivery time limit ({} ms)",
+                push.timeout.as_millis()
+            ),
+        });
     }
     Ok(Some(PushSetting {
         options: push,

@@ -316,8 +316,16 @@ fn bad_values_name_their_source() {
 
 #[test]
 fn inconsistent_or_unavailable_choices_are_refused() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["--agent", "exec"], "--agent: exec needs a command"),
+        (
+            &["--push-notifications", "--push-claim-ttl", "10s"],
+            "--push-claim-ttl: must be longer than the delivery time limit (10000 ms)",
+        ),
+        (
+            &["--push-claim-ttl", "20s"],
+            "--push-claim-ttl: applies only with --push-notifications",
+        ),
         (
             &["--", "tr"],
             "--agent: a command (`tr` …) is only used by --agent exec",

@@ -130,6 +130,12 @@ async fn a_pending_delivery_survives_a_crash_with_sqlite() {
         "--allow-local-webhooks",
         "--push-retry-backoff",
         "3000",
+        // The kill may come before the failed attempt is recorded, while this instance
+        // still holds the webhook: the restarted one takes it over once the hold runs out.
+        "--push-timeout",
+        "2000",
+        "--push-claim-ttl",
+        "4000",
     ];
     let open = Arc::new(Mutex::new(false));
     let hits = Arc::new(Mutex::new(Vec::new()));

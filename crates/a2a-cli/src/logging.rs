@@ -1,6 +1,11 @@
 //! Logs: `tracing` events on stderr, one human-readable line each or one JSON object each.
 //! Stdout stays free for the command's output.
 //!
+//! A line is formatted where it is logged but written by a thread of its own, which takes
+//! every line waiting in one go: a request's access line costs no `write` call on the
+//! runtime's threads. Nothing is dropped (a full queue makes the logger wait), and the lines
+//! still queued are written when the [`LogGuard`] that [`init`] returns is dropped.
+//!
 //! The filter is `RUST_LOG` when that variable is set and not empty, else `--log-level`
 //! (with its `A2A_*` variable and config-file key); both take `tracing_subscriber`'s
 //! `EnvFilter` syntax, e.g. `info` or `warn,a2a::access=info,a2a_server=debug`.
@@ -22,13 +27,19 @@ use crate::error::UsageError;
 /// The variable whose filter, when set and not empty, wins over `--log-level`.
 pub(crate) const RUST_LOG: &str = "RUST_LOG";
 
+/// Keeps the log's writer thread; dropping it writes the lines still queued.
+#[must_use = "the lines still queued are written when this is dropped: keep it to the end"]
+pub(crate) struct LogGuard {
+    _writer: tracing_appender::non_blocking::WorkerGuard,
+}
+
 /// Installs the global subscriber, filtered by `RUST_LOG` when the environment sets it, else
 /// by `log_level`.
 ///
 /// # Errors
 /// A [`UsageError`] when the filter in force does not parse; an error when a subscriber is
 /// installed already.
-pub(crate) fn init(format: LogFormat, log_level: &str) -> anyhow::Result<()> {
+pub(crate) fn init(format: LogFormat, log_level: &str) -> anyhow::Result<LogGuard> {
     let rust_log = std::env::var(RUST_LOG).ok();
     let mut filter = choose(rust_log.as_deref(), log_level).map_err(UsageError::new)?;
     // The MCP library logs each server's whole handshake at info; keep it at warn unless the
@@ -47,7 +58,11 @@ pub(crate) fn init(format: LogFormat, log_level: &str) -> anyhow::Result<()> {
     {
         filter = filter.add_directive(quiet);
     }
-    let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(false)
+        .thread_name("a2a-log")
+        .finish(std::io::stderr());
+    let layer = tracing_subscriber::fmt::layer().with_writer(writer);
     // The filter is the log's own, so that spans reach the trace exporter whatever it says.
     let log = match format {
         LogFormat::Text => layer
@@ -61,7 +76,8 @@ pub(crate) fn init(format: LogFormat, log_level: &str) -> anyhow::Result<()> {
     tracing_subscriber::registry()
         .with(layers)
         .try_init()
-        .context("cannot install the logger")
+        .context("cannot install the logger")?;
+    Ok(LogGuard { _writer: guard })
 }
 
 /// `rust_log` when it is set and not blank, else `log_level`, parsed; the error names the

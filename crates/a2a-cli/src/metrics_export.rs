@@ -68,6 +68,7 @@ pub(crate) fn install() -> Option<Arc<Exporter>> {
         return None;
     }
     a2a_server::metrics::describe();
+    a2a_server::metrics::bind();
     a2a_gateway::metrics::describe();
     let upkeep = Arc::clone(&exporter);
     tokio::spawn(async move {

@@ -1,7 +1,10 @@
 //! The series the server records, through the [`metrics`] facade: the library only records;
 //! whoever runs it installs a recorder and exports them (`a2a serve` serves Prometheus text at
 //! `/metrics`, see [`A2aServerBuilder::metrics`](crate::A2aServerBuilder::metrics)). With no
-//! recorder installed, recording costs next to nothing.
+//! recorder installed, recording costs next to nothing. Whoever installs the global recorder
+//! calls [`bind`] then, so that the series a request records (task states, running turns, open
+//! streams, events, store timings) are registered once and each recording is an atomic
+//! update, not a lookup in the recorder's registry.
 //!
 //! | series | type | labels |
 //! |---|---|---|
@@ -17,9 +20,11 @@
 //! | `a2a_authentication_failures_total` | counter | `scheme`: the type of the card's scheme that refused (`api_key`, `http_bearer`, `oauth2`, `openid_connect`, `mtls`), `none` when no credential was presented; `reason`: `missing`, `invalid`, `scope` |
 //! | `a2a_subscriber_events_dropped_total` | counter | — (events an event subscriber was too far behind to get, see [`crate::hooks::EventSubscriber`]) |
 
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use a2a_types::TaskState;
+use metrics::{Counter, Gauge, Histogram};
 
 /// Each state a task reached.
 pub const TASK_STATES: &str = "a2a_task_states_total";
@@ -70,6 +75,60 @@ pub fn describe() {
     );
 }
 
+/// The hot series, registered once with the global recorder by [`bind`].
+struct Bound {
+    /// By [`state_index`].
+    task_states: [Counter; 9],
+    turns_running: Gauge,
+    streams_open: Gauge,
+    events_published: Counter,
+    store_save: Histogram,
+    store_append: Histogram,
+}
+
+static BOUND: OnceLock<Bound> = OnceLock::new();
+
+/// Registers the series every request records with the global recorder, once: call it right
+/// after installing that recorder (a later call changes nothing). Until then, and without it,
+/// each recording looks its series up in the recorder in force, as the `metrics` macros do.
+pub fn bind() {
+    let states = [
+        TaskState::Unspecified,
+        TaskState::Submitted,
+        TaskState::Working,
+        TaskState::InputRequired,
+        TaskState::Completed,
+        TaskState::Canceled,
+        TaskState::Failed,
+        TaskState::Rejected,
+        TaskState::AuthRequired,
+    ]
+    .map(|state| metrics::counter!(TASK_STATES, "state" => state_label(state)));
+    let _ = BOUND.set(Bound {
+        task_states: states,
+        turns_running: metrics::gauge!(TURNS_RUNNING),
+        streams_open: metrics::gauge!(STREAMS_OPEN),
+        events_published: metrics::counter!(EVENTS_PUBLISHED),
+        store_save: metrics::histogram!(STORE_OPERATION_SECONDS, "operation" => "save"),
+        store_append: metrics::histogram!(STORE_OPERATION_SECONDS, "operation" => "append"),
+    });
+}
+
+/// The place of `state` in [`Bound::task_states`] (the order [`bind`] registers them in).
+fn state_index(state: TaskState) -> usize {
+    match state {
+        TaskState::Unspecified => 0,
+        TaskState::Submitted => 1,
+        TaskState::Working => 2,
+        TaskState::InputRequired => 3,
+        TaskState::Completed => 4,
+        TaskState::Canceled => 5,
+        TaskState::Failed => 6,
+        TaskState::Rejected => 7,
+        TaskState::AuthRequired => 8,
+    }
+}
+
 /// The `state` label of a task state.
 fn state_label(state: TaskState) -> &'static str {
     match state {
@@ -86,7 +145,10 @@ fn state_label(state: TaskState) -> &'static str {
 }
 
 pub(crate) fn task_state(state: TaskState) {
-    metrics::counter!(TASK_STATES, "state" => state_label(state)).increment(1);
+    match BOUND.get() {
+        Some(bound) => bound.task_states[state_index(state)].increment(1),
+        None => metrics::counter!(TASK_STATES, "state" => state_label(state)).increment(1),
+    }
 }
 
 pub(crate) fn turns_queued(queued: usize) {
@@ -99,7 +161,10 @@ pub(crate) fn admission_refused(reason: &'static str) {
 }
 
 pub(crate) fn events_published(count: u64) {
-    metrics::counter!(EVENTS_PUBLISHED).increment(count);
+    match BOUND.get() {
+        Some(bound) => bound.events_published.increment(count),
+        None => metrics::counter!(EVENTS_PUBLISHED).increment(count),
+    }
 }
 
 pub(crate) fn push_delivery(outcome: &'static str) {
@@ -107,8 +172,16 @@ pub(crate) fn push_delivery(outcome: &'static str) {
 }
 
 pub(crate) fn store_operation(operation: &'static str, elapsed: Duration) {
-    metrics::histogram!(STORE_OPERATION_SECONDS, "operation" => operation)
-        .record(elapsed.as_secs_f64());
+    let bound = BOUND.get().and_then(|bound| match operation {
+        "save" => Some(&bound.store_save),
+        "append" => Some(&bound.store_append),
+        _ => None,
+    });
+    match bound {
+        Some(histogram) => histogram.record(elapsed.as_secs_f64()),
+        None => metrics::histogram!(STORE_OPERATION_SECONDS, "operation" => operation)
+            .record(elapsed.as_secs_f64()),
+    }
 }
 
 pub(crate) fn jwks_fetch(ok: bool) {
@@ -122,17 +195,23 @@ pub(crate) fn authentication_failed(reason: &'static str, scheme: &'static str) 
 
 /// Counts one in a gauge while alive (a running turn, an open stream).
 #[derive(Debug)]
-pub(crate) struct Live(&'static str);
+pub(crate) struct Live(Gauge);
 
 impl Live {
     pub(crate) fn new(gauge: &'static str) -> Self {
-        metrics::gauge!(gauge).increment(1.0);
+        let bound = BOUND.get().and_then(|bound| match gauge {
+            TURNS_RUNNING => Some(bound.turns_running.clone()),
+            STREAMS_OPEN => Some(bound.streams_open.clone()),
+            _ => None,
+        });
+        let gauge = bound.unwrap_or_else(|| metrics::gauge!(gauge));
+        gauge.increment(1.0);
         Self(gauge)
     }
 }
 
 impl Drop for Live {
     fn drop(&mut self) {
-        metrics::gauge!(self.0).decrement(1.0);
+        self.0.decrement(1.0);
     }
 }

@@ -202,7 +202,7 @@ struct LoggingArgs {
 
 /// Serves the gateway until a termination signal, then drains and closes the registry.
 pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
-    logging::init(args.logging.log_format, &args.logging.log_level)?;
+    let _log = logging::init(args.logging.log_format, &args.logging.log_level)?;
     let mut proxy = proxy_config(&args)?;
     let options = registry_options(&args.registry)?;
     let tls = match (&args.serving.tls_cert, &args.serving.tls_key) {

@@ -123,7 +123,7 @@ impl InspectArgs {
 
 /// Serves the inspector until Ctrl-C or SIGTERM.
 pub(crate) async fn run(args: InspectArgs) -> anyhow::Result<()> {
-    crate::logging::init(crate::config::LogFormat::Text, "warn")?;
+    let _log = crate::logging::init(crate::config::LogFormat::Text, "warn")?;
     let mut builder = a2a_inspect::Inspector::builder();
     if let Some(url) = &args.url {
         builder = builder.credentials_for(url.clone(), args.auth());

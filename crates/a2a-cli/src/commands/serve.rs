@@ -53,7 +53,7 @@ pub(crate) struct ServeArgs {
 pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let settings =
         config::load(args.options, args.config, std::env::vars_os()).map_err(UsageError::from)?;
-    logging::init(settings.log_format, &settings.log_level)?;
+    let _log = logging::init(settings.log_format, &settings.log_level)?;
     let agent = Agent::new(&settings.agent).map_err(UsageError::from)?;
     let mut card = card::load(&settings).await.map_err(UsageError::from)?;
     let extended_card = card::load_extended(&settings).map_err(UsageError::from)?;

@@ -14,7 +14,6 @@ use bytes::Bytes;
 use http::{HeaderValue, Response, StatusCode, header};
 use hyper::body::{Frame, Incoming, SizeHint};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::sync::Notify;
 use tokio::time::{Instant, Sleep};
 
 use super::ConnectionLimits;
@@ -55,10 +54,16 @@ pub(super) enum Expiry {
 }
 
 /// A connection's phase, updated by its reads and requests, watched by its task.
+///
+/// A change of phase wakes nobody: it is one uncontended lock. The watchdog instead never
+/// sleeps longer than the shorter of the two timeouts from the moment it looks, so no phase
+/// that starts while it sleeps can expire before it looks again (every deadline is a phase's
+/// start plus one of the timeouts). A request therefore costs no timer and no wake-up of the
+/// connection's task; a connection that stays busy or idle for long is looked at once per
+/// shorter timeout.
 #[derive(Debug)]
 pub(super) struct Activity {
     phase: Mutex<Phase>,
-    changed: Notify,
 }
 
 impl Activity {
@@ -68,7 +73,6 @@ impl Activity {
                 since: Instant::now(),
                 fresh: true,
             }),
-            changed: Notify::new(),
         }
     }
 
@@ -76,7 +80,6 @@ impl Activity {
         let mut phase = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(next) = change(*phase) {
             *phase = next;
-            self.changed.notify_one();
         }
     }
 
@@ -130,20 +133,19 @@ impl Activity {
 
     /// Completes when the connection's phase expires.
     pub(super) async fn expired(&self, limits: &ConnectionLimits) -> Expiry {
+        let longest_sleep = limits.header_read_timeout.min(limits.keep_alive_timeout);
+        let sleep = tokio::time::sleep(longest_sleep);
+        tokio::pin!(sleep);
         loop {
-            let changed = self.changed.notified();
-            match self.deadline(limits) {
-                None => changed.await,
-                Some((deadline, expiry)) => {
-                    if Instant::now() >= deadline {
-                        return expiry;
-                    }
-                    tokio::select! {
-                        () = tokio::time::sleep_until(deadline) => {}
-                        () = changed => {}
-                    }
-                }
-            }
+            let now = Instant::now();
+            let look_again = now + longest_sleep;
+            let wake = match self.deadline(limits) {
+                Some((deadline, expiry)) if deadline <= now => return expiry,
+                Some((deadline, _)) => deadline.min(look_again),
+                None => look_again,
+            };
+            sleep.as_mut().reset(wake);
+            sleep.as_mut().await;
         }
     }
 }
@@ -200,7 +202,8 @@ struct BodyStalled(Duration);
 pub(super) struct TimedBody {
     body: Incoming,
     timeout: Duration,
-    sleep: Pin<Box<Sleep>>,
+    /// Made the first time the body waits (most bodies never do: they came with the head).
+    sleep: Option<Pin<Box<Sleep>>>,
     armed: bool,
     timed_out: Arc<AtomicBool>,
 }
@@ -210,7 +213,7 @@ impl TimedBody {
         Self {
             body,
             timeout,
-            sleep: Box::pin(tokio::time::sleep(timeout)),
+            sleep: None,
             armed: false,
             timed_out,
         }
@@ -238,9 +241,15 @@ impl hyper::body::Body for TimedBody {
                 if !this.armed {
                     this.armed = true;
                     let deadline = Instant::now() + this.timeout;
-                    this.sleep.as_mut().reset(deadline);
+                    match &mut this.sleep {
+                        Some(sleep) => sleep.as_mut().reset(deadline),
+                        None => this.sleep = Some(Box::pin(tokio::time::sleep_until(deadline))),
+                    }
                 }
-                match this.sleep.as_mut().poll(cx) {
+                let Some(sleep) = this.sleep.as_mut() else {
+                    return Poll::Pending;
+                };
+                match sleep.as_mut().poll(cx) {
                     Poll::Ready(()) => {
                         this.timed_out.store(true, Ordering::Release);
                         Poll::Ready(Some(Err(Box::new(BodyStalled(this.timeout)))))

@@ -57,6 +57,7 @@ mod error;
 mod follow;
 mod kubemq_env;
 mod lines;
+mod log_writer;
 mod logging;
 mod metrics_export;
 mod output;

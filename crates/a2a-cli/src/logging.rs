@@ -1,10 +1,10 @@
 //! Logs: `tracing` events on stderr, one human-readable line each or one JSON object each.
 //! Stdout stays free for the command's output.
 //!
-//! A line is formatted where it is logged but written by a thread of its own, which takes
-//! every line waiting in one go: a request's access line costs no `write` call on the
-//! runtime's threads. Nothing is dropped (a full queue makes the logger wait), and the lines
-//! still queued are written when the [`LogGuard`] that [`init`] returns is dropped.
+//! A line is formatted where it is logged but written by a thread of its own, many lines per
+//! `write` call ([`crate::log_writer`]): a request's access line costs no system call on the
+//! runtime's threads. Nothing is dropped, and the lines still buffered are written when the
+//! [`LogGuard`] that [`init`] returns is dropped.
 //!
 //! The filter is `RUST_LOG` when that variable is set and not empty, else `--log-level`
 //! (with its `A2A_*` variable and config-file key); both take `tracing_subscriber`'s
@@ -27,10 +27,10 @@ use crate::error::UsageError;
 /// The variable whose filter, when set and not empty, wins over `--log-level`.
 pub(crate) const RUST_LOG: &str = "RUST_LOG";
 
-/// Keeps the log's writer thread; dropping it writes the lines still queued.
-#[must_use = "the lines still queued are written when this is dropped: keep it to the end"]
+/// Keeps the log's writer thread; dropping it writes the lines still buffered.
+#[must_use = "the lines still buffered are written when this is dropped: keep it to the end"]
 pub(crate) struct LogGuard {
-    _writer: tracing_appender::non_blocking::WorkerGuard,
+    _writer: crate::log_writer::BatchedStderr,
 }
 
 /// Installs the global subscriber, filtered by `RUST_LOG` when the environment sets it, else
@@ -58,10 +58,8 @@ pub(crate) fn init(format: LogFormat, log_level: &str) -> anyhow::Result<LogGuar
     {
         filter = filter.add_directive(quiet);
     }
-    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
-        .lossy(false)
-        .thread_name("a2a-log")
-        .finish(std::io::stderr());
+    let (writer, guard) =
+        crate::log_writer::batched_stderr().context("cannot start the log's writer")?;
     let layer = tracing_subscriber::fmt::layer().with_writer(writer);
     // The filter is the log's own, so that spans reach the trace exporter whatever it says.
     let log = match format {

@@ -195,9 +195,10 @@ impl RequestHandler {
         params: Params<'_>,
     ) -> Result<Outcome, A2aError> {
         Ok(match method {
+            // Boxed: its future is the largest of them by far (some 4 KiB), and every
+            // future above this one would carry it, copied once per layer per request.
             Method::SendMessage => Outcome::Sent(
-                self.send_message(call, params.decode_message(self)?)
-                    .await?,
+                Box::pin(self.send_message(call, params.decode_message(self)?)).await?,
             ),
             Method::GetTask => Outcome::Task(self.get_task(call, params.decode()?).await?),
             Method::ListTasks => Outcome::Tasks(self.list_tasks(call, params.decode()?).await?),

@@ -178,7 +178,8 @@ impl RestRequest<'_> {
         match operation {
             Operation::SendMessage => {
                 let request = self.message_request(body, call).await?;
-                let sent = handler.send_message(call, request).await;
+                // Boxed, as in the JSON-RPC dispatch: the largest future of the operations.
+                let sent = Box::pin(handler.send_message(call, request)).await;
                 if let Ok(SendMessageResponse::Task(task)) = &sent {
                     crate::access::note_task(&task.id);
                 }

@@ -853,10 +853,10 @@ fn a_run_waiting_for_approval_shows_buttons_and_the_approved_call_runs() {
         .enable_all()
         .build()
         .unwrap();
-    runtime.block_on(async {
+    let ran = runtime.block_on(async {
         let _turn = BROWSER_TURN.lock().await;
         let Some((browser, _inspect)) = open().await else {
-            return;
+            return false;
         };
         browser.connect(&agent.url).await;
         assert_eq!(
@@ -881,6 +881,10 @@ fn a_run_waiting_for_approval_shows_buttons_and_the_approved_call_runs() {
             .text_contains("[data-testid=turn]:last-child", "Done: wrote approved.txt")
             .await;
         browser.close().await;
+        true
     });
-    assert_eq!(agent.file("approved.txt").as_deref(), Some("A"));
+    // Without a browser (and outside CI, which requires one) nothing was asked of the agent.
+    if ran {
+        assert_eq!(agent.file("approved.txt").as_deref(), Some("A"));
+    }
 }

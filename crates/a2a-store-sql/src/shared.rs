@@ -487,6 +487,21 @@ where
         }))
     }
 
+    /// Whether `task_id` has a run in `scope`.
+    pub(crate) async fn run_exists<'c, E>(
+        executor: E,
+        scope: &ScopeKey,
+        task_id: &str,
+    ) -> Result<bool, sqlx::Error>
+    where
+        E: Executor<'c, Database = DB>,
+    {
+        let found = Self::scoped(sql::FIND_RUN, task_id, scope)
+            .fetch_optional(executor)
+            .await?;
+        Ok(found.is_some())
+    }
+
     /// Deletes the run of `task_id` in `scope`; true when there was one.
     pub(crate) async fn delete_run<'c, E>(
         executor: E,

@@ -7,6 +7,7 @@ use a2a_server::store::{Expected, StoreError, Version};
 use a2a_types::TaskId;
 
 use super::{Shared, Sqlite};
+use crate::error::backend;
 use crate::rows::{RunRow, ScopeKey};
 
 impl Sqlite {
@@ -35,6 +36,15 @@ impl Sqlite {
         scope: ScopeKey,
         task_id: &TaskId,
     ) -> Result<bool, StoreError> {
+        // Most finished tasks have no run (their agent keeps none, or it is gone already):
+        // the readers say so without a write queued behind the writer's saves. A run saved
+        // before this call was committed before its save returned, so they see it.
+        if !Shared::run_exists(&self.reads, &scope, task_id.as_str())
+            .await
+            .map_err(backend)?
+        {
+            return Ok(false);
+        }
         let job = Arc::new((scope, task_id.as_str().to_owned()));
         self.writer
             .write(move |conn| {

@@ -7,6 +7,7 @@ use sqlx::ConnectOptions;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 use super::Sqlite;
+use super::checkpoint::{self, Commits};
 use super::writer::Writer;
 use crate::error::SqlStoreError;
 use crate::options::SqlStoreOptions;
@@ -36,10 +37,13 @@ impl Sqlite {
             .synchronous(SqliteSynchronous::Normal)
             .disable_statement_logging();
         // WAL lets readers run beside the writer; an in-memory database has no journal file.
+        // The writer leaves checkpoints to the checkpointer (`checkpoint`), off its path.
         let write_options = if in_memory {
             base.clone()
         } else {
-            base.clone().journal_mode(SqliteJournalMode::Wal)
+            base.clone()
+                .journal_mode(SqliteJournalMode::Wal)
+                .pragma("wal_autocheckpoint", "0")
         };
         // One connection, kept open: SQLite has one writer, and an in-memory database lives
         // only as long as a connection to it.
@@ -78,8 +82,12 @@ impl Sqlite {
                 .await
                 .map_err(connect_failed)?
         };
+        let commits = Commits::default();
+        if !in_memory {
+            checkpoint::spawn(reads.clone(), commits.clone());
+        }
         Ok(Self {
-            writer: Writer::spawn(writes.clone()),
+            writer: Writer::spawn(writes.clone(), commits),
             reads,
             writes,
             expiry: Expiry::new(settings.completed_task_ttl),

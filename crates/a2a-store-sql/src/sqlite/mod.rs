@@ -6,6 +6,7 @@
 //! the writer. By topic:
 //!
 //! - `connect`: opening the file, its two pools and the writer.
+//! - `checkpoint`: WAL checkpoints on a reader connection, off the writer's path.
 //! - `tasks`: reading tasks and their events, and the shared secret.
 //! - `save`: a task save with its events, inside the writer's transaction.
 //! - `push`: push configs, and the claims and records of their deliveries.
@@ -13,6 +14,7 @@
 //! - `runs`: agent runs (a2a-run's `RunStore`), written through the writer.
 //! - `expiry`: deleting expired tasks (with their runs).
 
+mod checkpoint;
 mod connect;
 mod expiry;
 mod leases;

@@ -21,6 +21,8 @@ use tokio::sync::{mpsc, oneshot};
 
 use a2a_server::store::StoreError;
 
+use super::checkpoint::Commits;
+
 /// The most jobs one transaction carries.
 const MAX_BATCH: usize = 256;
 
@@ -36,9 +38,10 @@ pub(crate) struct Writer {
 
 impl Writer {
     /// Starts the writer task over `pool`, whose connections it takes one batch at a time.
-    pub(crate) fn spawn(pool: SqlitePool) -> Self {
+    /// Each commit is counted in `commits`.
+    pub(crate) fn spawn(pool: SqlitePool, commits: Commits) -> Self {
         let (jobs, receiver) = mpsc::channel(QUEUE);
-        tokio::spawn(run(pool, receiver));
+        tokio::spawn(run(pool, receiver, commits));
         Self { jobs }
     }
 
@@ -116,10 +119,11 @@ where
     }
 }
 
-async fn run(pool: SqlitePool, mut receiver: mpsc::Receiver<Box<dyn Job>>) {
+async fn run(pool: SqlitePool, mut receiver: mpsc::Receiver<Box<dyn Job>>, commits: Commits) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while receiver.recv_many(&mut batch, MAX_BATCH).await > 0 {
         write_batch(&pool, &mut batch).await;
+        commits.committed();
     }
 }
 

@@ -22,6 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 use a2a_server::store::StoreError;
 
 use super::checkpoint::Commits;
+use super::save::{SaveTask, first_statements};
 
 /// The most jobs one transaction carries.
 const MAX_BATCH: usize = 256;
@@ -56,18 +57,23 @@ impl Writer {
             + 'static,
     {
         let (reply, answer) = oneshot::channel();
-        let job = Box::new(Pending {
+        self.submit(Box::new(Pending {
             op,
             outcome: None,
             reply,
-        });
-        self.jobs
-            .send(job)
-            .await
-            .map_err(|_| StoreError::Backend(Box::new(WriterStopped)))?;
+        }))
+        .await?;
         answer
             .await
             .map_err(|_| StoreError::Backend(Box::new(WriterStopped)))?
+    }
+
+    /// Queues `job` for the writer's next transaction; it answers itself.
+    pub(super) async fn submit(&self, job: Box<dyn Job>) -> Result<(), StoreError> {
+        self.jobs
+            .send(job)
+            .await
+            .map_err(|_| StoreError::Backend(Box::new(WriterStopped)))
     }
 }
 
@@ -78,13 +84,19 @@ pub(crate) struct WriterStopped;
 
 /// A write waiting for the writer, with its result type erased.
 #[async_trait]
-trait Job: Send {
+pub(super) trait Job: Send {
     /// Runs the write in the open transaction.
     async fn run(&mut self, conn: &mut SqliteConnection) -> Result<(), sqlx::Error>;
 
     /// Answers the caller: with the last run's result when its transaction committed,
     /// with `failure` otherwise.
     fn answer(self: Box<Self>, failure: Option<Arc<sqlx::Error>>);
+
+    /// A task save, whose first statement goes in the batch's one text of them
+    /// ([`first_statements`]) before the jobs run.
+    fn as_save(&mut self) -> Option<&mut SaveTask> {
+        None
+    }
 }
 
 struct Pending<T, F> {
@@ -138,7 +150,7 @@ async fn write_batch(pool: &SqlitePool, batch: &mut Vec<Box<dyn Job>>) {
             return;
         }
     };
-    match transaction(&mut conn, batch.iter_mut()).await {
+    match transaction(&mut conn, batch).await {
         Ok(()) => {
             for job in batch.drain(..) {
                 job.answer(None);
@@ -153,7 +165,7 @@ async fn write_batch(pool: &SqlitePool, batch: &mut Vec<Box<dyn Job>>) {
         Err(error) => {
             tracing::debug!(%error, jobs = batch.len(), "SQLite batch failed; retrying its writes one by one");
             for mut job in batch.drain(..) {
-                let failure = transaction(&mut conn, std::iter::once(&mut job))
+                let failure = transaction(&mut conn, std::slice::from_mut(&mut job))
                     .await
                     .err()
                     .map(Arc::new);
@@ -163,14 +175,18 @@ async fn write_batch(pool: &SqlitePool, batch: &mut Vec<Box<dyn Job>>) {
     }
 }
 
-/// Runs `jobs` in one transaction; on the first failure rolls everything back.
-async fn transaction<'j>(
+/// Runs `jobs` in one transaction, the first statements of their saves first, in one
+/// text; on the first failure rolls everything back.
+async fn transaction(
     conn: &mut SqliteConnection,
-    jobs: impl Iterator<Item = &'j mut Box<dyn Job>>,
+    jobs: &mut [Box<dyn Job>],
 ) -> Result<(), sqlx::Error> {
     // Dropping `tx` without committing rolls back.
     let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
-    for job in jobs {
+    let mut saves: Vec<&mut SaveTask> = jobs.iter_mut().filter_map(|job| job.as_save()).collect();
+    first_statements(&mut tx, &mut saves).await?;
+    drop(saves);
+    for job in jobs.iter_mut() {
         job.run(&mut tx).await?;
     }
     tx.commit().await

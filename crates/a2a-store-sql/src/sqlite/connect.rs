@@ -87,7 +87,7 @@ impl Sqlite {
             checkpoint::spawn(reads.clone(), commits.clone());
         }
         Ok(Self {
-            writer: Writer::spawn(writes.clone(), commits),
+            writer: Writer::spawn(writes.clone(), commits, !in_memory),
             reads,
             writes,
             expiry: Expiry::new(settings.completed_task_ttl),

@@ -16,7 +16,8 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use futures::future::BoxFuture;
-use sqlx::{Connection, SqliteConnection, SqlitePool};
+use sqlx::pool::PoolConnection;
+use sqlx::{Connection, Sqlite, SqliteConnection, SqlitePool};
 use tokio::sync::{mpsc, oneshot};
 
 use a2a_server::store::StoreError;
@@ -39,10 +40,12 @@ pub(crate) struct Writer {
 
 impl Writer {
     /// Starts the writer task over `pool`, whose connections it takes one batch at a time.
-    /// Each commit is counted in `commits`.
-    pub(crate) fn spawn(pool: SqlitePool, commits: Commits) -> Self {
+    /// Each commit is counted in `commits`. With `keep`, the writer keeps its connection
+    /// from one batch to the next; without, the pool's readers share it (an in-memory
+    /// database), so it goes back after each batch.
+    pub(crate) fn spawn(pool: SqlitePool, commits: Commits, keep: bool) -> Self {
         let (jobs, receiver) = mpsc::channel(QUEUE);
-        tokio::spawn(run(pool, receiver, commits));
+        tokio::spawn(run(pool, receiver, commits, keep));
         Self { jobs }
     }
 
@@ -131,36 +134,68 @@ where
     }
 }
 
-async fn run(pool: SqlitePool, mut receiver: mpsc::Receiver<Box<dyn Job>>, commits: Commits) {
+async fn run(
+    pool: SqlitePool,
+    mut receiver: mpsc::Receiver<Box<dyn Job>>,
+    commits: Commits,
+    keep: bool,
+) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
-    while receiver.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        write_batch(&pool, &mut batch).await;
+    // The write connection, kept from one batch to the next: a connection given back to
+    // the pool is tested there (a round trip to its thread) before it can be taken again.
+    // It goes back when the pool closes, so that closing does not wait for it, or after a
+    // batch that failed, so that the pool tests it.
+    let mut held: Option<PoolConnection<Sqlite>> = None;
+    loop {
+        let received = tokio::select! {
+            received = receiver.recv_many(&mut batch, MAX_BATCH) => received,
+            () = pool.close_event(), if held.is_some() => {
+                held = None;
+                continue;
+            }
+        };
+        if received == 0 {
+            return;
+        }
+        let conn = match held.take() {
+            Some(conn) => conn,
+            None => match pool.acquire().await {
+                Ok(conn) => conn,
+                Err(error) => {
+                    let error = Arc::new(error);
+                    for job in batch.drain(..) {
+                        job.answer(Some(Arc::clone(&error)));
+                    }
+                    continue;
+                }
+            },
+        };
+        let (conn, committed) = write_batch(conn, &mut batch).await;
+        if committed && keep {
+            held = Some(conn);
+        }
         commits.committed();
     }
 }
 
-async fn write_batch(pool: &SqlitePool, batch: &mut Vec<Box<dyn Job>>) {
-    let mut conn = match pool.acquire().await {
-        Ok(conn) => conn,
-        Err(error) => {
-            let error = Arc::new(error);
-            for job in batch.drain(..) {
-                job.answer(Some(Arc::clone(&error)));
-            }
-            return;
-        }
-    };
+/// Runs `batch` on `conn` and answers its jobs; true when its transaction committed.
+async fn write_batch(
+    mut conn: PoolConnection<Sqlite>,
+    batch: &mut Vec<Box<dyn Job>>,
+) -> (PoolConnection<Sqlite>, bool) {
     match transaction(&mut conn, batch).await {
         Ok(()) => {
             for job in batch.drain(..) {
                 job.answer(None);
             }
+            (conn, true)
         }
         Err(error) if batch.len() == 1 => {
             let error = Arc::new(error);
             for job in batch.drain(..) {
                 job.answer(Some(Arc::clone(&error)));
             }
+            (conn, false)
         }
         Err(error) => {
             tracing::debug!(%error, jobs = batch.len(), "SQLite batch failed; retrying its writes one by one");
@@ -171,6 +206,7 @@ async fn write_batch(pool: &SqlitePool, batch: &mut Vec<Box<dyn Job>>) {
                     .map(Arc::new);
                 job.answer(failure);
             }
+            (conn, false)
         }
     }
 }

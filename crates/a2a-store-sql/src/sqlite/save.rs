@@ -19,7 +19,7 @@ use sqlx::sqlite::{SqliteArguments, SqliteRow};
 use sqlx::{Row as _, Sqlite as Db};
 use tokio::sync::oneshot;
 
-use super::writer::{Job, WriterStopped};
+use super::writer::{Job, WriterStopped, send_answer};
 use super::{Shared, Sqlite};
 use crate::rows::{
     Expiry, SaveColumns, ScopeKey, TaskRow, first_version, lease_columns, now_millis, to_i64,
@@ -129,14 +129,7 @@ impl Job for SaveTask {
     }
 
     fn answer(self: Box<Self>, failure: Option<Arc<sqlx::Error>>) {
-        let result = match (failure, self.outcome) {
-            (None, Some(outcome)) => Ok(outcome),
-            (Some(error), _) => Err(StoreError::Backend(Box::new(error))),
-            // A job is answered without a failure only after it ran.
-            (None, None) => Err(StoreError::Backend(Box::new(WriterStopped))),
-        };
-        // The caller may have given up waiting; the write stands either way.
-        let _ = self.reply.send(result);
+        send_answer(self.reply, self.outcome, failure);
     }
 
     fn as_save(&mut self) -> Option<&mut SaveTask> {

@@ -123,15 +123,25 @@ where
     }
 
     fn answer(self: Box<Self>, failure: Option<Arc<sqlx::Error>>) {
-        let result = match (failure, self.outcome) {
-            (None, Some(outcome)) => Ok(outcome),
-            (Some(error), _) => Err(StoreError::Backend(Box::new(error))),
-            // A job is answered without a failure only after it ran.
-            (None, None) => Err(StoreError::Backend(Box::new(WriterStopped))),
-        };
-        // The caller may have given up waiting; the write stands either way.
-        let _ = self.reply.send(result);
+        send_answer(self.reply, self.outcome, failure);
     }
+}
+
+/// Answers a job's caller: with `outcome` when its transaction committed, with `failure`
+/// otherwise.
+pub(super) fn send_answer<T>(
+    reply: oneshot::Sender<Result<T, StoreError>>,
+    outcome: Option<T>,
+    failure: Option<Arc<sqlx::Error>>,
+) {
+    let result = match (failure, outcome) {
+        (None, Some(outcome)) => Ok(outcome),
+        (Some(error), _) => Err(StoreError::Backend(Box::new(error))),
+        // A job is answered without a failure only after it ran.
+        (None, None) => Err(StoreError::Backend(Box::new(WriterStopped))),
+    };
+    // The caller may have given up waiting; the write stands either way.
+    let _ = reply.send(result);
 }
 
 async fn run(

@@ -478,13 +478,13 @@ where
         if expected == Expected::Absent {
             return Ok(Err(StoreError::Conflict { task_id: refused }));
         }
-        let found = Self::scoped(sql::FIND_RUN, task_id, scope)
-            .fetch_optional(&mut *conn)
-            .await?;
-        Ok(Err(match found {
-            Some(_) => StoreError::Conflict { task_id: refused },
-            None => StoreError::NotFound { task_id: refused },
-        }))
+        Ok(Err(
+            if Self::run_exists(&mut *conn, scope, task_id).await? {
+                StoreError::Conflict { task_id: refused }
+            } else {
+                StoreError::NotFound { task_id: refused }
+            },
+        ))
     }
 
     /// Whether `task_id` has a run in `scope`.

@@ -238,17 +238,14 @@ impl hyper::body::Body for TimedBody {
                 Poll::Ready(frame.map(|frame| frame.map_err(BoxError::from)))
             }
             Poll::Pending => {
+                let timeout = this.timeout;
+                let sleep = this
+                    .sleep
+                    .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
                 if !this.armed {
                     this.armed = true;
-                    let deadline = Instant::now() + this.timeout;
-                    match &mut this.sleep {
-                        Some(sleep) => sleep.as_mut().reset(deadline),
-                        None => this.sleep = Some(Box::pin(tokio::time::sleep_until(deadline))),
-                    }
+                    sleep.as_mut().reset(Instant::now() + timeout);
                 }
-                let Some(sleep) = this.sleep.as_mut() else {
-                    return Poll::Pending;
-                };
                 match sleep.as_mut().poll(cx) {
                     Poll::Ready(()) => {
                         this.timed_out.store(true, Ordering::Release);

@@ -326,7 +326,8 @@ pub(super) fn turn_events(
 mod tests {
     use super::*;
     use a2a_types::{Message, Task, TaskState, TaskStatus, TaskStatusUpdateEvent};
-    use tokio::sync::broadcast;
+
+    use crate::events::EventBus;
 
     fn status(state: TaskState) -> StreamResponse {
         StreamResponse::StatusUpdate(TaskStatusUpdateEvent {
@@ -356,14 +357,29 @@ mod tests {
         }
     }
 
+    /// A bus of `capacity` and a listener of task `t` on it.
+    fn channel(capacity: usize) -> (EventBus, EventReceiver) {
+        let bus = EventBus::new(capacity);
+        let receiver = bus.subscribe(&"t".into(), &TaskScope::tenant(""));
+        (bus, receiver)
+    }
+
+    /// Publishes events of task `t` with these sequence numbers, in the WORKING state.
+    fn publish(bus: &EventBus, sequences: std::ops::RangeInclusive<u64>) {
+        let events = sequences
+            .map(|sequence| event(sequence, TaskState::Working))
+            .collect();
+        bus.publish(&"t".into(), events, false);
+    }
+
     /// The stream of a turn followed through its view, without a log.
     fn turn_stream(
-        receiver: broadcast::Receiver<Arc<TaskEvent>>,
+        receiver: EventReceiver,
         view: watch::Receiver<TurnView>,
         refusal: Refusal,
     ) -> impl Stream<Item = Result<StreamEvent, A2aError>> {
         turn_events(TurnEvents::new(
-            receiver.into(),
+            receiver,
             Some(view),
             refusal,
             None,
@@ -374,12 +390,16 @@ mod tests {
 
     #[tokio::test]
     async fn a_turn_stream_drains_what_an_ended_turn_published() {
-        let (sender, receiver) = broadcast::channel(8);
+        let (bus, receiver) = channel(8);
         let (view_sender, view) = watch::channel(TurnView::default());
-        sender.send(Arc::new(event(1, TaskState::Working))).unwrap();
-        sender
-            .send(Arc::new(event(2, TaskState::InputRequired)))
-            .unwrap();
+        bus.publish(
+            &"t".into(),
+            vec![
+                event(1, TaskState::Working),
+                event(2, TaskState::InputRequired),
+            ],
+            false,
+        );
         view_sender.send_modify(|view| view.ended = true);
         let items: Vec<_> = turn_stream(receiver, view, Refusal::Report).collect().await;
         let sequences: Vec<_> = items
@@ -392,7 +412,7 @@ mod tests {
     #[tokio::test]
     async fn a_refusal_ends_the_requesters_stream_only() {
         for (refusal, expected) in [(Refusal::Report, 1), (Refusal::Ignore, 0)] {
-            let (_sender, receiver) = broadcast::channel::<Arc<TaskEvent>>(8);
+            let (_bus, receiver) = channel(8);
             let (view_sender, view) = watch::channel(TurnView::default());
             view_sender.send_modify(|view| {
                 view.ended = true;
@@ -406,13 +426,9 @@ mod tests {
 
     #[tokio::test]
     async fn a_reader_that_fell_behind_gets_an_error_and_the_end() {
-        let (sender, receiver) = broadcast::channel(2);
+        let (bus, receiver) = channel(2);
         let (_view_sender, view) = watch::channel(TurnView::default());
-        for sequence in 1..=5 {
-            sender
-                .send(Arc::new(event(sequence, TaskState::Working)))
-                .unwrap();
-        }
+        publish(&bus, 1..=5);
         let items: Vec<_> = turn_stream(receiver, view, Refusal::Report).collect().await;
         assert_eq!(items.len(), 1);
         let error = items[0].as_ref().unwrap_err();
@@ -421,7 +437,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_vanished_turn_ends_its_stream_instead_of_spinning() {
-        let (_sender, receiver) = broadcast::channel::<Arc<TaskEvent>>(8);
+        let (_bus, receiver) = channel(8);
         let (view_sender, view) = watch::channel(TurnView::default());
         drop(view_sender);
         let items: Vec<_> = tokio::time::timeout(

@@ -297,6 +297,7 @@ impl Engine {
             changed: queued,
             ..TurnView::default()
         });
+        let lock = self.locks.get(&start.task_id);
         let turn = Arc::new(Turn {
             engine: Arc::clone(self),
             task_id: start.task_id,
@@ -313,6 +314,7 @@ impl Engine {
                 ..TurnFlags::default()
             }),
             view,
+            lock,
         });
         self.running
             .lock()

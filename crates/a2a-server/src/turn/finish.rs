@@ -56,7 +56,7 @@ impl Turn {
         if self.is_ended() {
             return;
         }
-        let _guard = self.engine.locks.lock(&self.task_id).await;
+        let _guard = self.lock.lock().await;
         if self.is_ended() {
             return;
         }
@@ -72,7 +72,7 @@ impl Turn {
             }
             return;
         }
-        let _guard = self.engine.locks.lock(&self.task_id).await;
+        let _guard = self.lock.lock().await;
         if self.is_ended() {
             return;
         }

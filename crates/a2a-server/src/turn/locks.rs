@@ -13,28 +13,35 @@ pub(crate) struct TaskLocks {
     locks: Mutex<HashMap<TaskId, Weak<AsyncMutex<()>>>>,
 }
 
+/// The lock of one task, as [`TaskLocks::get`] hands it out: whoever holds it keeps the
+/// task's entry alive, so every other caller asking for the same task gets the same lock.
+pub(crate) type TaskLock = Arc<AsyncMutex<()>>;
+
 impl TaskLocks {
+    /// The lock of `task_id`. A turn takes it once and keeps it, so each of its updates
+    /// locks it directly: looking it up per update made a new map entry (an id copy and an
+    /// allocation) every time, as nobody held the lock between two updates.
+    pub(crate) fn get(&self, task_id: &TaskId) -> TaskLock {
+        let mut locks = self
+            .locks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(lock) = locks.get(task_id).and_then(Weak::upgrade) {
+            return lock;
+        }
+        // Sweep dead entries now and then so the map does not grow with every task ever
+        // seen.
+        if locks.len() > 1024 {
+            locks.retain(|_, lock| lock.strong_count() > 0);
+        }
+        let lock = Arc::new(AsyncMutex::new(()));
+        locks.insert(task_id.clone(), Arc::downgrade(&lock));
+        lock
+    }
+
     /// Waits for the lock of `task_id`.
     pub(crate) async fn lock(&self, task_id: &TaskId) -> OwnedMutexGuard<()> {
-        let lock = {
-            let mut locks = self
-                .locks
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if let Some(lock) = locks.get(task_id).and_then(Weak::upgrade) {
-                lock
-            } else {
-                // Sweep dead entries now and then so the map does not grow with every task
-                // ever seen.
-                if locks.len() > 1024 {
-                    locks.retain(|_, lock| lock.strong_count() > 0);
-                }
-                let lock = Arc::new(AsyncMutex::new(()));
-                locks.insert(task_id.clone(), Arc::downgrade(&lock));
-                lock
-            }
-        };
-        lock.lock_owned().await
+        self.get(task_id).lock_owned().await
     }
 }
 
@@ -52,6 +59,18 @@ mod tests {
         assert!(other.await.is_ok());
         let same = tokio::time::timeout(std::time::Duration::from_millis(50), locks.lock(&a));
         assert!(same.await.is_err());
+        drop(guard);
+        drop(locks.lock(&a).await);
+    }
+
+    #[tokio::test]
+    async fn a_kept_lock_is_the_one_every_other_caller_waits_for() {
+        let locks = TaskLocks::default();
+        let a = TaskId::new("a");
+        let kept = locks.get(&a);
+        let guard = kept.lock().await;
+        let same = tokio::time::timeout(std::time::Duration::from_millis(50), locks.lock(&a));
+        assert!(same.await.is_err(), "the map hands out the kept lock");
         drop(guard);
         drop(locks.lock(&a).await);
     }

@@ -40,7 +40,13 @@ pub(super) struct TurnFlags {
     pub(super) ended: bool,
     pub(super) created: bool,
     pub(super) changed: bool,
+    /// Updates applied through [`TurnHandle::apply`] (counted for followed turns only).
+    pub(super) applied: u32,
 }
+
+/// How many updates a followed turn applies between two yields to the runtime (the first
+/// update is always followed by one).
+const YIELD_EVERY: u32 = 16;
 
 /// One run of the executor.
 #[derive(Debug)]
@@ -62,19 +68,31 @@ pub(crate) struct Turn {
     /// starts from it instead of loading (a stale copy fails the store's compare-and-swap).
     pub(super) cache: Mutex<Option<(Task, Version)>>,
     pub(super) view: watch::Sender<TurnView>,
+    /// The task's lock, kept for the turn's life (see [`TaskLocks::get`]).
+    ///
+    /// [`TaskLocks::get`]: super::locks::TaskLocks::get
+    pub(super) lock: super::locks::TaskLock,
 }
 
 #[async_trait::async_trait]
 impl TurnHandle for Turn {
     async fn apply(&self, changes: Vec<Change>) -> Result<(), UpdateError> {
-        let first = self.followed && !self.flags().changed;
         self.apply_all(changes).await?;
-        if first {
-            // A followed turn lets its stream run once after the first change is published,
-            // so the stream's first event goes out now rather than after every update an
-            // executor that never waits makes in one go; the updates that follow are then
-            // sent together.
-            tokio::task::yield_now().await;
+        if self.followed {
+            let applied = {
+                let mut flags = self.flags();
+                flags.applied += 1;
+                flags.applied
+            };
+            // A followed turn lets its stream run after the first change is published, so
+            // the stream's first event goes out now rather than after every update an
+            // executor that never waits makes in one go. After that it yields every
+            // `YIELD_EVERY` updates: an executor that never waits would otherwise hold its
+            // worker for its whole stream, and every other request on that worker (the
+            // first event of a new stream among them) would wait behind it.
+            if applied % YIELD_EVERY == 1 {
+                tokio::task::yield_now().await;
+            }
         }
         Ok(())
     }
@@ -208,7 +226,7 @@ impl Turn {
         if self.is_ended() {
             return Err(UpdateError::TurnEnded);
         }
-        let _guard = self.engine.locks.lock(&self.task_id).await;
+        let _guard = self.lock.lock().await;
         if self.is_ended() {
             return Err(UpdateError::TurnEnded);
         }
@@ -305,7 +323,7 @@ impl Turn {
         if self.is_ended() {
             return Err(UpdateError::TurnEnded);
         }
-        let _guard = self.engine.locks.lock(&self.task_id).await;
+        let _guard = self.lock.lock().await;
         if self.is_ended() {
             return Err(UpdateError::TurnEnded);
         }

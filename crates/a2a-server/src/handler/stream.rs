@@ -111,32 +111,39 @@ pub(crate) struct Backfill {
 }
 
 impl Backfill {
-    /// What to deliver for `event`, in order: missed events from the log, then `event`;
-    /// nothing for a duplicate.
-    async fn take(&mut self, event: TaskEvent) -> Result<Vec<TaskEvent>, A2aError> {
+    /// Queues what to deliver for `event` on `out`, in order: missed events from the log,
+    /// then `event`; nothing for a duplicate. (Queued in place: a vector per event was an
+    /// allocation per streamed chunk.)
+    async fn take(
+        &mut self,
+        event: TaskEvent,
+        out: &mut VecDeque<TaskEvent>,
+    ) -> Result<(), A2aError> {
         if event.sequence == DRAFT_SEQUENCE {
             // A draft is never logged: it has no place in the numbering to check.
-            return Ok(vec![event]);
+            out.push_back(event);
+            return Ok(());
         }
         let Some(last) = self.last else {
             self.last = Some(event.sequence);
-            return Ok(vec![event]);
+            out.push_back(event);
+            return Ok(());
         };
         if event.sequence <= last {
-            return Ok(Vec::new());
+            return Ok(());
         }
-        let mut out = Vec::new();
         if event.sequence > last + 1 {
             let missing = usize::try_from(event.sequence - last - 1).unwrap_or(usize::MAX);
-            out = self
-                .engine
-                .events_after(&self.scope, &self.task_id, last, missing)
-                .await?
-                .unwrap_or_default();
+            out.extend(
+                self.engine
+                    .events_after(&self.scope, &self.task_id, last, missing)
+                    .await?
+                    .unwrap_or_default(),
+            );
         }
         self.last = Some(event.sequence);
-        out.push(event);
-        Ok(out)
+        out.push_back(event);
+        Ok(())
     }
 
     /// The logged events after the last one delivered, at most [`CATCH_UP_BATCH`] of them
@@ -280,7 +287,7 @@ impl TurnEvents {
     /// Queues `event` after the events it shows were missed; nothing for a duplicate.
     async fn queue(&mut self, event: TaskEvent) -> Result<(), A2aError> {
         match &mut self.backfill {
-            Some(backfill) => self.pending.extend(backfill.take(event).await?),
+            Some(backfill) => backfill.take(event, &mut self.pending).await?,
             None => self.pending.push_back(event),
         }
         Ok(())

@@ -42,8 +42,9 @@ impl RequestHandler {
         let (length, started) = self.start_turn(call, request).await?;
         let mut view = started.view;
         let mut events = started.events.ok_or_else(A2aError::internal)?;
-        let follow_up_snapshot = view.borrow().task.clone();
-        if let Some(task) = follow_up_snapshot {
+        // The task as it stood before the turn ran: the turn's first poll ran already, so
+        // the view may show its first change.
+        if let Some(task) = started.stored {
             // A follow-up: the stored task (ending with the new message) comes first; a
             // later refusal arrives as an error event.
             let first = StreamEvent {

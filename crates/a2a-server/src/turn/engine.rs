@@ -65,6 +65,9 @@ pub(super) type TurnRun = std::pin::Pin<Box<dyn Future<Output = ()> + Send + 'st
 pub(crate) struct StartedTurn {
     pub(crate) view: watch::Receiver<TurnView>,
     pub(crate) events: Option<crate::events::EventReceiver>,
+    /// The stored task the turn started from (a follow-up's, or a queued task's), as it was
+    /// before the turn ran; `None` for a new interaction.
+    pub(crate) stored: Option<Arc<Task>>,
 }
 
 /// How a turn starts: a new interaction or a follow-up of a stored task.
@@ -221,9 +224,9 @@ impl Engine {
         started
     }
 
-    /// [`Engine::start`], except that a turn whose starter only waits for its answer (a
-    /// plain SendMessage) first runs right here, in the caller's task, until it waits for
-    /// something; only then does it move to a tokio task of its own (see [`Engine::launch`]).
+    /// [`Engine::start`], except that the turn first runs right here, in the caller's task,
+    /// until it waits for something; only then does it move to a tokio task of its own (see
+    /// [`Engine::launch`]).
     ///
     /// The caller must hold no lock the executor's updates take (the task's lock).
     pub(super) async fn start_now(
@@ -231,24 +234,22 @@ impl Engine {
         start: TurnStart,
         ticket: Ticket,
     ) -> StartedTurn {
-        let events = start.events;
         let (started, run) = self.prepare(start, ticket);
-        self.launch(run, events).await;
+        self.launch(run).await;
         started
     }
 
-    /// Runs a prepared turn. One that only answers a waiting request is polled once here
-    /// first: an agent that answers at once (most turns of a simple agent) then costs no
-    /// spawned task, no cross-task wake-up and no second scheduling, and one that waits is
-    /// spawned with everything it did so far. Nothing can stop it half-way: the first poll
-    /// and the spawn happen in one poll of the caller, which cannot be dropped in between.
-    /// A turn whose starter follows its events is spawned at once, so that its reader drains
-    /// the events while they are made instead of finding them all queued.
-    pub(super) async fn launch(&self, run: TurnRun, events: Events) {
-        if events == Events::Follow {
-            self.admission.spawn(run);
-            return;
-        }
+    /// Runs a prepared turn, polled once here first. An agent that answers at once (most
+    /// turns of a simple agent) then costs no spawned task, no cross-task wake-up and no
+    /// second scheduling, and one that waits is spawned with everything it did so far.
+    /// Nothing can stop it half-way: the first poll and the spawn happen in one poll of the
+    /// caller, which cannot be dropped in between.
+    ///
+    /// A turn whose starter follows its events yields after its first update (see
+    /// `Turn::apply`), so that first poll ends there: the stream finds its first event
+    /// ready instead of waiting for the turn's task to be scheduled first, and the reader
+    /// drains the rest while the turn's own task makes it.
+    pub(super) async fn launch(&self, run: TurnRun) {
         let mut run = Some(run);
         std::future::poll_fn(|context| {
             if let Some(mut pending) = run.take()
@@ -291,8 +292,9 @@ impl Engine {
             metadata: start.extras.metadata,
             streaming: start.events == Events::Follow,
         };
+        let stored = start.task.map(Arc::new);
         let (view, receiver) = watch::channel(TurnView {
-            task: start.task.map(Arc::new),
+            task: stored.clone(),
             // The stored SUBMITTED task is the answer to a queued request.
             changed: queued,
             ..TurnView::default()
@@ -357,6 +359,7 @@ impl Engine {
         let started = StartedTurn {
             view: receiver,
             events,
+            stored,
         };
         (started, run)
     }

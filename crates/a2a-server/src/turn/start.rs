@@ -195,10 +195,9 @@ impl Engine {
         };
         // Registered under the lock; its executor runs once the lock is released, since its
         // updates take it.
-        let events = start.events;
         let (started, run) = self.prepare(start, ticket);
         drop(guard);
-        self.launch(run, events).await;
+        self.launch(run).await;
         Ok(started)
     }
 

@@ -81,7 +81,7 @@ impl TurnHandle for Turn {
         if self.followed {
             let applied = {
                 let mut flags = self.flags();
-                flags.applied += 1;
+                flags.applied = flags.applied.wrapping_add(1);
                 flags.applied
             };
             // A followed turn lets its stream run after the first change is published, so

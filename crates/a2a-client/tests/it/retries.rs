@@ -199,12 +199,26 @@ async fn a_503_with_retry_after_in_seconds_is_retried_no_sooner() {
 
 #[tokio::test]
 async fn a_429_with_retry_after_as_a_date_is_retried_no_sooner() {
-    // HTTP dates have whole seconds: two seconds ahead is at least one from now.
-    let date = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(2));
+    // HTTP dates have whole seconds: two seconds ahead is at least one from now. The first
+    // request may arrive a while after the date was written, so the retry is measured against
+    // the date itself, not against the refusal.
+    let (start, wall) = (std::time::Instant::now(), std::time::SystemTime::now());
+    let date = httpdate::fmt_http_date(wall + Duration::from_secs(2));
+    let due = httpdate::parse_http_date(&date).unwrap();
+    let due = start + due.duration_since(wall).unwrap();
     let (mock, arrivals) = asking_to_wait(429, date).await;
     get_task_from(&mock, fast_retries()).await;
-    let gap = gap(&arrivals);
-    assert!(gap >= Duration::from_secs(1), "retried after {gap:?}");
+    let retried = {
+        let arrivals = arrivals.lock().unwrap();
+        assert_eq!(arrivals.len(), 2, "one refusal, then the retry");
+        arrivals[1]
+    };
+    // A few milliseconds allow for the two clocks being read one after the other.
+    assert!(
+        retried + Duration::from_millis(5) >= due,
+        "retried {:?} before the date",
+        due.saturating_duration_since(retried)
+    );
 }
 
 #[tokio::test]

@@ -167,6 +167,9 @@ impl Backfill {
 /// The most events one beat of a polling subscription reads from the log.
 const CATCH_UP_BATCH: usize = 1000;
 
+/// The most queued events a stream takes from the bus in one go.
+const TAKE_AT_ONCE: usize = 64;
+
 /// `head`, then the events of a running turn, until a message, a terminal status or the
 /// turn's end.
 pub(super) fn chain_turn(
@@ -201,6 +204,9 @@ pub(super) struct TurnEvents {
     poll: Option<tokio::time::Interval>,
     /// Events taken from the bus or the log, not delivered yet.
     pending: VecDeque<TaskEvent>,
+    /// The reader fell behind after the events in `pending`: the stream ends once they
+    /// are delivered.
+    lagged: bool,
 }
 
 impl TurnEvents {
@@ -226,6 +232,7 @@ impl TurnEvents {
             ending,
             poll,
             pending: VecDeque::new(),
+            lagged: false,
         }
     }
 
@@ -233,6 +240,9 @@ impl TurnEvents {
     /// (with any it missed, read from the log), or, on the polling beat, what the log has
     /// that the bus has not brought. `Ok(false)` when nothing more will come.
     async fn fill(&mut self) -> Result<bool, A2aError> {
+        if self.lagged {
+            return Err(lagged());
+        }
         loop {
             // The turn's view changes after its events are published, so once it has ended
             // everything it published is already queued: drain, then stop.
@@ -245,6 +255,28 @@ impl TurnEvents {
                     Err(TryRecvError::Lagged(_)) => Err(lagged()),
                     Err(TryRecvError::Empty | TryRecvError::Closed) => Ok(false),
                 };
+            }
+            // Events already queued are taken without building the waits below: while a
+            // turn publishes faster than its reader sends, that is every event.
+            match self.events.try_recv() {
+                Ok(event) => {
+                    self.queue(event).await?;
+                    for _ in 1..TAKE_AT_ONCE {
+                        match self.events.try_recv() {
+                            Ok(event) => self.queue(event).await?,
+                            // Told after the events taken before it.
+                            Err(TryRecvError::Lagged(_)) => {
+                                self.lagged = true;
+                                break;
+                            }
+                            Err(TryRecvError::Empty | TryRecvError::Closed) => break,
+                        }
+                    }
+                    return Ok(true);
+                }
+                Err(TryRecvError::Lagged(_)) => return Err(lagged()),
+                // Closed is seen by the wait below at once.
+                Err(TryRecvError::Empty | TryRecvError::Closed) => {}
             }
             let changed = async {
                 match &mut self.view {
@@ -309,7 +341,8 @@ impl TurnEvents {
 pub(super) fn turn_events(
     state: TurnEvents,
 ) -> impl Stream<Item = Result<StreamEvent, A2aError>> + Send + 'static {
-    futures::stream::unfold(Some(state), |state| async move {
+    // Boxed: the state moves into every item's future and back out with the item.
+    futures::stream::unfold(Some(Box::new(state)), |state| async move {
         let mut state = state?;
         loop {
             if let Some(event) = state.pending.pop_front() {

@@ -258,25 +258,25 @@ impl TurnEvents {
             }
             // Events already queued are taken without building the waits below: while a
             // turn publishes faster than its reader sends, that is every event.
-            match self.events.try_recv() {
-                Ok(event) => {
-                    self.queue(event).await?;
-                    for _ in 1..TAKE_AT_ONCE {
-                        match self.events.try_recv() {
-                            Ok(event) => self.queue(event).await?,
-                            // Told after the events taken before it.
-                            Err(TryRecvError::Lagged(_)) => {
-                                self.lagged = true;
-                                break;
-                            }
-                            Err(TryRecvError::Empty | TryRecvError::Closed) => break,
-                        }
+            // Closed is seen by the wait below at once.
+            let mut taken = 0;
+            while taken < TAKE_AT_ONCE {
+                match self.events.try_recv() {
+                    Ok(event) => {
+                        self.queue(event).await?;
+                        taken += 1;
                     }
-                    return Ok(true);
+                    Err(TryRecvError::Lagged(_)) if taken == 0 => return Err(lagged()),
+                    // Told after the events taken before it.
+                    Err(TryRecvError::Lagged(_)) => {
+                        self.lagged = true;
+                        break;
+                    }
+                    Err(TryRecvError::Empty | TryRecvError::Closed) => break,
                 }
-                Err(TryRecvError::Lagged(_)) => return Err(lagged()),
-                // Closed is seen by the wait below at once.
-                Err(TryRecvError::Empty | TryRecvError::Closed) => {}
+            }
+            if taken > 0 {
+                return Ok(true);
             }
             let changed = async {
                 match &mut self.view {

@@ -66,6 +66,9 @@ export async function connectTo(url, auth, binding = null) {
     addConnection(info);
     status.textContent = "";
     showView("connect");
+    // Connected, so the card can be read, but the agent refused the credentials: say so now
+    // rather than on the first message.
+    if (info.credentials?.status === "refused") showError($("connect-error"), info.credentials.error);
   } catch (error) {
     status.textContent = "";
     $("card-view").hidden = true;
@@ -119,11 +122,12 @@ function renderCard(info) {
       ["URL", info.url],
       ["Card URL", info.cardUrl],
       ["Binding", info.binding],
-      ["Extended card", info.extendedCard === undefined ? null : (info.extendedCard ? "fetched" : "no")],
+      ["Credentials", credentialsFact(info.credentials)],
+      ["Extended card", extendedFact(info)],
     ])));
   if (!card) {
     view.append(el("div", { class: "panel" }, el("p", { class: "muted" },
-      info.gateway ? "This gateway has no card of its own: its registered agents are in the Agents view." : "The card of this connection is shown right after connecting.")));
+      info.gateway ? "This gateway has no card of its own: its registered agents are in the Agents view." : "The agent's card could not be read.")));
     return;
   }
   const grid = el("div", { class: "card-grid" });
@@ -133,7 +137,35 @@ function renderCard(info) {
   grid.append(el("div", { class: "panel" }, section("Security", security(card.securitySchemes ?? {}, card.securityRequirements ?? card.security ?? []))));
   grid.append(el("div", { class: "panel wide" }, section("Skills", skills(card.skills ?? []))));
   grid.append(el("div", { class: "panel wide" }, el("details", {}, el("summary", {}, "The card as served"), el("pre", { class: "code" }, pretty(card)))));
+  const extended = info.credentials?.extendedCard;
+  if (extended) {
+    grid.append(el("div", { class: "panel wide" }, el("details", { dataset: { testid: "extended-card" } },
+      el("summary", {}, `The extended card (${(extended.skills ?? []).length} skills)`), el("pre", { class: "code" }, pretty(extended)))));
+  }
   view.append(grid);
+}
+
+/** What the connect's credentials check found, as a badge and a few words. */
+function credentialsFact(check) {
+  if (!check || check.status === "not_needed") return "none needed";
+  const node = (label, tone, words) => {
+    const holder = el("span", { dataset: { testid: "credentials", status: check.status } }, badge(label, tone), " ", el("span", { class: "muted" }, words));
+    if (check.error?.message) holder.title = check.error.message;
+    return holder;
+  };
+  switch (check.status) {
+    case "accepted": return node("accepted", "ok", `by ${check.operation}`);
+    // The refusal itself is in the error panel above the card right after connecting, and in
+    // this badge's title.
+    case "refused": return node("refused", "bad", `by ${check.operation}`);
+    default: return node("not checked", "warn", `${check.operation} failed: ${check.error?.message ?? ""}`);
+  }
+}
+
+function extendedFact(info) {
+  if (info.credentials?.extendedCard) return "fetched with the credentials (below)";
+  if (info.extendedCard) return "offered; not fetched";
+  return info.extendedCard === undefined ? null : "no";
 }
 
 function findings(list) {

@@ -99,8 +99,12 @@ function render(answer) {
 }
 
 /** The first part of a long id (the whole id is in the title). */
+/**
+ * A long id by its last eight characters: time-ordered ids (UUID v7, as `a2a serve` makes)
+ * begin with their creation time, so ids made within a minute share their first eight.
+ */
 function short(id) {
-  return id.length > 13 ? `${id.slice(0, 8)}…` : id;
+  return id.length > 13 ? `…${id.slice(-8)}` : id;
 }
 
 function storageKey(connection, taskId) {
@@ -203,7 +207,7 @@ function eventItem(entry) {
     kind = "snapshot";
     const taskState = event.task.status?.state;
     summary = ["task snapshot: ", stateBadge(taskState)];
-    transition(taskState);
+    transition(taskState, event.task.status?.timestamp);
   } else if (event.statusUpdate) {
     kind = "status";
     const taskState = event.statusUpdate.status?.state;
@@ -211,7 +215,7 @@ function eventItem(entry) {
     summary = before && before !== taskState
       ? [stateBadge(before), " → ", stateBadge(taskState)]
       : ["status ", stateBadge(taskState)];
-    transition(taskState);
+    transition(taskState, event.statusUpdate.status?.timestamp);
     const text = (event.statusUpdate.status?.message?.parts ?? []).map((part) => part.text).filter(Boolean).join(" ");
     if (text) summary.push(el("span", { class: "muted" }, ` “${text}”`));
   } else if (event.artifactUpdate) {
@@ -229,17 +233,32 @@ function eventItem(entry) {
   }
   return el("li", { class: `event kind-${kind}`, dataset: { testid: "timeline-event", seq: entry.seq ?? "", kind } },
     el("span", { class: "seq" }, entry.seq !== null && entry.seq !== undefined ? `#${entry.seq}` : "#–"),
-    el("span", { class: "when muted" }, time(entry.time)),
+    when(entry),
     el("details", {}, el("summary", {}, summary), el("pre", { class: "code small" }, pretty(detail))));
 }
 
-function transition(taskState) {
+/**
+ * When the event happened: the agent's own timestamp for a task or a status update (so a
+ * timeline replayed later keeps its times), else when the inspector received it.
+ */
+function when(entry) {
+  const event = entry.event ?? {};
+  const stamped = event.statusUpdate?.status?.timestamp ?? event.task?.status?.timestamp;
+  const node = el("span", { class: "when muted" }, time(stamped ?? entry.time));
+  node.title = stamped ? `agent's timestamp; received ${time(entry.time)}` : "received";
+  return node;
+}
+
+function transition(taskState, timestamp) {
   if (!taskState) return;
   if (open) open.lastState = taskState;
   setState(taskState);
-  // The list row of the open task follows its timeline.
-  const cell = open && [...$("tasks-body").children].find((row) => row.dataset.taskId === open.taskId)?.children[1];
-  if (cell) clear(cell).append(stateBadge(taskState));
+  // The list row of the open task follows its timeline: its state and when it changed.
+  const row = open && [...$("tasks-body").children].find((item) => item.dataset.taskId === open.taskId);
+  if (row) {
+    clear(row.children[1]).append(stateBadge(taskState));
+    if (timestamp) row.children[3].textContent = time(timestamp);
+  }
   if (open && TERMINAL.has(taskState)) $("timeline-live").textContent = `The task is ${stateName(taskState)}.`;
 }
 

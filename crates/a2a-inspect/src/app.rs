@@ -182,6 +182,10 @@ impl Inspector {
                 get(crate::tasks::events),
             )
             .route("/api/connections/{c}/agents", get(crate::gateway::agents))
+            .route(
+                "/api/connections/{c}/agents/{id}/liveness",
+                get(crate::gateway::liveness),
+            )
             .route("/api/wire", get(wire_calls))
             .route("/api/wire/events", get(wire_events))
             .route("/api/push", get(push_deliveries))

@@ -19,6 +19,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::app::{AppState, Shared, normalise};
+use crate::credentials::CredentialCheck;
 use crate::error::ApiError;
 use crate::wire::{AuthShape, RecordContext, RecordingTransport};
 
@@ -135,6 +136,7 @@ pub(crate) struct Connection {
     pub(crate) card_url: Option<String>,
     pub(crate) card_json: Option<Value>,
     pub(crate) card: Option<AgentCard>,
+    /// Whether the URL is a gateway's: no usable card, and an agent list at `/agents`.
     pub(crate) gateway: bool,
     pub(crate) binding: Option<String>,
     pub(crate) bindings: Vec<String>,
@@ -142,21 +144,24 @@ pub(crate) struct Connection {
     pub(crate) schemes: String,
     pub(crate) auth: Auth,
     pub(crate) transport: Arc<dyn Transport>,
+    /// The answer to the connect that made this connection, for a page reloaded later.
+    info: Value,
     /// A client per binding, made when first used.
     clients: Mutex<HashMap<String, A2aClient>>,
     request_timeout: std::time::Duration,
 }
 
 impl Connection {
-    /// `{"connection","url","cardName","binding","gateway"}`.
+    /// The connect's answer with `"cardName"`: what a reloaded page shows of the connection.
     pub(crate) fn summary(&self) -> Value {
-        json!({
-            "connection": self.id,
-            "url": self.url,
-            "cardName": self.card.as_ref().map(|card| card.name.clone()),
-            "binding": self.binding,
-            "gateway": self.gateway,
-        })
+        let mut summary = self.info.clone();
+        if let Value::Object(members) = &mut summary {
+            members.insert(
+                "cardName".to_owned(),
+                json!(self.card.as_ref().map(|card| card.name.clone())),
+            );
+        }
+        summary
     }
 
     /// The failure of a call, as the page reads it.
@@ -259,7 +264,12 @@ pub(crate) async fn connect(
     ));
     let options = CardFetchOptions::new().transport(SharedTransport(Arc::clone(&transport)));
     let fetched = a2a_client::fetch_agent_card(&url, &options).await;
-    let gateway = is_gateway(transport.as_ref(), &url).await;
+    // A gateway has no agent card of its own, or only a platform card no client can use:
+    // only then is its agent list looked for, so connecting to an agent makes no extra call.
+    let usable_card = fetched
+        .as_ref()
+        .is_ok_and(|card| !usable_bindings(card).is_empty());
+    let gateway = !usable_card && is_gateway(transport.as_ref(), &url).await;
     let (card, card_url, card_json) = match fetched {
         Ok(card) => {
             let (card_url, card_json) = card_as_served(&state, &id);
@@ -293,9 +303,11 @@ pub(crate) async fn connect(
         schemes,
         auth,
         transport: Arc::clone(&transport),
+        info: Value::Null,
         clients: Mutex::new(HashMap::new()),
         request_timeout: state.request_timeout,
     };
+    let mut credentials = CredentialCheck::NotNeeded;
     if let Some(card) = &connection.card {
         let wanted = body
             .binding
@@ -318,6 +330,7 @@ pub(crate) async fn connect(
                 .map_err(|error| connection.error(&error))?,
             (Err(error), Some(_)) => return Err(connection.error(&error)),
         };
+        credentials = crate::credentials::check(&connection, &client).await;
         let chosen = client.binding().as_str().to_owned();
         *context
             .binding
@@ -341,12 +354,10 @@ pub(crate) async fn connect(
         }
         None => json!({"status": "unsigned"}),
     };
-    let extended = connection.card_json.as_ref().is_some_and(|json| {
-        json.pointer("/capabilities/extendedAgentCard")
-            .or_else(|| json.get("supportsAuthenticatedExtendedCard"))
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
-    });
+    let extended = connection
+        .card_json
+        .as_ref()
+        .is_some_and(crate::credentials::offers_extended_card);
     if let (Some(jwks), Some(_)) = (
         jwks_url(connection.card_url.as_deref().unwrap_or(&url)),
         &connection.card,
@@ -366,7 +377,9 @@ pub(crate) async fn connect(
         "signature": signature,
         "gateway": gateway,
         "extendedCard": extended,
+        "credentials": credentials.to_json(),
     });
+    connection.info = answer.clone();
     state
         .connections
         .write()
@@ -510,7 +523,7 @@ fn schemes_of(card: &Value) -> Vec<(String, Value)> {
 }
 
 /// The header of the card's first API-key scheme in a header.
-fn card_api_key_header(card: Option<&Value>) -> Option<String> {
+pub(crate) fn card_api_key_header(card: Option<&Value>) -> Option<String> {
     schemes_of(card?).into_iter().find_map(|(kind, detail)| {
         let location = detail
             .get("location")
@@ -605,7 +618,7 @@ fn credentials(auth: &Auth, card_header: Option<String>) -> Option<Credentials> 
     }
 }
 
-fn build_client(
+pub(crate) fn build_client(
     card: &AgentCard,
     card_url: Option<&str>,
     auth: &Auth,
@@ -697,7 +710,7 @@ async fn check_signature(card: &Value, card_url: Option<&str>, transport: &dyn T
 
 /// Lets an `Arc<dyn Transport>` be given where a `Transport` value is wanted.
 #[derive(Debug, Clone)]
-struct SharedTransport(Arc<dyn Transport>);
+pub(crate) struct SharedTransport(pub(crate) Arc<dyn Transport>);
 
 #[async_trait::async_trait]
 impl Transport for SharedTransport {

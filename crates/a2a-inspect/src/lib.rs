@@ -42,14 +42,15 @@
 //! | `GET /` , `GET /assets/{file}` | the page's files ([`assets::ASSETS`]) |
 //! | `GET /api/info` | `{"version", "webhook": "<base>/webhook", "bind"}` |
 //! | `POST /api/connect` | see below |
-//! | `GET /api/connections` | `{"connections": [{"connection", "url", "cardName", "binding", "gateway"}]}` |
+//! | `GET /api/connections` | `{"connections": [...]}`: each connection's connect answer (below) with `"cardName"` |
 //! | `DELETE /api/connections/{c}` | `{"deleted": c}` |
 //! | `POST /api/connections/{c}/send` | `text/event-stream`, see below |
 //! | `GET /api/connections/{c}/tasks?status=&contextId=&pageSize=&pageToken=&historyLength=` | the agent's ListTasksResponse (ProtoJSON) |
 //! | `GET /api/connections/{c}/tasks/{id}?historyLength=` | the Task |
 //! | `POST /api/connections/{c}/tasks/{id}/cancel` | the Task |
 //! | `GET /api/connections/{c}/tasks/{id}/events?after=N` | `text/event-stream` for `EventSource`, see below |
-//! | `GET /api/connections/{c}/agents` | a gateway's agents: `{"agents": [{"id", "name", "description", "url", "live", "lastSeen", "skills"}]}`; `url` is the gateway's `/a2a/{id}`, to open with `POST /api/connect` |
+//! | `GET /api/connections/{c}/agents` | a gateway's agents (those whose heartbeat is within the registry's time to live): `{"agents": [{"id", "name", "description", "url", "lastSeen", "registeredAt", "skills"}]}`; `url` is the gateway's `/a2a/{id}`, to open with `POST /api/connect` |
+//! | `GET /api/connections/{c}/agents/{id}/liveness` | whether the agent answers through the gateway: `{"status": "live"\|"unreachable"\|"timeout"\|"busy"\|"gone"\|"refused"\|"unknown", "message", "ms"}`, from its card through the gateway and a `GetTask` for an unknown task |
 //! | `GET /api/wire?after=N` | `{"calls": [...]}`, the last 500 calls with an id above N |
 //! | `GET /api/wire/events` | `text/event-stream`: `event: call`, a call as it starts and each time it changes (same `id`) |
 //! | `GET /api/push` | `{"deliveries": [...]}` |
@@ -64,10 +65,16 @@
 //! `{"connection": "c1", "url", "cardUrl", "card": <the card JSON as served>, "bindings":
 //! [the card's usable bindings], "binding": <chosen>, "findings": [{"level", "path",
 //! "message"}], "signature": {"status": "verified"|"unsigned"|"invalid"|"no_key", "keyId",
-//! "detail"}, "gateway": bool, "extendedCard": bool}`. An API key goes in `header`, else
+//! "detail"}, "gateway": bool, "extendedCard": bool, "credentials": {"status":
+//! "not_needed"|"accepted"|"refused"|"unchecked", "operation", "error", "extendedCard"}}`.
+//! When credentials are given or the card asks for some, connect checks them with one call
+//! that changes nothing (`GetExtendedAgentCard` when the card offers an extended card,
+//! else `ListTasks` for one task); a refusal still connects, so the card can be read, and
+//! `credentials.error` says what was refused. An API key goes in `header`, else
 //! the card's API-key scheme's header, else `X-API-Key`. Credentials stay in this process:
-//! never echoed, never logged. `gateway` is true when `GET {url}/agents` answers a
-//! gateway's agent list; a gateway with no card of its own connects with `card: null`.
+//! never echoed, never logged. `gateway` is true when the URL has no usable card and
+//! `GET {url}/agents` answers a gateway's agent list; such a gateway connects with
+//! `card: null`.
 //! Credentials given to [`InspectorBuilder::credentials_for`] apply when the page connects
 //! to that URL without its own.
 //!
@@ -112,6 +119,7 @@ mod app;
 pub mod assets;
 mod chat;
 mod connection;
+mod credentials;
 pub mod error;
 mod gateway;
 pub mod push;

@@ -79,11 +79,12 @@ struct Agent {
 /// An agent on 127.0.0.1 (JSON-RPC at /a2a, HTTP+JSON at /rest); with `key`, it requires
 /// that API key in `X-API-Key`.
 async fn agent(key: Option<&str>) -> Agent {
-    agent_with(key, false).await
+    agent_with(key, false, false).await
 }
 
-/// [`agent`], its card and push deliveries signed when `signed`.
-async fn agent_with(key: Option<&str>, signed: bool) -> Agent {
+/// [`agent`], its card and push deliveries signed when `signed`; with `extended`, it serves
+/// an extended card with one more skill to GetExtendedAgentCard.
+async fn agent_with(key: Option<&str>, signed: bool, extended: bool) -> Agent {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let grpc_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -118,9 +119,20 @@ async fn agent_with(key: Option<&str>, signed: bool) -> Agent {
     let mut config = ServerConfig::default();
     config.push.allow_local_webhooks = true;
     config.push.poll_interval = Duration::from_millis(50);
+    let extended_card = extended.then(|| {
+        card.capabilities.extended_agent_card = Some(true);
+        card.clone().with_skill(AgentSkill::new(
+            "secret",
+            "Secret",
+            "Only for callers with a key",
+        ))
+    });
     let mut builder = A2aServer::builder(card, Script)
         .config(config)
         .authentication(authentication);
+    if let Some(extended_card) = extended_card {
+        builder = builder.extended_card(extended_card);
+    }
     if signed {
         builder = builder
             .card_signing_key(a2a_signature::SigningKey::generate_es256().unwrap())
@@ -744,10 +756,35 @@ async fn a_gateway_lists_its_agents_and_opens_one() {
     let listed = &agents["agents"][0];
     assert_eq!(listed["id"], "script");
     assert_eq!(listed["name"], "Script agent");
-    assert_eq!(listed["live"], true);
     assert_eq!(listed["skills"], 1);
     assert_eq!(listed["url"], format!("{gateway_base}/a2a/script"));
     assert!(listed["lastSeen"].is_string());
+    assert!(listed["registeredAt"].is_string());
+    // Whether an agent answers is asked through the gateway, the way a client's call goes.
+    let mut down = card.clone();
+    down["agent_id"] = json!("down");
+    down["supportedInterfaces"] = json!([{
+        "url": "http://127.0.0.1:9/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"
+    }]);
+    registry.register(down).await.unwrap();
+    for (agent_id, expected) in [
+        ("script", "live"),
+        ("down", "unreachable"),
+        ("gone-away", "gone"),
+    ] {
+        let (status, liveness) = page
+            .get(&format!("/api/connections/c1/agents/{agent_id}/liveness"))
+            .await;
+        assert_eq!(status, 200, "{liveness}");
+        assert_eq!(liveness["status"], expected, "{agent_id}: {liveness}");
+        assert!(
+            liveness["message"].as_str().unwrap().len() > 10,
+            "{liveness}"
+        );
+        assert!(liveness["ms"].is_u64(), "{liveness}");
+    }
+    let (status, _) = page.get("/api/connections/c1/agents/Bad_Id/liveness").await;
+    assert_eq!(status, 400);
     let opened = page
         .connect(listed["url"].as_str().unwrap(), json!({"kind": "none"}))
         .await;
@@ -761,6 +798,87 @@ async fn a_gateway_lists_its_agents_and_opens_one() {
         ))
         .await;
     assert_eq!(status, 400);
+    // Connecting to an agent asks nothing of a gateway's agent list.
+    let (_, wire) = page.get("/api/wire").await;
+    let asked: Vec<&Value> = wire["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|call| call["connection"] == plain["connection"])
+        .collect();
+    assert!(
+        asked.iter().all(|call| call["operation"] != "ListAgents"),
+        "{asked:?}"
+    );
+}
+
+#[tokio::test]
+async fn connect_checks_the_credentials_with_one_call_that_changes_nothing() {
+    let secured = agent(Some(KEY)).await;
+    let open = agent(None).await;
+    let page = inspector().await;
+    for auth in [
+        json!({"kind": "none"}),
+        json!({"kind": "api_key", "value": "wrong"}),
+    ] {
+        let refused = page.connect(&secured.base, auth.clone()).await;
+        // Still connected, so the card can be read, with the refusal said at once.
+        assert_eq!(refused["card"]["name"], "Script agent");
+        let check = &refused["credentials"];
+        assert_eq!(check["status"], "refused", "{auth}: {check}");
+        assert_eq!(check["operation"], "ListTasks");
+        assert_eq!(check["error"]["kind"], "unauthorized");
+        let message = check["error"]["message"].as_str().unwrap();
+        assert!(message.contains("X-API-Key"), "{message}");
+    }
+    let accepted = page
+        .connect(&secured.base, json!({"kind": "api_key", "value": KEY}))
+        .await;
+    assert_eq!(accepted["credentials"]["status"], "accepted", "{accepted}");
+    assert_eq!(accepted["credentials"]["operation"], "ListTasks");
+    let free = page.connect(&open.base, json!({"kind": "none"})).await;
+    assert_eq!(free["credentials"]["status"], "not_needed", "{free}");
+    // A reloaded page gets each connection back whole: card, check and all.
+    let (_, listed) = page.get("/api/connections").await;
+    let again = listed["connections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|info| info["connection"] == accepted["connection"])
+        .unwrap();
+    assert_eq!(again["card"], accepted["card"]);
+    assert_eq!(again["credentials"]["status"], "accepted");
+    assert_eq!(again["cardName"], "Script agent");
+    assert!(
+        !listed.to_string().contains(KEY),
+        "the key never leaves the inspector"
+    );
+}
+
+#[tokio::test]
+async fn an_offered_extended_card_is_fetched_with_the_credentials() {
+    let agent = agent_with(Some(KEY), false, true).await;
+    let page = inspector().await;
+    let connected = page
+        .connect(&agent.base, json!({"kind": "api_key", "value": KEY}))
+        .await;
+    assert_eq!(connected["extendedCard"], true);
+    let check = &connected["credentials"];
+    assert_eq!(check["status"], "accepted", "{check}");
+    assert_eq!(check["operation"], "GetExtendedAgentCard");
+    let skills: Vec<&str> = check["extendedCard"]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|skill| skill["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(skills, ["script", "secret"]);
+    let refused = page
+        .connect(&agent.base, json!({"kind": "api_key", "value": "wrong"}))
+        .await;
+    assert_eq!(refused["credentials"]["status"], "refused");
+    assert_eq!(refused["credentials"]["operation"], "GetExtendedAgentCard");
+    assert!(refused["credentials"]["extendedCard"].is_null());
 }
 
 #[tokio::test]
@@ -821,7 +939,7 @@ async fn a_push_delivery_reaches_the_inspector_and_is_checked() {
 
 #[tokio::test]
 async fn a_signed_card_verifies_and_signed_deliveries_check() {
-    let agent = agent_with(None, true).await;
+    let agent = agent_with(None, true, false).await;
     let page = inspector().await;
     let connected = page.connect(&agent.base, json!({"kind": "none"})).await;
     assert_eq!(connected["signature"]["status"], "verified", "{connected}");

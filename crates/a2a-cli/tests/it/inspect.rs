@@ -23,7 +23,7 @@ use nix::unistd::Pid;
 use serde_json::{Value, json};
 
 use crate::actions::RunServer;
-use crate::support::{Server, TempFile, a2a};
+use crate::support::{Server, TempFile, a2a, eventually};
 
 /// One browser at a time: the machine has few cores, and Chromium is heavy.
 static BROWSER_TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -314,7 +314,8 @@ impl Browser {
     }
 
     /// Saves a PNG of the page as `DIR/inspect-NAME.png` when `A2A_INSPECT_SCREENSHOTS`
-    /// names a directory.
+    /// names a directory (a relative one is taken from the workspace root, as cargo runs
+    /// tests in the crate's directory).
     async fn shot(&self, name: &str) {
         let Ok(dir) = std::env::var("A2A_INSPECT_SCREENSHOTS") else {
             return;
@@ -322,7 +323,8 @@ impl Browser {
         // Let transitions and the last frames settle.
         tokio::time::sleep(Duration::from_millis(300)).await;
         let png = self.client().screenshot().await.unwrap();
-        let path = Path::new(&dir).join(format!("inspect-{name}.png"));
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let path = root.join(&dir).join(format!("inspect-{name}.png"));
         std::fs::write(&path, png).unwrap();
         eprintln!("saved {}", path.display());
     }
@@ -669,6 +671,23 @@ async fn a_gateway_lists_its_agents_and_one_opens() {
         "--heartbeat-interval",
         "250ms",
     ]);
+    // A second agent registers, then dies without deregistering: the registry keeps it
+    // until its heartbeat's time to live runs out, but it no longer answers.
+    let mut gone = Server::start(&[
+        "--register",
+        &gateway.url,
+        "--agent-id",
+        "echo-killed",
+        "--heartbeat-interval",
+        "250ms",
+    ]);
+    let both = eventually(Duration::from_secs(10), || async {
+        let listed = gateway.get("/agents").await.to_string();
+        (listed.contains("echo-browser") && listed.contains("echo-killed")).then_some(())
+    })
+    .await;
+    assert!(both.is_some(), "both agents register");
+    gone.kill();
     let Some((browser, _inspect)) = open().await else {
         return;
     };
@@ -677,10 +696,15 @@ async fn a_gateway_lists_its_agents_and_one_opens() {
         .until("!document.getElementById('tab-agents').hidden", &[])
         .await;
     browser.tab("agents").await;
+    // Each row says whether its agent answers through the gateway.
     let row = browser
-        .visible("[data-testid=agent-row][data-agent-id=echo-browser]")
+        .visible("[data-testid=agent-row][data-agent-id=echo-browser] [data-testid=liveness][data-status=live]")
         .await;
     assert!(row.contains("live"), "{row}");
+    let dead = browser
+        .visible("[data-testid=agent-row][data-agent-id=echo-killed] [data-testid=liveness][data-status=unreachable]")
+        .await;
+    assert!(dead.contains("cannot reach the agent"), "{dead}");
     browser.shot("agents").await;
     browser
         .click("[data-testid=open-agent][data-agent-id=echo-browser]")
@@ -765,6 +789,11 @@ async fn a_refused_key_shows_a_clear_message_and_the_right_key_connects() {
             &[],
         )
         .await;
+    // The key was checked when connecting.
+    let checked = browser
+        .visible("[data-testid=credentials][data-status=accepted]")
+        .await;
+    assert!(checked.contains("ListTasks"), "{checked}");
     browser.tab("chat").await;
     browser.say("with the right key").await;
     browser

@@ -1,0 +1,208 @@
+//! The credentials check of a connect: one authenticated call, so that a refused key is said
+//! when connecting rather than on the first message.
+
+use a2a_client::{A2aClient, ClientError};
+use a2a_types::{GetExtendedAgentCardRequest, ListTasksRequest};
+use serde_json::{Value, json};
+
+use crate::connection::{Auth, Connection};
+use crate::error::{ApiError, ErrorKindName};
+
+/// What the check found.
+#[derive(Debug)]
+pub(crate) enum CredentialCheck {
+    /// No credentials were given and the card asks for none: nothing to check.
+    NotNeeded,
+    /// The call succeeded with the credentials; `extended_card` when it was
+    /// `GetExtendedAgentCard`.
+    Accepted {
+        operation: &'static str,
+        extended_card: Option<Value>,
+    },
+    /// The agent refused them (401 or 403, or its A2A equivalents), or they could not be
+    /// obtained (an OAuth token endpoint's refusal).
+    Refused {
+        operation: &'static str,
+        error: ApiError,
+    },
+    /// The call failed for another reason (the agent lists no tasks, a timeout…), so
+    /// nothing is known of the credentials.
+    Unchecked {
+        operation: &'static str,
+        error: ApiError,
+    },
+}
+
+impl CredentialCheck {
+    /// `{"status": "not_needed"|"accepted"|"refused"|"unchecked", "operation", "error",
+    /// "extendedCard"}`.
+    pub(crate) fn to_json(&self) -> Value {
+        match self {
+            Self::NotNeeded => json!({ "status": "not_needed" }),
+            Self::Accepted {
+                operation,
+                extended_card,
+            } => json!({
+                "status": "accepted",
+                "operation": operation,
+                "extendedCard": extended_card,
+            }),
+            Self::Refused { operation, error } => json!({
+                "status": "refused",
+                "operation": operation,
+                "error": error,
+            }),
+            Self::Unchecked { operation, error } => json!({
+                "status": "unchecked",
+                "operation": operation,
+                "error": error,
+            }),
+        }
+    }
+}
+
+/// Checks `connection`'s credentials with `client` when there are any, or when the card asks
+/// for some.
+///
+/// The call is `GetExtendedAgentCard` when the card offers an extended card (which is what
+/// credentials are for there, and the page then shows it), else `ListTasks` for one task:
+/// both change nothing on the agent. When the extended card is not configured after all,
+/// `ListTasks` is tried instead.
+pub(crate) async fn check(connection: &Connection, client: &A2aClient) -> CredentialCheck {
+    let card = connection.card_json.as_ref();
+    let asked_for = card.is_some_and(requires_credentials);
+    if matches!(connection.auth, Auth::None) && !asked_for {
+        return CredentialCheck::NotNeeded;
+    }
+    if card.is_some_and(offers_extended_card) {
+        let operation = "GetExtendedAgentCard";
+        match client
+            .get_extended_agent_card(GetExtendedAgentCardRequest::default())
+            .await
+        {
+            Ok(extended) => {
+                return CredentialCheck::Accepted {
+                    operation,
+                    extended_card: serde_json::to_value(extended).ok(),
+                };
+            }
+            Err(error) => {
+                let api = connection.error(&error);
+                if refused(&api) {
+                    return CredentialCheck::Refused {
+                        operation,
+                        error: api,
+                    };
+                }
+                if !unsupported(&error) {
+                    return CredentialCheck::Unchecked {
+                        operation,
+                        error: api,
+                    };
+                }
+            }
+        }
+    }
+    let operation = "ListTasks";
+    let request = ListTasksRequest {
+        page_size: Some(1),
+        ..ListTasksRequest::default()
+    };
+    match client.list_tasks(request).await {
+        Ok(_) => CredentialCheck::Accepted {
+            operation,
+            extended_card: None,
+        },
+        Err(error) => {
+            let api = connection.error(&error);
+            if refused(&api) {
+                CredentialCheck::Refused {
+                    operation,
+                    error: api,
+                }
+            } else {
+                CredentialCheck::Unchecked {
+                    operation,
+                    error: api,
+                }
+            }
+        }
+    }
+}
+
+/// Whether the failure says the credentials were refused or could not be obtained.
+fn refused(error: &ApiError) -> bool {
+    matches!(
+        error.kind,
+        ErrorKindName::Unauthorized | ErrorKindName::Forbidden
+    )
+}
+
+/// Whether the agent said it has no extended card to give, or no such operation.
+fn unsupported(error: &ClientError) -> bool {
+    use a2a_types::error::ErrorKind;
+    matches!(
+        error.kind(),
+        Some(
+            ErrorKind::UnsupportedOperation
+                | ErrorKind::ExtendedAgentCardNotConfigured
+                | ErrorKind::MethodNotFound
+        )
+    ) || matches!(error.http_status(), Some(404 | 405 | 501))
+}
+
+/// Whether the card asks for credentials: a non-empty `securityRequirements` (v1.0) or
+/// `security` (v0.3) with at least one scheme named.
+fn requires_credentials(card: &Value) -> bool {
+    ["securityRequirements", "security"].iter().any(|member| {
+        card.get(*member)
+            .and_then(Value::as_array)
+            .is_some_and(|requirements| {
+                requirements.iter().any(|requirement| {
+                    let schemes = requirement.get("schemes").unwrap_or(requirement);
+                    schemes.as_object().is_some_and(|named| !named.is_empty())
+                })
+            })
+    })
+}
+
+/// Whether the card declares an extended card (`capabilities.extendedAgentCard`, or v0.3's
+/// `supportsAuthenticatedExtendedCard`).
+pub(crate) fn offers_extended_card(card: &Value) -> bool {
+    card.pointer("/capabilities/extendedAgentCard")
+        .or_else(|| card.get("supportsAuthenticatedExtendedCard"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_card_asks_for_credentials_when_a_requirement_names_a_scheme() {
+        let v1 = json!({"securityRequirements": [{"schemes": {"apiKey": {"list": []}}}]});
+        let v03 = json!({"security": [{"bearer": []}]});
+        let empty = json!({"securityRequirements": [{"schemes": {}}]});
+        let none = json!({"securityRequirements": []});
+        assert!(requires_credentials(&v1));
+        assert!(requires_credentials(&v03));
+        assert!(!requires_credentials(&empty));
+        assert!(!requires_credentials(&none));
+        assert!(!requires_credentials(&json!({})));
+    }
+
+    #[test]
+    fn an_extended_card_is_offered_by_either_version_of_the_flag() {
+        assert!(offers_extended_card(
+            &json!({"capabilities": {"extendedAgentCard": true}})
+        ));
+        assert!(offers_extended_card(
+            &json!({"supportsAuthenticatedExtendedCard": true})
+        ));
+        assert!(!offers_extended_card(
+            &json!({"capabilities": {"extendedAgentCard": false}})
+        ));
+        assert!(!offers_extended_card(&json!({"capabilities": {}})));
+    }
+}

@@ -76,15 +76,30 @@ struct Agent {
     base: String,
 }
 
+/// What an agent asks of its callers.
+enum Security<'a> {
+    None,
+    /// This API key in `X-API-Key`.
+    ApiKey(&'a str),
+    /// This static bearer token.
+    Bearer(&'a str),
+    /// OAuth 2.0 client credentials: tokens from `{server}/token`, checked at
+    /// `{server}/introspect`.
+    OAuth {
+        server: String,
+    },
+}
+
 /// An agent on 127.0.0.1 (JSON-RPC at /a2a, HTTP+JSON at /rest); with `key`, it requires
 /// that API key in `X-API-Key`.
 async fn agent(key: Option<&str>) -> Agent {
-    agent_with(key, false, false).await
+    let security = key.map_or(Security::None, Security::ApiKey);
+    agent_with(security, false, false).await
 }
 
 /// [`agent`], its card and push deliveries signed when `signed`; with `extended`, it serves
 /// an extended card with one more skill to GetExtendedAgentCard.
-async fn agent_with(key: Option<&str>, signed: bool, extended: bool) -> Agent {
+async fn agent_with(security: Security<'_>, signed: bool, extended: bool) -> Agent {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let grpc_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -104,8 +119,8 @@ async fn agent_with(key: Option<&str>, signed: bool, extended: bool) -> Agent {
     card.capabilities.push_notifications = Some(true);
     card.default_input_modes = vec!["text/plain".into()];
     card.default_output_modes = vec!["text/plain".into()];
-    let authentication = match key {
-        Some(key) => {
+    let authentication = match security {
+        Security::ApiKey(key) => {
             card.security_schemes.insert(
                 "key".into(),
                 SecurityScheme::api_key(ApiKeyLocation::Header, "X-API-Key"),
@@ -114,7 +129,30 @@ async fn agent_with(key: Option<&str>, signed: bool, extended: bool) -> Agent {
                 .push(SecurityRequirement::scheme("key", Vec::<String>::new()));
             Authentication::required().api_key(key)
         }
-        None => Authentication::disabled(),
+        Security::Bearer(token) => {
+            card.security_schemes
+                .insert("bearer".into(), SecurityScheme::bearer(""));
+            card.security_requirements
+                .push(SecurityRequirement::scheme("bearer", Vec::<String>::new()));
+            Authentication::required().bearer_token(token)
+        }
+        Security::OAuth { server } => {
+            use a2a_server::auth::token::{IntrospectionConfig, Introspector};
+            let scheme = json!({"oauth2SecurityScheme": {"flows": {"clientCredentials": {
+                "tokenUrl": format!("{server}/token"), "scopes": {"tasks": "Work with tasks"}
+            }}}});
+            card.security_schemes
+                .insert("oauth".into(), serde_json::from_value(scheme).unwrap());
+            card.security_requirements
+                .push(SecurityRequirement::scheme("oauth", ["tasks"]));
+            let introspection = IntrospectionConfig::new(
+                format!("{server}/introspect").parse().unwrap(),
+                "agent",
+                "agent-secret",
+            );
+            Authentication::required().token_verifier(Introspector::new(introspection).unwrap())
+        }
+        Security::None => Authentication::disabled(),
     };
     let mut config = ServerConfig::default();
     config.push.allow_local_webhooks = true;
@@ -836,10 +874,18 @@ async fn connect_checks_the_credentials_with_one_call_that_changes_nothing() {
         .await;
     assert_eq!(accepted["credentials"]["status"], "accepted", "{accepted}");
     assert_eq!(accepted["credentials"]["operation"], "ListTasks");
+    let bearer = agent_with(Security::Bearer("tok-static"), false, false).await;
+    for (token, expected) in [("tok-wrong", "refused"), ("tok-static", "accepted")] {
+        let connected = page
+            .connect(&bearer.base, json!({"kind": "bearer", "value": token}))
+            .await;
+        assert_eq!(connected["credentials"]["status"], expected, "{connected}");
+    }
     let free = page.connect(&open.base, json!({"kind": "none"})).await;
     assert_eq!(free["credentials"]["status"], "not_needed", "{free}");
     // A reloaded page gets each connection back whole: card, check and all.
     let (_, listed) = page.get("/api/connections").await;
+    assert!(!listed.to_string().contains("tok-static"));
     let again = listed["connections"]
         .as_array()
         .unwrap()
@@ -855,9 +901,90 @@ async fn connect_checks_the_credentials_with_one_call_that_changes_nothing() {
     );
 }
 
+/// An OAuth 2.0 authorization server on 127.0.0.1: `/token` issues `tok-oauth-1` to client
+/// `inspector` with secret `s3cret` (HTTP Basic, or in the form) for the client-credentials
+/// grant; `/introspect` answers the agent (client `agent`) whether a token is that one.
+async fn authorization_server() -> String {
+    use axum::http::{HeaderMap, StatusCode};
+    use base64::Engine as _;
+    fn basic(user: &str, password: &str) -> String {
+        let pair = format!("{user}:{password}");
+        format!(
+            "Basic {}",
+            base64::engine::general_purpose::STANDARD.encode(pair)
+        )
+    }
+    fn authorized(headers: &HeaderMap, expected: &str) -> bool {
+        headers
+            .get("authorization")
+            .is_some_and(|value| value.as_bytes() == expected.as_bytes())
+    }
+    async fn token(headers: HeaderMap, form: String) -> (StatusCode, axum::Json<Value>) {
+        let by_form = form.contains("client_id=inspector") && form.contains("client_secret=s3cret");
+        let client = authorized(&headers, &basic("inspector", "s3cret")) || by_form;
+        if !form.contains("grant_type=client_credentials") || !client {
+            let refusal = json!({"error": "invalid_client"});
+            return (StatusCode::UNAUTHORIZED, axum::Json(refusal));
+        }
+        let issued =
+            json!({"access_token": "tok-oauth-1", "token_type": "Bearer", "expires_in": 300});
+        (StatusCode::OK, axum::Json(issued))
+    }
+    async fn introspect(headers: HeaderMap, form: String) -> (StatusCode, axum::Json<Value>) {
+        if !authorized(&headers, &basic("agent", "agent-secret")) {
+            return (StatusCode::UNAUTHORIZED, axum::Json(json!({})));
+        }
+        let active = form.contains("token=tok-oauth-1");
+        let answer = if active {
+            let exp = chrono::Utc::now().timestamp() + 300;
+            json!({"active": true, "scope": "tasks", "client_id": "inspector", "exp": exp})
+        } else {
+            json!({"active": false})
+        };
+        (StatusCode::OK, axum::Json(answer))
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = format!("http://{}", listener.local_addr().unwrap());
+    let router = axum::Router::new()
+        .route("/token", axum::routing::post(token))
+        .route("/introspect", axum::routing::post(introspect));
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    server
+}
+
+#[tokio::test]
+async fn oauth_client_credentials_get_a_token_from_the_cards_flow() {
+    let server = authorization_server().await;
+    let token_url = format!("{server}/token");
+    let agent = agent_with(Security::OAuth { server }, false, false).await;
+    let page = inspector().await;
+    // No token URL given: the card's client-credentials flow names it.
+    let oauth = |secret: &str| json!({"kind": "oauth2", "clientId": "inspector", "clientSecret": secret, "scopes": ["tasks"]});
+    let refused = page.connect(&agent.base, oauth("wrong")).await;
+    assert_eq!(refused["credentials"]["status"], "refused", "{refused}");
+    let message = refused["credentials"]["error"]["message"].as_str().unwrap();
+    assert!(message.contains("credentials"), "{message}");
+    let connected = page.connect(&agent.base, oauth("s3cret")).await;
+    assert_eq!(
+        connected["credentials"]["status"], "accepted",
+        "{connected}"
+    );
+    let connection = connected["connection"].as_str().unwrap();
+    let frames = page
+        .send(connection, &json!({"parts": text("with a token")}))
+        .await;
+    assert_eq!(last_state(&frames).as_deref(), Some("TASK_STATE_COMPLETED"));
+    // The token request shows in the wire log, its secrets and the token redacted.
+    let (_, wire) = page.get("/api/wire").await;
+    let text = wire.to_string();
+    assert!(text.contains(&token_url), "the token request is recorded");
+    assert!(!text.contains("s3cret"), "{text}");
+    assert!(!text.contains("tok-oauth-1"), "{text}");
+}
+
 #[tokio::test]
 async fn an_offered_extended_card_is_fetched_with_the_credentials() {
-    let agent = agent_with(Some(KEY), false, true).await;
+    let agent = agent_with(Security::ApiKey(KEY), false, true).await;
     let page = inspector().await;
     let connected = page
         .connect(&agent.base, json!({"kind": "api_key", "value": KEY}))
@@ -939,7 +1066,7 @@ async fn a_push_delivery_reaches_the_inspector_and_is_checked() {
 
 #[tokio::test]
 async fn a_signed_card_verifies_and_signed_deliveries_check() {
-    let agent = agent_with(None, true, false).await;
+    let agent = agent_with(Security::None, true, false).await;
     let page = inspector().await;
     let connected = page.connect(&agent.base, json!({"kind": "none"})).await;
     assert_eq!(connected["signature"]["status"], "verified", "{connected}");

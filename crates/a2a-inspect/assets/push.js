@@ -13,12 +13,7 @@ export async function init() {
   } catch {
     $("push-webhook").textContent = "(unknown)";
   }
-  try {
-    const answer = await api("GET", "/api/push");
-    for (const delivery of answer?.deliveries ?? []) add(delivery);
-  } catch {
-    // The live stream below fills the list anyway.
-  }
+  // The stream starts with every delivery kept, then each new one; `add` skips any it has.
   const source = new EventSource("/api/push/events");
   source.addEventListener("delivery", (message) => {
     try {

@@ -1,7 +1,6 @@
 // Wire view: every call the inspector made to an agent, newest first, live; a call's
 // headers (secrets redacted by the inspector), pretty bodies and SSE frames in order.
 
-import { api } from "./api.js";
 import { $, clear, el, badge, copy, pretty, time } from "./dom.js";
 
 const calls = new Map();
@@ -14,13 +13,9 @@ export function init() {
   start();
 }
 
-async function start() {
-  try {
-    const answer = await api("GET", "/api/wire");
-    for (const call of answer?.calls ?? []) upsert(call);
-  } catch {
-    // The live stream below fills the list anyway.
-  }
+function start() {
+  // The stream starts with every call kept, then each change: nothing made while the page
+  // loads is missed. A reconnect starts over, and `upsert` keeps the newest of each call.
   source = new EventSource("/api/wire/events");
   source.addEventListener("call", (message) => {
     try {

@@ -15,7 +15,7 @@ use axum::middleware::Next;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{delete, get, post};
-use futures::Stream;
+use futures::{Stream, StreamExt as _};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -343,32 +343,37 @@ async fn wire_calls(State(state): AppState, Query(after): Query<After>) -> Json<
     Json(json!({ "calls": state.wire.calls_after(after.after.unwrap_or(0)) }))
 }
 
-/// `event: NAME` frames of each value `receiver` gives, as they come.
+/// `event: NAME` frames of each value kept, then of each value `receiver` gives, as they
+/// come.
 pub(crate) fn broadcast_events<T: serde::Serialize + Clone + Send + 'static>(
-    receiver: tokio::sync::broadcast::Receiver<T>,
+    (kept, receiver): (Vec<T>, tokio::sync::broadcast::Receiver<T>),
     name: &'static str,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let stream = futures::stream::unfold(receiver, move |mut receiver| async move {
+    let event = move |value: &T| {
+        Event::default()
+            .event(name)
+            .json_data(value)
+            .unwrap_or_else(|_| Event::default().comment("unencodable"))
+    };
+    let first = futures::stream::iter(
+        kept.into_iter()
+            .map(move |value| Ok::<_, Infallible>(event(&value))),
+    );
+    let live = futures::stream::unfold(receiver, move |mut receiver| async move {
         loop {
             match receiver.recv().await {
-                Ok(value) => {
-                    let event = Event::default()
-                        .event(name)
-                        .json_data(&value)
-                        .unwrap_or_else(|_| Event::default().comment("unencodable"));
-                    return Some((Ok(event), receiver));
-                }
+                Ok(value) => return Some((Ok(event(&value)), receiver)),
                 // A slow reader missed some: carry on with the newest.
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
             }
         }
     });
-    Sse::new(stream).keep_alive(KeepAlive::default())
+    Sse::new(first.chain(live)).keep_alive(KeepAlive::default())
 }
 
 async fn wire_events(State(state): AppState) -> impl IntoResponse {
-    broadcast_events(state.wire.subscribe(), "call")
+    broadcast_events(state.wire.follow(), "call")
 }
 
 async fn push_deliveries(State(state): AppState) -> Json<serde_json::Value> {
@@ -376,5 +381,5 @@ async fn push_deliveries(State(state): AppState) -> Json<serde_json::Value> {
 }
 
 async fn push_events(State(state): AppState) -> impl IntoResponse {
-    broadcast_events(state.push.subscribe(), "delivery")
+    broadcast_events(state.push.follow(), "delivery")
 }

@@ -52,9 +52,9 @@
 //! | `GET /api/connections/{c}/agents` | a gateway's agents (those whose heartbeat is within the registry's time to live): `{"agents": [{"id", "name", "description", "url", "lastSeen", "registeredAt", "skills"}]}`; `url` is the gateway's `/a2a/{id}`, to open with `POST /api/connect` |
 //! | `GET /api/connections/{c}/agents/{id}/liveness` | whether the agent answers through the gateway: `{"status": "live"\|"unreachable"\|"timeout"\|"busy"\|"gone"\|"refused"\|"unknown", "message", "ms"}`, from its card through the gateway and a `GetTask` for an unknown task |
 //! | `GET /api/wire?after=N` | `{"calls": [...]}`, the last 500 calls with an id above N |
-//! | `GET /api/wire/events` | `text/event-stream`: `event: call`, a call as it starts and each time it changes (same `id`) |
+//! | `GET /api/wire/events` | `text/event-stream`: `event: call`, first each call kept, then a call as it starts and each time it changes (same `id`), nothing missed in between |
 //! | `GET /api/push` | `{"deliveries": [...]}` |
-//! | `GET /api/push/events` | `text/event-stream`: `event: delivery` |
+//! | `GET /api/push/events` | `text/event-stream`: `event: delivery`, first each delivery kept, then each new one |
 //! | `POST /webhook`, `POST /webhook/{c}` | the push receiver: 200 for a good delivery, 401 for a bad token or signature (listed all the same) |
 //!
 //! ## Connect

@@ -259,6 +259,19 @@ impl PushInbox {
         self.inner.events.subscribe()
     }
 
+    /// The deliveries kept, oldest first, and each one after them: nothing between the two
+    /// is missed or told twice.
+    #[must_use]
+    pub fn follow(&self) -> (Vec<Delivery>, broadcast::Receiver<Delivery>) {
+        let deliveries = self
+            .inner
+            .deliveries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let receiver = self.inner.events.subscribe();
+        (deliveries.iter().cloned().collect(), receiver)
+    }
+
     fn lock_connections(&self) -> std::sync::MutexGuard<'_, HashMap<String, Expected>> {
         self.inner
             .connections
@@ -322,18 +335,17 @@ impl PushInbox {
     }
 
     fn record(&self, delivery: Delivery) {
-        {
-            let mut deliveries = self
-                .inner
-                .deliveries
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            deliveries.push_back(delivery.clone());
-            while deliveries.len() > self.inner.capacity {
-                deliveries.pop_front();
-            }
+        let mut deliveries = self
+            .inner
+            .deliveries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        deliveries.push_back(delivery.clone());
+        while deliveries.len() > self.inner.capacity {
+            deliveries.pop_front();
         }
-        // No subscriber is fine: the delivery is listed all the same.
+        // Sent under the lock, so that `follow` sees each delivery exactly once. No
+        // subscriber is fine: the delivery is listed all the same.
         let _ = self.inner.events.send(delivery);
     }
 

@@ -143,6 +143,14 @@ impl WireLog {
         self.events.subscribe()
     }
 
+    /// The calls kept, oldest first, and each new or updated call after them: nothing
+    /// between the two is missed or told twice.
+    pub fn follow(&self) -> (Vec<WireCall>, broadcast::Receiver<WireCall>) {
+        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let receiver = self.events.subscribe();
+        (state.calls.iter().cloned().collect(), receiver)
+    }
+
     /// Records a new call; gives its id.
     pub fn begin(&self, mut call: WireCall) -> u64 {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
@@ -153,9 +161,10 @@ impl WireLog {
         }
         state.calls.push_back(call.clone());
         let id = call.id;
-        drop(state);
-        // Nobody listening is fine.
+        // Sent under the lock, so that `follow` sees each change exactly once. Nobody
+        // listening is fine.
         let _ = self.events.send(call);
+        drop(state);
         id
     }
 
@@ -167,8 +176,8 @@ impl WireLog {
         };
         change(call);
         let call = call.clone();
-        drop(state);
         let _ = self.events.send(call);
+        drop(state);
     }
 
     /// The id of the most recent call of `connection` for `operation`, if any.

@@ -654,6 +654,20 @@ async fn wire_events_stream_each_call_as_it_happens() {
         seen.push_str(&String::from_utf8_lossy(&chunk));
     }
     assert!(seen.contains("event: call"), "{seen}");
+    // A page that opens the stream later gets the calls made before, first.
+    let mut late = page
+        .http
+        .get(format!("{}/api/wire/events", page.base))
+        .send()
+        .await
+        .unwrap();
+    let first = tokio::time::timeout(Duration::from_secs(10), late.chunk())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    let first = String::from_utf8_lossy(&first);
+    assert!(first.contains("GetAgentCard"), "{first}");
 }
 
 #[tokio::test]

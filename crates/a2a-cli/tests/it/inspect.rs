@@ -622,6 +622,20 @@ async fn a_task_timeline_lists_its_events_with_ids_and_survives_a_reload() {
         .await;
     let detail = browser.visible("[data-testid=sse-frames]").await;
     assert!(detail.contains("statusUpdate"), "{detail}");
+    // Every call is listed, those made while the reloaded page loaded too.
+    let ids = browser
+        .js(
+            "return [...document.querySelectorAll('#wire-body tr')].map((row) => Number(row.dataset.id))",
+            &[],
+        )
+        .await;
+    let ids: Vec<u64> = serde_json::from_value(ids).unwrap();
+    let newest = ids.first().copied().unwrap_or(0);
+    assert_eq!(
+        ids,
+        (1..=newest).rev().collect::<Vec<_>>(),
+        "no call missing"
+    );
     browser.shot("wire").await;
     browser.close().await;
 }

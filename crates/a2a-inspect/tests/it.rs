@@ -20,7 +20,8 @@ use a2a_types::card::{ApiKeyLocation, SecurityRequirement, SecurityScheme};
 use a2a_types::{AgentCard, AgentInterface, AgentSkill, Artifact, ProtocolBinding};
 use serde_json::{Value, json};
 
-/// An agent that does what the message says: `ask` asks for input; `wait` works until
+/// An agent that does what the message says: `ask` asks for input; `sign-in` asks for
+/// authorization, then completes as if it came; `wait` works until
 /// canceled; `slow N MS` sends N artifact chunks MS apart, then completes; anything else is
 /// echoed in two chunks, then completed.
 struct Script;
@@ -36,6 +37,14 @@ impl AgentExecutor for Script {
         let words: Vec<&str> = text.split_whitespace().collect();
         match words.as_slice() {
             ["ask"] => updater.require_input("what colour?").await?,
+            ["sign-in"] => {
+                // Credentials arrive out of band; the turn goes on once they have.
+                updater
+                    .require_auth("sign in at the identity provider")
+                    .await?;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                updater.complete(()).await?;
+            }
             ["wait"] => {
                 updater.working("waiting").await?;
                 context.cancellation.cancelled().await;
@@ -473,6 +482,26 @@ async fn an_input_required_task_takes_the_answer() {
         Some("TASK_STATE_COMPLETED"),
         "{frames:?}"
     );
+}
+
+#[tokio::test]
+async fn an_auth_required_state_is_relayed_as_it_happens() {
+    let agent = agent(None).await;
+    let page = inspector().await;
+    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let frames = page
+        .send("c1", &json!({"parts": text("sign-in"), "stream": true}))
+        .await;
+    let states: Vec<&str> = frames
+        .iter()
+        .filter_map(|(_, _, data)| {
+            data.pointer("/statusUpdate/status/state")
+                .or_else(|| data.pointer("/task/status/state"))
+                .and_then(Value::as_str)
+        })
+        .collect();
+    assert!(states.contains(&"TASK_STATE_AUTH_REQUIRED"), "{states:?}");
+    assert_eq!(states.last(), Some(&"TASK_STATE_COMPLETED"), "{states:?}");
 }
 
 #[tokio::test]

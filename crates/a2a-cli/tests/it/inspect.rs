@@ -496,6 +496,75 @@ async fn a_streamed_answer_grows_chunk_by_chunk_in_the_chat() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_and_a_json_data_part_go_with_the_message() {
+    let _turn = BROWSER_TURN.lock().await;
+    let agent = Server::start(&[]);
+    let Some((browser, inspect)) = open().await else {
+        return;
+    };
+    browser.connect(&agent.url).await;
+    browser.visible("[data-testid=card-name]").await;
+    browser.tab("chat").await;
+    browser.click("#chat-extras summary").await;
+    // Data that is not JSON is refused on the page, and nothing is sent.
+    browser.fill("#chat-data", "{not json").await;
+    browser.say("never sent").await;
+    let refusal = browser.visible("#chat-error").await;
+    assert!(refusal.contains("not valid JSON"), "{refusal}");
+    // The text typed is kept for another try.
+    let kept = browser
+        .js("return document.getElementById('chat-input').value", &[])
+        .await;
+    assert_eq!(kept, "never sent");
+    browser.find("#chat-input").await.clear().await.unwrap();
+    // A file from disk and a JSON data part, beside the text.
+    let file = TempFile::new("note.txt", "a file's words");
+    browser
+        .find("#chat-file")
+        .await
+        .send_keys(file.path())
+        .await
+        .unwrap();
+    browser.fill("#chat-data", r#"{"colour": "blue"}"#).await;
+    browser.say("with attachments").await;
+    browser
+        .visible("[data-testid=turn][data-state=TASK_STATE_COMPLETED]")
+        .await;
+    let sent = browser.visible("[data-testid=user-message]").await;
+    assert!(sent.contains("note.txt"), "{sent}");
+    // On the wire: the text, the file's bytes in base64 with its name and type, the data.
+    let wire = inspect.get("/api/wire").await;
+    let calls = wire["calls"].as_array().unwrap();
+    assert!(
+        calls.iter().all(|call| !call["requestBody"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("never sent")),
+        "the refused message was not sent"
+    );
+    let body = calls
+        .iter()
+        .find(|call| call["operation"] == "SendStreamingMessage")
+        .and_then(|call| call["requestBody"].as_str())
+        .unwrap();
+    let body: Value = serde_json::from_str(body).unwrap();
+    let parts = body["params"]["message"]["parts"].as_array().unwrap();
+    let text = parts.iter().find_map(|part| part["text"].as_str());
+    assert_eq!(text, Some("with attachments"), "{parts:?}");
+    let file_part = parts.iter().find(|part| part.get("raw").is_some()).unwrap();
+    assert_eq!(file_part["filename"], "note.txt");
+    assert_eq!(file_part["mediaType"], "text/plain");
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(file_part["raw"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(bytes, b"a file's words");
+    let data = parts.iter().find_map(|part| part.get("data")).unwrap();
+    assert_eq!(data, &json!({"colour": "blue"}));
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_input_required_question_is_answered_and_the_task_completes() {
     let _turn = BROWSER_TURN.lock().await;
     let agent = Server::start(&["--agent", "conformance"]);

@@ -258,14 +258,36 @@ async fn fetch_with_retries(
             fetch_once(transport, start.clone(), options),
         )
         .await
-        .unwrap_or(Err(ClientError::Timeout(TimeoutKind::Request)));
+        .unwrap_or_else(|_| Err(ClientError::Timeout(TimeoutKind::Request).into()));
         match fetched {
-            Err(error) if error.is_retryable() && attempt < options.retry.max_retries => {
-                tracing::debug!(error = %error, attempt, "retrying the agent card fetch");
-                tokio::time::sleep(options.retry.delay(attempt)).await;
+            Err(refused) if refused.error.is_retryable() && attempt < options.retry.max_retries => {
+                tracing::debug!(error = %refused.error, attempt, "retrying the agent card fetch");
+                // A 429 or 503 with `Retry-After` is asked again no sooner than it says
+                // (up to the policy's cap).
+                let wait = options
+                    .retry
+                    .schedule(true)
+                    .wait(options.retry.delay(attempt), refused.retry_after);
+                tokio::time::sleep(wait).await;
                 attempt += 1;
             }
-            other => return other,
+            Err(refused) => return Err(refused.error),
+            Ok(fetched) => return Ok(fetched),
+        }
+    }
+}
+
+/// A failed card fetch, and how long the answer's `Retry-After` asked to wait.
+struct Refused {
+    error: ClientError,
+    retry_after: Option<Duration>,
+}
+
+impl From<ClientError> for Refused {
+    fn from(error: ClientError) -> Self {
+        Self {
+            error,
+            retry_after: None,
         }
     }
 }
@@ -274,7 +296,7 @@ async fn fetch_once(
     transport: &dyn Transport,
     mut url: url::Url,
     options: &CardFetchOptions,
-) -> Result<Fetched, ClientError> {
+) -> Result<Fetched, Refused> {
     let mut redirects = 0;
     loop {
         let mut request = http::Request::get(url.as_str())
@@ -309,17 +331,18 @@ async fn fetch_once(
                     return Err(ClientError::Redirect {
                         status: status.as_u16(),
                         location: None,
-                    });
+                    }
+                    .into());
                 }
             }
         }
+        let retry_after = a2a_retry::retry_after(response.headers());
         let body = read_body(response.into_body(), options.max_size).await?;
         if !status.is_success() {
-            return Err(error_from_answer(
-                status.as_u16(),
-                location.as_deref(),
-                &body,
-            ));
+            return Err(Refused {
+                error: error_from_answer(status.as_u16(), location.as_deref(), &body),
+                retry_after,
+            });
         }
         let card = decode_card(&body)?;
         let checks = match &options.verifier {

@@ -229,3 +229,36 @@ async fn a_long_retry_after_is_capped() {
     let gap = gap(&arrivals);
     assert!(gap >= Duration::from_millis(300), "retried after {gap:?}");
 }
+
+#[tokio::test]
+async fn card_discovery_waits_as_a_503_with_retry_after_asks() {
+    let arrivals = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = std::sync::Arc::clone(&arrivals);
+    let mock = Mock::start(move |_request, index| {
+        seen.lock().unwrap().push(std::time::Instant::now());
+        if index == 0 {
+            return Response::builder()
+                .status(503)
+                .header("retry-after", "1")
+                .body(Body::from("starting up"))
+                .unwrap();
+        }
+        json_response(
+            200,
+            &json!({
+                "name": "agent", "description": "d", "version": "1", "capabilities": {},
+                "supportedInterfaces": [
+                    {"url": "/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+                ],
+            }),
+        )
+    })
+    .await;
+    let options = a2a_client::CardFetchOptions::new().retry(fast_retries());
+    let card = a2a_client::fetch_agent_card(&mock.url("/"), &options)
+        .await
+        .unwrap();
+    assert_eq!(card.name, "agent");
+    let gap = gap(&arrivals);
+    assert!(gap >= Duration::from_secs(1), "asked again after {gap:?}");
+}

@@ -330,8 +330,10 @@ impl RetryPolicy {
 /// When a stream ends or fails before its task reaches a terminal or interrupted state, the
 /// client subscribes to the task again, sending `Last-Event-ID` when the server numbered its
 /// events, and drops what it already delivered, so the caller sees one continuous stream.
-/// Each attempt waits with exponential backoff and jitter; attempts start again from zero
-/// whenever a new event arrives.
+/// Each attempt waits with exponential backoff and jitter, or as long as a refused
+/// attempt's `Retry-After` asks when that is longer (up to
+/// [`RetryPolicy::max_retry_after`]); attempts start again from zero whenever a new event
+/// arrives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResumePolicy {
     pub(crate) max_attempts: u32,

@@ -572,21 +572,31 @@ impl Resumer {
             return Err(self.interrupted());
         };
         let policy = self.client.resume_policy().clone();
+        // What the last refusal's `Retry-After` asked for: the next attempt waits that long
+        // at least.
+        let mut asked: Option<Duration> = None;
         loop {
             if self.attempts >= policy.max_attempts {
                 return Err(self.interrupted());
             }
-            tokio::time::sleep(policy.delay(self.attempts)).await;
+            let wait = self
+                .client
+                .wait_after(policy.delay(self.attempts), asked.take());
+            tokio::time::sleep(wait).await;
             self.attempts += 1;
             let call = Call::SubscribeToTask(SubscribeToTaskRequest {
                 tenant: self.tenant.clone(),
                 id: task_id.clone(),
             });
-            match self
+            let opened = self
                 .client
-                .open_stream(&call, self.ids.last.as_deref())
+                .open_stream_failed(&call, self.ids.last.as_deref())
                 .await
-            {
+                .map_err(|failed| {
+                    asked = failed.retry_after;
+                    failed.error
+                });
+            match opened {
                 Ok(connection) => {
                     self.connection = Some(connection);
                     self.after_resume = true;

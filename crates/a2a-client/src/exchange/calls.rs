@@ -34,8 +34,19 @@ impl A2aClient {
         call: &Call,
         last_event_id: Option<&str>,
     ) -> Result<stream::Connection, ClientError> {
+        self.open_stream_failed(call, last_event_id)
+            .await
+            .map_err(|failed| failed.error)
+    }
+
+    /// As [`open_stream`](Self::open_stream), with the failure's `Retry-After`.
+    pub(crate) async fn open_stream_failed(
+        &self,
+        call: &Call,
+        last_event_id: Option<&str>,
+    ) -> Result<stream::Connection, Failed> {
         let timeout = self.call.timeout.unwrap_or(self.inner.timeouts.request);
-        self.retrying(false, || async {
+        self.retrying_failed(false, || async {
             let attempt = async {
                 match &self.inner.grpc {
                     Some(channel) => self.open_stream_grpc(channel, call).await,

@@ -45,8 +45,24 @@ impl A2aClient {
     pub(super) async fn retrying<T, F, Fut>(
         &self,
         idempotent: bool,
-        mut attempt: F,
+        attempt: F,
     ) -> Result<T, ClientError>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, Failed>>,
+    {
+        self.retrying_failed(idempotent, attempt)
+            .await
+            .map_err(|failed| failed.error)
+    }
+
+    /// As [`retrying`](Self::retrying), with the last failure whole: its `Retry-After`
+    /// too, for a caller that goes on trying on its own schedule.
+    pub(super) async fn retrying_failed<T, F, Fut>(
+        &self,
+        idempotent: bool,
+        mut attempt: F,
+    ) -> Result<T, Failed>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T, Failed>>,
@@ -79,8 +95,14 @@ impl A2aClient {
                 tokio::time::sleep(delay).await;
                 continue;
             }
-            return Err(failed.error);
+            return Err(failed);
         }
+    }
+
+    /// The wait before trying again on the caller's own schedule: `backoff`, or the
+    /// failure's `Retry-After` when longer, up to the retry policy's cap.
+    pub(crate) fn wait_after(&self, backoff: Duration, retry_after: Option<Duration>) -> Duration {
+        self.inner.retry.schedule(true).wait(backoff, retry_after)
     }
 }
 

@@ -488,3 +488,39 @@ async fn resuming_gives_up_after_its_attempts() {
         .count();
     assert_eq!(subscribes, 3);
 }
+
+#[tokio::test]
+async fn a_refused_resubscription_waits_as_its_retry_after_asks() {
+    let subscribes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = std::sync::Arc::clone(&subscribes);
+    let mock = Mock::start(move |request, _| {
+        if !is_subscribe(request) {
+            return sse_then_abort(frame(None, &task("TASK_STATE_WORKING", &[])));
+        }
+        let mut seen = seen.lock().unwrap();
+        seen.push(std::time::Instant::now());
+        if seen.len() == 1 {
+            return Response::builder()
+                .status(503)
+                .header("retry-after", "1")
+                .body(Body::from("restarting"))
+                .unwrap();
+        }
+        sse(sse_body(&[
+            frame(None, &task("TASK_STATE_WORKING", &[("a1", "one")])),
+            frame(None, &status("TASK_STATE_COMPLETED")),
+        ]))
+    })
+    .await;
+    // The resume backoff alone would try again within 50 ms.
+    let events = default_events(&mock).await;
+    assert_eq!(
+        events.last().unwrap(),
+        "status TASK_STATE_COMPLETED ",
+        "{events:?}"
+    );
+    let subscribes = subscribes.lock().unwrap();
+    assert_eq!(subscribes.len(), 2, "one refusal, then the resumed stream");
+    let gap = subscribes[1] - subscribes[0];
+    assert!(gap >= Duration::from_secs(1), "asked again after {gap:?}");
+}

@@ -50,7 +50,7 @@ enum Command {
 impl Cli {
     /// Parses the process's command line with the process's environment: `a2a gateway`'s
     /// options also from `A2A_*` variables (and their older and KubeMQ names) and the
-    /// `--config` file (see [`Self::try_parse_with`]).
+    /// `--config` file, which become flags before parsing.
     ///
     /// # Errors
     /// clap's, for a command line that cannot be used (help and version requests included).

@@ -21,7 +21,7 @@ use crate::transport::{TlsOptions, Transport};
 /// The default limit on one SSE event or one response body: 10 MiB.
 pub const DEFAULT_MAX_PAYLOAD_SIZE: usize = 10 * 1024 * 1024;
 
-/// Configures an [`A2aClient`].
+/// Configures an [`A2aClient`](crate::A2aClient).
 ///
 /// Give it a card ([`card`](Self::card), or [`discover`](Self::discover) to fetch one) or a
 /// URL and binding ([`url`](Self::url)); everything else has a default.
@@ -221,7 +221,7 @@ impl A2aClientBuilder {
         self
     }
 
-    /// Sends requests through `transport` (default: an [`HttpTransport`] with the connect
+    /// Sends requests through `transport` (default: an [`HttpTransport`](crate::transport::HttpTransport) with the connect
     /// timeout and the TLS settings). Card discovery and the OAuth token endpoint use it too.
     pub fn transport(mut self, transport: impl Transport) -> Self {
         self.transport = Some(Arc::new(transport));

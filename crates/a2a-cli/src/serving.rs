@@ -205,6 +205,10 @@ pub(crate) struct GatewayConnectionArgs {
     #[arg(long, value_name = "DURATION", default_value = "60s",
           value_parser = positive_duration)]
     keep_alive_timeout: Millis,
+    /// Longest wait for a client to take response bytes; a client that stops reading (e.g. a stalled stream's reader) is disconnected
+    #[arg(long, value_name = "DURATION", default_value = "60s",
+          value_parser = positive_duration)]
+    write_timeout: Millis,
     /// Connections open at once; more are not refused but wait in the listen backlog until one closes
     #[arg(long, value_name = "N", default_value = "10000",
           value_parser = positive_count)]
@@ -226,6 +230,7 @@ impl GatewayConnectionArgs {
             .header_read_timeout(self.header_read_timeout.0)
             .body_read_timeout(self.body_read_timeout.0)
             .keep_alive_timeout(self.keep_alive_timeout.0)
+            .write_timeout(self.write_timeout.0)
             .max_connections(self.max_connections)
             .max_tls_handshakes(self.max_tls_handshakes)
     }
@@ -249,6 +254,9 @@ pub(crate) struct WebhookConnectionArgs {
     /// A connection with no request in flight is closed this long after its last response
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = positive_duration)]
     keep_alive_timeout: Millis,
+    /// Longest wait for a client to take response bytes; a client that stops reading is disconnected
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = positive_duration)]
+    write_timeout: Millis,
     /// Connections open at once; more are not refused but wait in the listen backlog until one closes
     #[arg(long, value_name = "N", default_value = "10000", value_parser = positive_count)]
     max_connections: usize,
@@ -261,6 +269,7 @@ impl WebhookConnectionArgs {
             .header_read_timeout(self.header_read_timeout.0)
             .body_read_timeout(self.body_read_timeout.0)
             .keep_alive_timeout(self.keep_alive_timeout.0)
+            .write_timeout(self.write_timeout.0)
             .max_connections(self.max_connections)
     }
 }

@@ -16,6 +16,11 @@
 //!   The body's size stays bounded by the router's own payload limit.
 //! - **Keep-alive timeout**: a connection with no request in flight is closed this long after
 //!   its last response finished (HTTP/2: GOAWAY, then closed).
+//! - **Write timeout**: a response write may wait this long for the client to take bytes.
+//!   A client that stops reading (most often a stalled stream's reader, whose socket buffers
+//!   have filled) is disconnected when the time runs out, so that it holds no connection, no
+//!   task and no stream for ever. The time counts from the first write that could not go
+//!   out, and starts again whenever one does.
 //! - **Max connections**: at most this many connections are open at once on the listener.
 //!   Further clients are not refused: they wait in the kernel's listen backlog, unanswered,
 //!   until an open connection closes.
@@ -55,6 +60,8 @@ pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default [`ConnectionLimits::keep_alive_timeout`]: 60 s.
 pub const DEFAULT_KEEP_ALIVE_TIMEOUT: Duration = Duration::from_secs(60);
+/// The default [`ConnectionLimits::write_timeout`].
+pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(60);
 /// The default [`ConnectionLimits::max_connections`]: 10 000.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
 /// The default [`ConnectionLimits::max_tls_handshakes`]: 256.
@@ -78,6 +85,9 @@ pub struct ConnectionLimits {
     pub body_read_timeout: Duration,
     /// How long a connection with no request in flight stays open [default: 60 s].
     pub keep_alive_timeout: Duration,
+    /// How long a response write may wait for the client to take bytes before the
+    /// connection is closed [default: 60 s].
+    pub write_timeout: Duration,
     /// Connections open at once; more wait in the listen backlog [default: 10 000].
     pub max_connections: usize,
     /// TLS handshakes in progress at once [default: 256].
@@ -90,6 +100,7 @@ impl Default for ConnectionLimits {
             header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
             body_read_timeout: DEFAULT_BODY_READ_TIMEOUT,
             keep_alive_timeout: DEFAULT_KEEP_ALIVE_TIMEOUT,
+            write_timeout: DEFAULT_WRITE_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_tls_handshakes: DEFAULT_MAX_TLS_HANDSHAKES,
         }
@@ -118,6 +129,13 @@ impl ConnectionLimits {
         self
     }
 
+    /// Sets [`write_timeout`](Self::write_timeout).
+    #[must_use]
+    pub fn write_timeout(mut self, timeout: Duration) -> Self {
+        self.write_timeout = timeout;
+        self
+    }
+
     /// Sets [`max_connections`](Self::max_connections).
     #[must_use]
     pub fn max_connections(mut self, max: usize) -> Self {
@@ -138,6 +156,7 @@ impl ConnectionLimits {
         self.header_read_timeout = self.header_read_timeout.max(least);
         self.body_read_timeout = self.body_read_timeout.max(least);
         self.keep_alive_timeout = self.keep_alive_timeout.max(least);
+        self.write_timeout = self.write_timeout.max(least);
         self.max_connections = self.max_connections.max(1);
         self.max_tls_handshakes = self.max_tls_handshakes.max(1);
         self
@@ -422,6 +441,15 @@ impl Connection {
                         graceful = true;
                         close_by = Some(Instant::now() + GOAWAY_LIMIT);
                         connection.as_mut().graceful_shutdown();
+                    }
+                    // Nothing can be said to a client that does not read: it is cut.
+                    Expiry::WriteStalled => {
+                        tracing::debug!(
+                            %peer,
+                            timeout = ?limits.write_timeout,
+                            "the client stopped reading the response; closing"
+                        );
+                        return;
                     }
                 },
                 () = tokio::time::sleep_until(close_by.unwrap_or_else(Instant::now)),

@@ -1,4 +1,5 @@
-//! The connection options of `a2a serve`, checked: the header, body and keep-alive timeouts,
+//! The connection options of `a2a serve`, checked: the header, body, keep-alive and write
+//! timeouts,
 //! the cap on open connections, and the TLS handshake cap and timeout.
 
 use std::time::Duration;
@@ -29,6 +30,9 @@ pub(crate) fn connections(options: &ServeOptions) -> Result<ConnectionSetting, C
     }
     if let Some(timeout) = options.keep_alive_timeout {
         limits = limits.keep_alive_timeout(positive("keep-alive-timeout", timeout.0)?);
+    }
+    if let Some(timeout) = options.write_timeout {
+        limits = limits.write_timeout(positive("write-timeout", timeout.0)?);
     }
     if let Some(max) = options.max_connections {
         limits = limits.max_connections(nonzero("max-connections", max)?);
@@ -83,7 +87,8 @@ mod tests {
 
         let file: ServeOptions = toml::from_str(
             "header_read_timeout = \"2s\"\nbody_read_timeout = 3000\nkeep_alive_timeout = \"4s\"\n\
-             max_connections = 5\nmax_tls_handshakes = 6\ntls_handshake_timeout = \"7s\"",
+             max_connections = 5\nmax_tls_handshakes = 6\ntls_handshake_timeout = \"7s\"\n\
+             write_timeout = \"8s\"",
         )
         .unwrap();
         let from_file = connections(&file).unwrap();
@@ -91,6 +96,7 @@ mod tests {
             .header_read_timeout(Duration::from_secs(2))
             .body_read_timeout(Duration::from_secs(3))
             .keep_alive_timeout(Duration::from_secs(4))
+            .write_timeout(Duration::from_secs(8))
             .max_connections(5)
             .max_tls_handshakes(6);
         assert_eq!(from_file.limits, expected);
@@ -103,13 +109,18 @@ mod tests {
             ("A2A_MAX_CONNECTIONS", "5"),
             ("A2A_MAX_TLS_HANDSHAKES", "6"),
             ("A2A_TLS_HANDSHAKE_TIMEOUT", "7s"),
+            ("A2A_WRITE_TIMEOUT", "8s"),
         ]
         .map(|(name, value)| (name.into(), value.into()));
         let from_environment =
             connections(&super::super::environment::from_environment(variables).unwrap()).unwrap();
         assert_eq!(from_environment, from_file);
 
-        for zero in ["max_connections = 0", "keep_alive_timeout = 0"] {
+        for zero in [
+            "max_connections = 0",
+            "keep_alive_timeout = 0",
+            "write_timeout = 0",
+        ] {
             let options: ServeOptions = toml::from_str(zero).unwrap();
             let error = connections(&options).unwrap_err();
             assert!(error.to_string().contains("more than 0"), "{error}");

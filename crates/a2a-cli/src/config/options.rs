@@ -353,6 +353,9 @@ pub(crate) struct ServeOptions {
     /// A connection with no request in flight is closed this long after its last response [default: 60000]
     #[arg(long, value_name = "MS", help_heading = "Connections")]
     pub(crate) keep_alive_timeout: Option<Millis>,
+    /// Longest wait for a client to take response bytes; a client that stops reading (e.g. a stalled stream's reader) is disconnected [default: 60000]
+    #[arg(long, value_name = "MS", help_heading = "Connections")]
+    pub(crate) write_timeout: Option<Millis>,
     /// Connections open at once, per listener; more are not refused but wait in the listen backlog until one closes [default: 10000]
     #[arg(long, value_name = "N", help_heading = "Connections")]
     pub(crate) max_connections: Option<usize>,
@@ -480,6 +483,7 @@ impl ServeOptions {
             header_read_timeout: self.header_read_timeout.or(lower.header_read_timeout),
             body_read_timeout: self.body_read_timeout.or(lower.body_read_timeout),
             keep_alive_timeout: self.keep_alive_timeout.or(lower.keep_alive_timeout),
+            write_timeout: self.write_timeout.or(lower.write_timeout),
             max_connections: self.max_connections.or(lower.max_connections),
             max_tls_handshakes: self.max_tls_handshakes.or(lower.max_tls_handshakes),
             tls_handshake_timeout: self.tls_handshake_timeout.or(lower.tls_handshake_timeout),

@@ -1,7 +1,8 @@
 //! Connection hygiene of `a2a serve`, `a2a gateway` and `a2a webhook` over real sockets
 //! (issue 20 item 9): connections that send half a request head, nothing at all, or a body
 //! that stalls are closed within their timeouts while normal callers are answered; idle
-//! kept-alive connections outlive the header timeout but not the keep-alive timeout; the
+//! kept-alive connections outlive the header timeout but not the keep-alive timeout; a
+//! client that stops reading a stream is disconnected after the write timeout; the
 //! connection and TLS handshake caps hold and free up.
 //!
 //! Time bounds are generous (the timeout plus [`MARGIN`]); lower bounds only where a cap must
@@ -167,6 +168,63 @@ async fn serve_closes_stalled_connections_and_keeps_serving() {
     let answer = response(&mut trickle, MARGIN).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains("jsonrpc"), "{answer}");
+}
+
+#[tokio::test]
+async fn serve_disconnects_a_client_that_stops_reading_a_stream() {
+    // About 40 MB of output, as 60 KB lines (one artifact chunk each): far more than the
+    // socket buffers between the server and a client that reads nothing hold.
+    let script = "head -c 40000000 /dev/zero | tr '\\0' y | fold -w 60000";
+    let server = Server::start(&[
+        "--write-timeout",
+        "1000",
+        "--agent",
+        "exec",
+        "--",
+        "sh",
+        "-c",
+        script,
+    ]);
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"go"}]}}}"#;
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nAccept: text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stream = socket
+        .connect(address(&server).parse().unwrap())
+        .await
+        .unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    // Reads nothing for a while: the server's writes fill the buffers and wait.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let since = Instant::now();
+    let mut taken = 0_usize;
+    let mut buffer = vec![0; 64 * 1024];
+    loop {
+        match tokio::time::timeout(Duration::from_secs(1) + MARGIN, stream.read(&mut buffer)).await
+        {
+            Err(_elapsed) => panic!("still open and silent after {:?}", since.elapsed()),
+            Ok(Ok(0) | Err(_)) => break,
+            Ok(Ok(count)) => taken += count,
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(20),
+            "the stream went on: {taken} bytes read"
+        );
+    }
+    assert!(
+        taken < 30_000_000,
+        "the connection was cut, not finished: {taken} bytes read"
+    );
+    // The server goes on serving others.
+    let mut other = open(&address(&server), GET_CARD).await;
+    assert!(
+        response(&mut other, MARGIN)
+            .await
+            .starts_with("HTTP/1.1 200")
+    );
 }
 
 #[tokio::test]

@@ -51,6 +51,8 @@ pub(super) enum Expiry {
     Head,
     /// No request for the keep-alive timeout.
     Idle,
+    /// A response write waited for the client to read for the write timeout.
+    WriteStalled,
 }
 
 /// A connection's phase, updated by its reads and requests, watched by its task.
@@ -61,9 +63,17 @@ pub(super) enum Expiry {
 /// start plus one of the timeouts). A request therefore costs no timer and no wake-up of the
 /// connection's task; a connection that stays busy or idle for long is looked at once per
 /// shorter timeout.
+///
+/// Writes are watched the same way: the first write that cannot go out (the client's
+/// buffers are full) notes when; the next one that does clears it.
 #[derive(Debug)]
 pub(super) struct Activity {
     phase: Mutex<Phase>,
+    /// Since when writes wait for the client to read; set only while one does.
+    write_blocked: Mutex<Option<Instant>>,
+    /// Whether `write_blocked` is set: a write that goes out takes no lock unless one was
+    /// blocked before it.
+    blocked: AtomicBool,
 }
 
 impl Activity {
@@ -73,7 +83,45 @@ impl Activity {
                 since: Instant::now(),
                 fresh: true,
             }),
+            write_blocked: Mutex::new(None),
+            blocked: AtomicBool::new(false),
         }
+    }
+
+    /// A write could not go out: the client is not reading for now.
+    fn write_pending(&self) {
+        if self.blocked.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut since = self
+            .write_blocked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        since.get_or_insert_with(Instant::now);
+        self.blocked.store(true, Ordering::Relaxed);
+    }
+
+    /// A write went out.
+    fn write_done(&self) {
+        if !self.blocked.load(Ordering::Relaxed) {
+            return;
+        }
+        *self
+            .write_blocked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = None;
+        self.blocked.store(false, Ordering::Relaxed);
+    }
+
+    /// When a blocked write runs out of time.
+    fn write_deadline(&self, limits: &ConnectionLimits) -> Option<Instant> {
+        if !self.blocked.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.write_blocked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .map(|since| since + limits.write_timeout)
     }
 
     fn update(&self, change: impl FnOnce(Phase) -> Option<Phase>) {
@@ -131,15 +179,25 @@ impl Activity {
         }
     }
 
-    /// Completes when the connection's phase expires.
+    /// Completes when the connection's phase expires, or a write waited too long.
     pub(super) async fn expired(&self, limits: &ConnectionLimits) -> Expiry {
-        let longest_sleep = limits.header_read_timeout.min(limits.keep_alive_timeout);
+        let longest_sleep = limits
+            .header_read_timeout
+            .min(limits.keep_alive_timeout)
+            .min(limits.write_timeout);
         let sleep = tokio::time::sleep(longest_sleep);
         tokio::pin!(sleep);
         loop {
             let now = Instant::now();
             let look_again = now + longest_sleep;
-            let wake = match self.deadline(limits) {
+            let write = self
+                .write_deadline(limits)
+                .map(|deadline| (deadline, Expiry::WriteStalled));
+            let first = match (self.deadline(limits), write) {
+                (Some(phase), Some(write)) => Some(if write.0 < phase.0 { write } else { phase }),
+                (phase, write) => phase.or(write),
+            };
+            let wake = match first {
                 Some((deadline, expiry)) if deadline <= now => return expiry,
                 Some((deadline, _)) => deadline.min(look_again),
                 None => look_again,
@@ -288,17 +346,32 @@ impl<S: AsyncRead + Unpin> AsyncRead for Watched<S> {
     }
 }
 
+impl<S> Watched<S> {
+    /// Notes whether a write went out or waits for the client to read.
+    fn watch_write<T>(&self, result: Poll<T>) -> Poll<T> {
+        match result {
+            Poll::Pending => self.activity.write_pending(),
+            Poll::Ready(_) => self.activity.write_done(),
+        }
+        result
+    }
+}
+
 impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+        let this = self.get_mut();
+        let result = Pin::new(&mut this.io).poll_write(cx, buf);
+        this.watch_write(result)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().io).poll_flush(cx)
+        let this = self.get_mut();
+        let result = Pin::new(&mut this.io).poll_flush(cx);
+        this.watch_write(result)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -310,7 +383,9 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
+        let this = self.get_mut();
+        let result = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
+        this.watch_write(result)
     }
 
     fn is_write_vectored(&self) -> bool {

@@ -203,6 +203,14 @@ async fn inspector() -> Page {
     inspector_with(Inspector::builder()).await
 }
 
+/// An agent without credentials, and an inspector connected to it as `c1`.
+async fn connected() -> (Agent, Page) {
+    let agent = agent(None).await;
+    let page = inspector().await;
+    page.connect(&agent.base, json!({"kind": "none"})).await;
+    (agent, page)
+}
+
 async fn inspector_with(builder: a2a_inspect::InspectorBuilder) -> Page {
     let inspector = builder
         .request_timeout(Duration::from_secs(20))
@@ -389,9 +397,7 @@ async fn connect_shows_the_card_with_findings_bindings_and_signature() {
 
 #[tokio::test]
 async fn a_streamed_send_relays_each_event_then_ends() {
-    let agent = agent(None).await;
-    let page = inspector().await;
-    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let (agent, page) = connected().await;
     let frames = page
         .send("c1", &json!({"parts": text("hello"), "stream": true}))
         .await;
@@ -427,9 +433,7 @@ async fn a_streamed_send_relays_each_event_then_ends() {
 
 #[tokio::test]
 async fn a_plain_send_answers_one_event_on_either_binding() {
-    let agent = agent(None).await;
-    let page = inspector().await;
-    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let (_agent, page) = connected().await;
     for binding in ["JSONRPC", "HTTP+JSON"] {
         let frames = page
             .send(
@@ -456,9 +460,7 @@ async fn a_plain_send_answers_one_event_on_either_binding() {
 
 #[tokio::test]
 async fn an_input_required_task_takes_the_answer() {
-    let agent = agent(None).await;
-    let page = inspector().await;
-    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let (_agent, page) = connected().await;
     let frames = page
         .send("c1", &json!({"parts": text("ask"), "stream": true}))
         .await;
@@ -486,9 +488,7 @@ async fn an_input_required_task_takes_the_answer() {
 
 #[tokio::test]
 async fn an_auth_required_state_is_relayed_as_it_happens() {
-    let agent = agent(None).await;
-    let page = inspector().await;
-    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let (_agent, page) = connected().await;
     let frames = page
         .send("c1", &json!({"parts": text("sign-in"), "stream": true}))
         .await;
@@ -506,9 +506,7 @@ async fn an_auth_required_state_is_relayed_as_it_happens() {
 
 #[tokio::test]
 async fn tasks_are_listed_read_and_canceled() {
-    let agent = agent(None).await;
-    let page = inspector().await;
-    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let (_agent, page) = connected().await;
     let frames = page
         .send(
             "c1",
@@ -552,9 +550,7 @@ async fn tasks_are_listed_read_and_canceled() {
 
 #[tokio::test]
 async fn the_timeline_relays_event_ids_and_resumes_after_one() {
-    let agent = agent(None).await;
-    let page = inspector().await;
-    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let (_agent, page) = connected().await;
     let frames = page
         .send(
             "c1",
@@ -1053,9 +1049,7 @@ async fn an_offered_extended_card_is_fetched_with_the_credentials() {
 
 #[tokio::test]
 async fn a_push_delivery_reaches_the_inspector_and_is_checked() {
-    let agent = agent(None).await;
-    let page = inspector().await;
-    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let (_agent, page) = connected().await;
     let mut deliveries = page
         .http
         .get(format!("{}/api/push/events", page.base))

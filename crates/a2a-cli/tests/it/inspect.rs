@@ -274,6 +274,13 @@ impl Browser {
         .await;
     }
 
+    /// Connects to the agent at `url`, waits for its card, and opens the chat.
+    async fn chat_with(&self, url: &str) {
+        self.connect(url).await;
+        self.visible("[data-testid=card-name]").await;
+        self.tab("chat").await;
+    }
+
     /// Reloads the page, as a person pressing F5 would.
     async fn reload(&self) {
         self.client().refresh().await.unwrap();
@@ -435,9 +442,7 @@ async fn a_streamed_answer_grows_chunk_by_chunk_in_the_chat() {
     let Some((browser, _inspect)) = open().await else {
         return;
     };
-    browser.connect(&agent.url).await;
-    browser.visible("[data-testid=card-name]").await;
-    browser.tab("chat").await;
+    browser.chat_with(&agent.url).await;
     assert_eq!(
         browser.js("return document.activeElement.id", &[]).await,
         "chat-input",
@@ -502,9 +507,7 @@ async fn a_file_and_a_json_data_part_go_with_the_message() {
     let Some((browser, inspect)) = open().await else {
         return;
     };
-    browser.connect(&agent.url).await;
-    browser.visible("[data-testid=card-name]").await;
-    browser.tab("chat").await;
+    browser.chat_with(&agent.url).await;
     browser.click("#chat-extras summary").await;
     // Data that is not JSON is refused on the page, and nothing is sent.
     browser.fill("#chat-data", "{not json").await;
@@ -716,9 +719,7 @@ async fn a_push_delivery_from_a_local_agent_is_listed_with_its_checks() {
     let Some((browser, _inspect)) = open().await else {
         return;
     };
-    browser.connect(&agent.url).await;
-    browser.visible("[data-testid=card-name]").await;
-    browser.tab("chat").await;
+    browser.chat_with(&agent.url).await;
     browser.click("#chat-push").await;
     browser.click("#chat-stream").await;
     browser.say("deliver this to the inspector").await;

@@ -463,3 +463,40 @@ async fn every_kind_of_delivery_is_broadcast_as_it_arrives() {
         "{text:#?}"
     );
 }
+
+#[tokio::test]
+async fn deliveries_signed_with_ed25519_and_p384_keys_verify() {
+    // The card-signature tests' keys.
+    let keys = [
+        (
+            include_str!("../../a2a-signature/tests/keys/ed25519.pem"),
+            "EdDSA",
+        ),
+        (
+            include_str!("../../a2a-signature/tests/keys/p384.pem"),
+            "ES384",
+        ),
+    ];
+    for (pem, alg) in keys {
+        let signer = PushSigner::from_pkcs8_pem(pem).unwrap();
+        assert_eq!(signer.alg(), alg);
+        let agent = agent(signer.clone()).await;
+        let inbox = PushInbox::new(50);
+        let token = inbox.token_for("c1");
+        inbox.set_jwks_url("c1", format!("{agent}/.well-known/jwks.json"));
+        let webhook = serve(&inbox).await;
+        send(&agent, &format!("{webhook}/webhook/c1"), &token).await;
+        let deliveries = wait_for(&inbox, |delivery| {
+            delivery.state.as_deref() == Some("TASK_STATE_COMPLETED")
+        })
+        .await;
+        for delivery in &deliveries {
+            assert_eq!(
+                delivery.checks.signature,
+                SignatureCheck::Verified,
+                "{alg}: {delivery:#?}"
+            );
+            assert_eq!(delivery.checks.key_id.as_deref(), Some(signer.kid()));
+        }
+    }
+}

@@ -322,7 +322,7 @@ fn push_signer(key: Option<&std::path::Path>) -> anyhow::Result<PushSigner> {
         UsageError::from(config::ConfigError::Invalid {
             option: "push-signing-key",
             message: format!(
-                "{} is not a P-256 private key in PKCS#8 PEM",
+                "{} is not an EC P-256 or P-384 or an Ed25519 private key in PKCS#8 PEM",
                 path.display()
             ),
         })

@@ -101,7 +101,7 @@ pub(crate) struct ServeOptions {
     /// How long an instance's hold on a webhook lasts without progress; after a crash, another instance (or the restarted one) resumes its deliveries once it runs out. Longer than --push-timeout [default: 60000]
     #[arg(long, value_name = "MS", help_heading = "Push")]
     pub(crate) push_claim_ttl: Option<Millis>,
-    /// P-256 private key (PKCS#8 PEM) that signs deliveries; share it between instances [default: a new key per start]
+    /// Private key (PKCS#8 PEM: EC P-256 or P-384, or Ed25519) that signs deliveries; share it between instances [default: a new P-256 key per start]
     #[arg(long, value_name = "FILE", help_heading = "Push")]
     pub(crate) push_signing_key: Option<PathBuf>,
 

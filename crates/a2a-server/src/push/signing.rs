@@ -52,10 +52,9 @@ pub const JWKS_PATH: &str = "/.well-known/jwks.json";
 /// The media type of the JWK Set (RFC 7517 §8.5.1).
 pub const JWKS_MEDIA_TYPE: &str = "application/jwk-set+json";
 
-/// The only signing algorithm for now.
-const ALGORITHM: &str = "ES256";
-
-/// Signs push deliveries with one P-256 key (ES256).
+/// Signs push deliveries with one key: P-256 (ES256), P-384 (ES384) or Ed25519 (EdDSA),
+/// the algorithms receivers are expected to check (RSA keys are refused: their signatures
+/// are large and slow to make, and a webhook gains nothing from them).
 ///
 /// Cheap to clone: clones share the key. Several server instances that deliver for the
 /// same agent should share one key, loaded with [`PushSigner::from_pkcs8_pem`]; a key from
@@ -74,7 +73,7 @@ struct Inner {
 impl fmt::Debug for PushSigner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PushSigner")
-            .field("alg", &ALGORITHM)
+            .field("alg", &self.alg())
             .field("kid", &self.inner.key.kid())
             .finish_non_exhaustive()
     }
@@ -90,33 +89,48 @@ impl PushSigner {
         Ok(Self::from_key(key))
     }
 
-    /// A signer with the P-256 key in a PEM `PRIVATE KEY` (PKCS#8) block, e.g. made by
-    /// `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`. An
-    /// `EC PRIVATE KEY` (SEC1) file converts with `openssl pkcs8 -topk8 -nocrypt`.
+    /// A signer with the key in a PEM `PRIVATE KEY` (PKCS#8) block: P-256 (e.g. made by
+    /// `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`), P-384 or Ed25519
+    /// (`openssl genpkey -algorithm ed25519`). An `EC PRIVATE KEY` (SEC1) file converts with
+    /// `openssl pkcs8 -topk8 -nocrypt`.
     ///
     /// # Errors
     /// [`SigningError::InvalidPem`] when there is no PKCS#8 block, [`SigningError::InvalidKey`]
-    /// when its key is not a P-256 key. The messages never hold key material.
+    /// when its key is none of those. The messages never hold key material.
     pub fn from_pkcs8_pem(pem: impl AsRef<[u8]>) -> Result<Self, SigningError> {
         let der = PrivatePkcs8KeyDer::from_pem_slice(pem.as_ref())
             .map_err(|_| SigningError::InvalidPem)?;
         Self::from_pkcs8_der(der.secret_pkcs8_der())
     }
 
-    /// A signer with a P-256 key in PKCS#8 DER.
+    /// A signer with a P-256, P-384 or Ed25519 key in PKCS#8 DER.
     ///
     /// # Errors
-    /// [`SigningError::InvalidKey`] when the key is not a P-256 key ring accepts.
+    /// [`SigningError::InvalidKey`] when the key is none of those, as ring reads them.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, SigningError> {
         let key = SigningKey::from_pkcs8_der(der).map_err(|_| SigningError::InvalidKey {
             reason: "InvalidEncoding".to_owned(),
         })?;
-        if key.algorithm() != Algorithm::ES256 {
-            return Err(SigningError::InvalidKey {
+        match key.algorithm() {
+            Algorithm::ES256 | Algorithm::ES384 | Algorithm::EdDSA => Ok(Self::from_key(key)),
+            Algorithm::RS256
+            | Algorithm::RS384
+            | Algorithm::RS512
+            | Algorithm::PS256
+            | Algorithm::PS384
+            | Algorithm::PS512
+            | Algorithm::HS256
+            | Algorithm::HS384
+            | Algorithm::HS512 => Err(SigningError::InvalidKey {
                 reason: "WrongAlgorithm".to_owned(),
-            });
+            }),
         }
-        Ok(Self::from_key(key))
+    }
+
+    /// The JWS `alg` of the signatures: `ES256`, `ES384` or `EdDSA`.
+    #[must_use]
+    pub fn alg(&self) -> &'static str {
+        a2a_signature::algorithm_name(self.inner.key.algorithm())
     }
 
     fn from_key(key: SigningKey) -> Self {
@@ -132,8 +146,8 @@ impl PushSigner {
         self.inner.key.kid()
     }
 
-    /// The public key as a JWK: `kty` EC, `crv` P-256, `x`, `y`, `kid`, `alg` ES256,
-    /// `use` sig.
+    /// The public key as a JWK: `kty` EC with `crv` P-256 or P-384 and `x`, `y`, or `kty`
+    /// OKP with `crv` Ed25519 and `x`; then `kid`, `alg` and `use` sig.
     #[must_use]
     pub fn jwk(&self) -> &Value {
         &self.inner.jwk
@@ -165,7 +179,7 @@ impl PushSigner {
             .duration_since(UNIX_EPOCH)
             .map_or(0, |since| since.as_secs());
         let header = json!({
-            "alg": ALGORITHM,
+            "alg": self.alg(),
             "kid": self.inner.key.kid(),
             "typ": SIGNATURE_TYPE,
             "iat": iat,
@@ -194,8 +208,8 @@ pub enum SigningError {
          convert an EC PRIVATE KEY with `openssl pkcs8 -topk8 -nocrypt`"
     )]
     InvalidPem,
-    /// The key is not a P-256 key in PKCS#8 that ring accepts.
-    #[error("the push-signing key is not a usable P-256 PKCS#8 key ({reason})")]
+    /// The key is not a P-256, P-384 or Ed25519 key in PKCS#8 that ring accepts.
+    #[error("the push-signing key is not a usable P-256, P-384 or Ed25519 PKCS#8 key ({reason})")]
     InvalidKey {
         /// ring's reason, e.g. `InvalidEncoding` or `WrongAlgorithm`.
         reason: String,
@@ -313,6 +327,66 @@ gH0MGUKhpbQh25KwiOiB5IxblpR7dkNE9g86SpuChr2mh6zVJhglzIL0
             one.kid(),
             PushSigner::generate().unwrap().kid(),
             "a fresh key has its own id"
+        );
+    }
+
+    #[test]
+    fn ed25519_and_p384_keys_sign_with_their_own_algorithms() {
+        use ring::rand::SystemRandom;
+        use ring::signature::{
+            ECDSA_P384_SHA384_FIXED, ECDSA_P384_SHA384_FIXED_SIGNING, ED25519, EcdsaKeyPair,
+            Ed25519KeyPair,
+        };
+        let random = SystemRandom::new();
+        let body = b"{\"task\":{}}";
+        let ed25519 = Ed25519KeyPair::generate_pkcs8(&random).unwrap();
+        let signer = PushSigner::from_pkcs8_der(ed25519.as_ref()).unwrap();
+        assert_eq!(signer.alg(), "EdDSA");
+        assert_eq!(signer.jwk()["kty"], "OKP");
+        assert_eq!(signer.jwk()["crv"], "Ed25519");
+        let x = URL_SAFE_NO_PAD
+            .decode(signer.jwk()["x"].as_str().unwrap())
+            .unwrap();
+        let (header, signature) = split(&signer.sign(body).unwrap(), body);
+        assert_eq!(header["alg"], "EdDSA");
+        UnparsedPublicKey::new(&ED25519, x)
+            .verify(signature.0.as_bytes(), &signature.1)
+            .unwrap();
+
+        let p384 = EcdsaKeyPair::generate_pkcs8(&ECDSA_P384_SHA384_FIXED_SIGNING, &random).unwrap();
+        let signer = PushSigner::from_pkcs8_der(p384.as_ref()).unwrap();
+        assert_eq!(signer.alg(), "ES384");
+        assert_eq!(signer.jwk()["crv"], "P-384");
+        let (header, signature) = split(&signer.sign(body).unwrap(), body);
+        assert_eq!(header["alg"], "ES384");
+        UnparsedPublicKey::new(&ECDSA_P384_SHA384_FIXED, public_key(&signer))
+            .verify(signature.0.as_bytes(), &signature.1)
+            .unwrap();
+    }
+
+    /// The protected header of a detached JWS over `body`, and its signing input and
+    /// signature bytes.
+    fn split(value: &str, body: &[u8]) -> (Value, (String, Vec<u8>)) {
+        let (header, signature) = value.split_once("..").unwrap();
+        let input = format!("{header}.{}", URL_SAFE_NO_PAD.encode(body));
+        let decoded = URL_SAFE_NO_PAD.decode(header).unwrap();
+        let signature = URL_SAFE_NO_PAD.decode(signature).unwrap();
+        (
+            serde_json::from_slice(&decoded).unwrap(),
+            (input, signature),
+        )
+    }
+
+    #[test]
+    fn an_rsa_key_is_refused() {
+        // The RSA test key of the card-signature tests.
+        let pem = include_str!("../../../a2a-signature/tests/keys/rsa-pkcs8.pem");
+        let error = PushSigner::from_pkcs8_pem(pem).unwrap_err();
+        assert_eq!(
+            error,
+            SigningError::InvalidKey {
+                reason: "WrongAlgorithm".to_owned()
+            }
         );
     }
 

@@ -5,7 +5,7 @@
 //! | variable | effect |
 //! |---|---|
 //! | `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `OTEL_EXPORTER_OTLP_ENDPOINT` | where to send; without either nothing is exported |
-//! | `OTEL_EXPORTER_OTLP_PROTOCOL` (`…_TRACES_PROTOCOL`) | `http/protobuf` (default) or `http/json` |
+//! | `OTEL_EXPORTER_OTLP_PROTOCOL` (`…_TRACES_PROTOCOL`) | `http/protobuf` (default), `http/json` or `grpc` |
 //! | `OTEL_EXPORTER_OTLP_HEADERS`, `…_TIMEOUT`, `…_COMPRESSION` | as the OpenTelemetry specification says |
 //! | `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES` | the resource; the service defaults to `a2a-serve`, `a2a-gateway` or `a2a` |
 //! | `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG` | sampling (default: parent-based, always on) |
@@ -13,7 +13,10 @@
 //!
 //! Only the A2A spans (target `a2a::span`) are exported; the log filter (`RUST_LOG`,
 //! `--log-level`) does not apply to them. Spans are sent in batches from a thread of their
-//! own and flushed when the command ends ([`shutdown`]).
+//! own and flushed when the command ends ([`shutdown`]). Over gRPC the exporter's channel
+//! runs on a small runtime of its own, so that the last batch still goes out after the
+//! command's runtime has stopped; an `https` endpoint is checked against the system's
+//! roots.
 
 use std::sync::{Mutex, OnceLock, PoisonError};
 
@@ -34,6 +37,9 @@ static SERVICE: OnceLock<&'static str> = OnceLock::new();
 /// The provider exporting this process's spans, kept to flush it at the end.
 static PROVIDER: Mutex<Option<SdkTracerProvider>> = Mutex::new(None);
 
+/// The runtime the gRPC exporter's channel runs on, stopped after the last flush.
+static EXPORT_RUNTIME: Mutex<Option<tokio::runtime::Runtime>> = Mutex::new(None);
+
 /// Names this process's service (`a2a-serve`, `a2a-gateway`, `a2a`) unless
 /// `OTEL_SERVICE_NAME` names it.
 pub(crate) fn name_service(service: &'static str) {
@@ -52,9 +58,14 @@ where
     if !configured(|name| std::env::var(name).ok()) {
         return Ok(None);
     }
-    let exporter = opentelemetry_otlp::SpanExporter::builder()
-        .build()
-        .context("cannot set up trace export from the OTEL_* variables")?;
+    let variable = |name: &str| std::env::var(name).ok();
+    let exporter = if grpc(variable) {
+        grpc_exporter(https(variable))?
+    } else {
+        opentelemetry_otlp::SpanExporter::builder()
+            .build()
+            .context("cannot set up trace export from the OTEL_* variables")?
+    };
     let mut resource = Resource::builder();
     if std::env::var_os("OTEL_SERVICE_NAME").is_none() {
         resource = resource.with_service_name(*SERVICE.get().unwrap_or(&"a2a"));
@@ -72,6 +83,40 @@ where
             .with_filter(only_ours)
             .boxed(),
     ))
+}
+
+/// The gRPC exporter, its channel on a runtime of its own (kept in [`EXPORT_RUNTIME`]).
+fn grpc_exporter(https: bool) -> anyhow::Result<opentelemetry_otlp::SpanExporter> {
+    use opentelemetry_otlp::WithTonicConfig as _;
+    use opentelemetry_otlp::tonic_types::transport::ClientTlsConfig;
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("a2a-otlp")
+        .enable_all()
+        .build()
+        .context("cannot start the trace exporter's runtime")?;
+    let built = {
+        let _inside = runtime.enter();
+        let mut builder = opentelemetry_otlp::SpanExporter::builder().with_tonic();
+        if https {
+            builder = builder.with_tls_config(ClientTlsConfig::new().with_enabled_roots());
+        }
+        builder.build()
+    };
+    match built {
+        Ok(exporter) => {
+            *EXPORT_RUNTIME
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = Some(runtime);
+            Ok(exporter)
+        }
+        Err(error) => {
+            // Dropped without waiting: this may run inside the command's runtime.
+            runtime.shutdown_background();
+            Err(error).context("cannot set up trace export over gRPC from the OTEL_* variables")
+        }
+    }
 }
 
 /// For the calling commands, which log nothing: installs the export layer alone, when
@@ -101,6 +146,35 @@ pub(crate) fn shutdown() {
     {
         tracing::warn!(%error, "could not send the last spans");
     }
+    let runtime = EXPORT_RUNTIME
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take();
+    if let Some(runtime) = runtime {
+        runtime.shutdown_background();
+    }
+}
+
+/// Whether the traces go over gRPC: `grpc` in `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else in
+/// `OTEL_EXPORTER_OTLP_PROTOCOL`.
+fn grpc(variable: impl Fn(&str) -> Option<String>) -> bool {
+    let set = |name: &str| variable(name).filter(|value| !value.trim().is_empty());
+    set("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+        .or_else(|| set("OTEL_EXPORTER_OTLP_PROTOCOL"))
+        .is_some_and(|protocol| protocol.trim().eq_ignore_ascii_case("grpc"))
+}
+
+/// Whether the traces endpoint is `https://`.
+fn https(variable: impl Fn(&str) -> Option<String>) -> bool {
+    let set = |name: &str| variable(name).filter(|value| !value.trim().is_empty());
+    set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        .or_else(|| set("OTEL_EXPORTER_OTLP_ENDPOINT"))
+        .is_some_and(|endpoint| {
+            endpoint
+                .trim()
+                .get(..8)
+                .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
+        })
 }
 
 /// Whether `variable` configures an export: an endpoint given, and the SDK and the traces
@@ -128,6 +202,31 @@ mod tests {
                 .find(|(key, _)| *key == name)
                 .map(|(_, value)| (*value).to_owned())
         }
+    }
+
+    #[test]
+    fn grpc_is_chosen_by_the_traces_protocol_first() {
+        assert!(!grpc(env(&[])));
+        assert!(grpc(env(&[("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")])));
+        assert!(!grpc(env(&[
+            ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
+            ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/protobuf"),
+        ])));
+        assert!(grpc(env(&[
+            ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json"),
+            ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", " GRPC "),
+        ])));
+        assert!(https(env(&[(
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+            "HTTPS://collector:4317"
+        )])));
+        assert!(!https(env(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "https://collector:4317"),
+            (
+                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                "http://127.0.0.1:4317"
+            ),
+        ])));
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! Traces across processes: `a2a send` → `a2a gateway` → `a2a serve` → a push receiver, all
 //! exporting over OTLP/HTTP (protobuf) to a collector in the test, carry one trace id with
-//! parent links that follow the calls; and on each binding the caller's `traceparent` is
-//! the parent of the agent's request span.
+//! parent links that follow the calls; on each binding the caller's `traceparent` is the
+//! parent of the agent's request span; and OTLP over gRPC delivers the same spans.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{
+    TraceService, TraceServiceServer,
+};
 use opentelemetry_proto::tonic::collector::trace::v1::{
     ExportTraceServiceRequest, ExportTraceServiceResponse,
 };
@@ -34,13 +37,51 @@ impl Collected {
     }
 }
 
-/// An OTLP/HTTP collector: `POST /v1/traces` with a protobuf body.
+/// An OTLP collector: over HTTP, `POST /v1/traces` with a protobuf body; over gRPC, the
+/// `TraceService/Export` call.
 struct Collector {
     url: String,
+    protocol: &'static str,
     spans: Arc<Mutex<Vec<Collected>>>,
 }
 
+/// The gRPC side of a [`Collector`].
+#[derive(Clone)]
+struct GrpcSink(Arc<Mutex<Vec<Collected>>>);
+
+#[tonic::async_trait]
+impl TraceService for GrpcSink {
+    async fn export(
+        &self,
+        request: tonic::Request<ExportTraceServiceRequest>,
+    ) -> Result<tonic::Response<ExportTraceServiceResponse>, tonic::Status> {
+        self.0
+            .lock()
+            .unwrap()
+            .extend(collected(request.into_inner()));
+        Ok(tonic::Response::new(ExportTraceServiceResponse::default()))
+    }
+}
+
 impl Collector {
+    /// A collector of OTLP over gRPC (HTTP/2 in the clear).
+    async fn start_grpc() -> Self {
+        let spans = Arc::new(Mutex::new(Vec::new()));
+        let service = TraceServiceServer::new(GrpcSink(Arc::clone(&spans)));
+        let router = axum::Router::new().route_service(
+            "/opentelemetry.proto.collector.trace.v1.TraceService/{rpc}",
+            service,
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        Self {
+            url,
+            protocol: "grpc",
+            spans,
+        }
+    }
+
     async fn start() -> Self {
         let spans = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&spans);
@@ -61,14 +102,18 @@ impl Collector {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, router).await });
-        Self { url, spans }
+        Self {
+            url,
+            protocol: "http/protobuf",
+            spans,
+        }
     }
 
     /// The variables that make an `a2a` process export here, quickly.
     fn env(&self) -> [(&'static str, String); 3] {
         [
             ("OTEL_EXPORTER_OTLP_ENDPOINT", self.url.clone()),
-            ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf".to_owned()),
+            ("OTEL_EXPORTER_OTLP_PROTOCOL", self.protocol.to_owned()),
             ("OTEL_BSP_SCHEDULE_DELAY", "100".to_owned()),
         ]
     }
@@ -369,5 +414,29 @@ async fn on_every_binding_the_callers_context_is_the_parent_of_the_request_span(
             "{binding} {version}: {request:?}"
         );
     }
+    agent.terminate();
+}
+
+#[tokio::test]
+async fn spans_go_over_otlp_grpc_from_a_server_and_a_command_that_exits() {
+    let collector = Collector::start_grpc().await;
+    let mut command = a2a();
+    command.envs(collector.env());
+    let mut agent = Server::start_command(command, &[]);
+    let run = traced_cli(&collector, &["send", &agent.url, "over gRPC export"]).await;
+    run.ok();
+    // The command's span was sent before it exited, after its own runtime had stopped.
+    let client = collector
+        .wait_for("a2a send", |span| {
+            span.service == "a2a" && span.name == "a2a send"
+        })
+        .await;
+    // The agent's request span, a child of the command's, came the same way.
+    let request = collector
+        .wait_for("the agent's request", |span| {
+            span.service == "a2a-serve" && span.parent == client.span_id
+        })
+        .await;
+    assert_eq!(request.trace_id, client.trace_id, "{request:?}");
     agent.terminate();
 }

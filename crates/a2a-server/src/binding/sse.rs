@@ -135,15 +135,20 @@ impl Stream for Frames {
         let Some(period) = this.keepalive else {
             return Poll::Pending;
         };
-        let deadline = tokio::time::Instant::now() + period;
-        let idle = this
-            .idle
-            .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+        // The clock is read once per idle period, when the wait starts, not at every poll.
         if !this.armed {
-            idle.as_mut().reset(deadline);
+            let deadline = tokio::time::Instant::now() + period;
+            match this.idle.as_mut() {
+                Some(idle) => idle.as_mut().reset(deadline),
+                None => this.idle = Some(Box::pin(tokio::time::sleep_until(deadline))),
+            }
             this.armed = true;
         }
-        if idle.as_mut().poll(cx).is_ready() {
+        let elapsed = this
+            .idle
+            .as_mut()
+            .is_some_and(|idle| idle.as_mut().poll(cx).is_ready());
+        if elapsed {
             // The next wait is a full period again.
             this.armed = false;
             return Poll::Ready(Some(Ok(Bytes::from_static(KEEP_ALIVE))));

@@ -51,8 +51,8 @@ function render(agents) {
       el("td", {}, el("strong", {}, agent.name || agent.id), " ", el("code", { class: "muted" }, agent.id),
         agent.description ? el("p", { class: "muted small" }, agent.description) : null),
       status,
-      el("td", { class: "num" }, String(agent.skills ?? "")),
-      el("td", { class: "muted", title: agent.registeredAt ? `registered ${time(agent.registeredAt)}` : "" }, time(agent.lastSeen)),
+      el("td", { class: "num col-skills" }, String(agent.skills ?? "")),
+      el("td", { class: "muted col-seen", title: agent.registeredAt ? `registered ${time(agent.registeredAt)}` : "" }, time(agent.lastSeen)),
       el("td", {}, open)));
     probe(info.connection, agent.id, status, round);
   }

@@ -274,6 +274,24 @@ impl Browser {
         .await;
     }
 
+    /// At a narrow (420 px) viewport, the current view reads in one column: no sideways
+    /// scrolling. Saves the screenshot `narrow-NAME`, then restores 1280×800.
+    async fn fits_narrow(&self, name: &str) {
+        self.size(420, 800).await;
+        let overflow = self
+            .js(
+                "return document.documentElement.scrollWidth - window.innerWidth",
+                &[],
+            )
+            .await;
+        self.shot(&format!("narrow-{name}")).await;
+        assert!(
+            overflow.as_i64().unwrap_or(0) <= 0,
+            "{name}: the page scrolls sideways at 420 px by {overflow}"
+        );
+        self.size(1280, 800).await;
+    }
+
     /// Connects to the agent at `url`, waits for its card, and opens the chat.
     async fn chat_with(&self, url: &str) {
         self.connect(url).await;
@@ -709,6 +727,9 @@ async fn a_task_timeline_lists_its_events_with_ids_and_survives_a_reload() {
         "no call missing"
     );
     browser.shot("wire").await;
+    browser.fits_narrow("wire").await;
+    browser.tab("tasks").await;
+    browser.fits_narrow("tasks").await;
     browser.close().await;
 }
 
@@ -790,6 +811,7 @@ async fn a_gateway_lists_its_agents_and_one_opens() {
         .await;
     assert!(dead.contains("cannot reach the agent"), "{dead}");
     browser.shot("agents").await;
+    browser.fits_narrow("agents").await;
     browser
         .click("[data-testid=open-agent][data-agent-id=echo-browser]")
         .await;

@@ -450,6 +450,7 @@ async fn connecting_to_a_served_agent_shows_its_card() {
         .await;
     browser.tab("connect").await;
     browser.shot("connect").await;
+    browser.fits_narrow("connect").await;
     browser.close().await;
 }
 
@@ -761,6 +762,7 @@ async fn a_push_delivery_from_a_local_agent_is_listed_with_its_checks() {
         .text_contains("[data-testid=delivery]:last-child", "TASK_STATE_")
         .await;
     browser.shot("push").await;
+    browser.fits_narrow("push").await;
     browser.close().await;
 }
 

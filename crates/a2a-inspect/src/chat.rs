@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 use crate::app::{AppState, Shared};
 use crate::connection::Connection;
 use crate::error::ApiError;
-use crate::wire::{CALL_IDS, SseFrame, now, pretty_value};
+use crate::wire::{CALL_IDS, GrpcCall};
 
 /// The body of a send.
 #[derive(Debug, Deserialize)]
@@ -56,17 +56,7 @@ pub(crate) async fn send(
     let client = connection.client(body.binding.as_deref())?;
     let (sender, receiver) = mpsc::channel(64);
     let ids = Arc::new(std::sync::Mutex::new(Vec::new()));
-    tokio::spawn(CALL_IDS.scope(
-        ids,
-        relay(
-            Arc::clone(&state),
-            connection,
-            client,
-            request,
-            body.stream,
-            sender,
-        ),
-    ));
+    tokio::spawn(CALL_IDS.scope(ids, relay(connection, client, request, body.stream, sender)));
     Ok(event_stream(receiver).into_response())
 }
 
@@ -168,7 +158,6 @@ fn part(part: &Value) -> Result<Value, ApiError> {
 
 /// Makes the call and sends its frames, then `end`.
 async fn relay(
-    state: Arc<Shared>,
     connection: Arc<Connection>,
     client: A2aClient,
     request: SendMessageRequest,
@@ -180,13 +169,8 @@ async fn relay(
     } else {
         "SendMessage"
     };
-    let grpc = (client.binding() == ProtocolBinding::Grpc).then(|| {
-        let body = serde_json::to_value(&request).unwrap_or(Value::Null);
-        state
-            .wire
-            .record_grpc(&connection.id, operation, client.url(), &body)
-    });
-    let started = std::time::Instant::now();
+    let grpc = (client.binding() == ProtocolBinding::Grpc)
+        .then(|| connection.grpc_call(&client, operation, &request));
     let announce = |ids: Option<u64>| {
         let sender = sender.clone();
         async move {
@@ -194,7 +178,7 @@ async fn relay(
         }
     };
     let opened_id = || {
-        grpc.or_else(|| {
+        grpc.as_ref().map(GrpcCall::id).or_else(|| {
             CALL_IDS
                 .try_with(|ids| ids.lock().ok().and_then(|ids| ids.first().copied()))
                 .ok()
@@ -210,13 +194,8 @@ async fn relay(
                     match item {
                         Ok(event) => {
                             let value = serde_json::to_value(&event).unwrap_or(Value::Null);
-                            if let Some(id) = grpc {
-                                state.wire.update(id, |call| {
-                                    call.sse.push(SseFrame {
-                                        time: now(),
-                                        frame: format!("data: {value}"),
-                                    });
-                                });
+                            if let Some(recorded) = &grpc {
+                                recorded.event(&value);
                             }
                             if sender.send(frame("a2a", &value)).await.is_err() {
                                 // The page went away; dropping the stream closes the call.
@@ -241,25 +220,16 @@ async fn relay(
         match answer {
             Ok(answer) => {
                 let value = serde_json::to_value(&answer).unwrap_or(Value::Null);
-                if let Some(id) = grpc {
-                    let body = pretty_value(&value);
-                    state
-                        .wire
-                        .update(id, |call| call.response_body = Some(body));
+                if let Some(recorded) = &grpc {
+                    recorded.answer(&value);
                 }
                 let _ = sender.send(frame("a2a", &value)).await;
             }
             Err(error) => failure = Some(error),
         }
     }
-    if let Some(id) = grpc {
-        let error = failure.as_ref().map(crate::error::error_chain);
-        let duration = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        state.wire.update(id, |call| {
-            call.status = error.is_none().then_some(200);
-            call.error = error;
-            call.duration_ms = duration;
-        });
+    if let Some(recorded) = &grpc {
+        recorded.end(failure.as_ref());
     }
     if let Some(error) = failure {
         let _ = sender

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use crate::app::{AppState, Shared, normalise};
 use crate::credentials::CredentialCheck;
 use crate::error::ApiError;
-use crate::wire::{AuthShape, RecordContext, RecordingTransport};
+use crate::wire::{AuthShape, GrpcCall, RecordContext, RecordingTransport, WireLog};
 
 /// The header an API key goes in when neither the page nor the card names one.
 const DEFAULT_API_KEY_HEADER: &str = "X-API-Key";
@@ -144,6 +144,10 @@ pub(crate) struct Connection {
     pub(crate) schemes: String,
     pub(crate) auth: Auth,
     pub(crate) transport: Arc<dyn Transport>,
+    /// What the wire log knows of this connection, and the log: for the calls recorded
+    /// outside the transport (gRPC).
+    record: Arc<RecordContext>,
+    wire: Arc<WireLog>,
     /// The answer to the connect that made this connection, for a page reloaded later.
     info: Value,
     /// A client per binding, made when first used.
@@ -162,6 +166,41 @@ impl Connection {
             );
         }
         summary
+    }
+
+    /// Makes `call`, `operation` with `request` through `client`. Over HTTP the recording
+    /// transport logs it; over gRPC it is logged here, at the call level.
+    pub(crate) async fn unary<T: serde::Serialize>(
+        &self,
+        client: &A2aClient,
+        operation: &str,
+        request: &impl serde::Serialize,
+        call: impl Future<Output = Result<T, ClientError>>,
+    ) -> Result<T, ClientError> {
+        if client.binding() != ProtocolBinding::Grpc {
+            return call.await;
+        }
+        let recorded = self.grpc_call(client, operation, request);
+        let answer = call.await;
+        match &answer {
+            Ok(value) => {
+                recorded.answer(&serde_json::to_value(value).unwrap_or(Value::Null));
+                recorded.end(None);
+            }
+            Err(error) => recorded.end(Some(error)),
+        }
+        answer
+    }
+
+    /// Starts the wire-log entry of a gRPC call.
+    pub(crate) fn grpc_call(
+        &self,
+        client: &A2aClient,
+        operation: &str,
+        request: &impl serde::Serialize,
+    ) -> GrpcCall {
+        let request = serde_json::to_value(request).unwrap_or(Value::Null);
+        GrpcCall::start(&self.wire, &self.record, operation, client.url(), &request)
     }
 
     /// The failure of a call, as the page reads it.
@@ -303,6 +342,8 @@ pub(crate) async fn connect(
         schemes,
         auth,
         transport: Arc::clone(&transport),
+        record: Arc::clone(&context),
+        wire: Arc::clone(&state.wire),
         info: Value::Null,
         clients: Mutex::new(HashMap::new()),
         request_timeout: state.request_timeout,
@@ -332,10 +373,6 @@ pub(crate) async fn connect(
         };
         credentials = crate::credentials::check(&connection, &client).await;
         let chosen = client.binding().as_str().to_owned();
-        *context
-            .binding
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Some(chosen.clone());
         connection
             .clients
             .get_mut()

@@ -76,10 +76,9 @@ pub(crate) async fn check(connection: &Connection, client: &A2aClient) -> Creden
     }
     if card.is_some_and(offers_extended_card) {
         let operation = "GetExtendedAgentCard";
-        match client
-            .get_extended_agent_card(GetExtendedAgentCardRequest::default())
-            .await
-        {
+        let request = GetExtendedAgentCardRequest::default();
+        let call = client.get_extended_agent_card(request.clone());
+        match connection.unary(client, operation, &request, call).await {
             Ok(extended) => {
                 return CredentialCheck::Accepted {
                     operation,
@@ -108,7 +107,8 @@ pub(crate) async fn check(connection: &Connection, client: &A2aClient) -> Creden
         page_size: Some(1),
         ..ListTasksRequest::default()
     };
-    match client.list_tasks(request).await {
+    let call = client.list_tasks(request.clone());
+    match connection.unary(client, operation, &request, call).await {
         Ok(_) => CredentialCheck::Accepted {
             operation,
             extended_card: None,

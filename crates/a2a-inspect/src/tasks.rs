@@ -5,7 +5,10 @@ use std::sync::Arc;
 
 use a2a_client::{CallOptions, ClientError};
 use a2a_types::error::ErrorKind;
-use a2a_types::{A2aError, ProtocolBinding, SubscribeToTaskRequest};
+use a2a_types::{
+    A2aError, CancelTaskRequest, GetTaskRequest, ListTasksRequest, ProtocolBinding,
+    SubscribeToTaskRequest,
+};
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
@@ -80,12 +83,18 @@ pub(crate) async fn list(
     if let Some(length) = number("historyLength", query.history_length.as_deref())? {
         request.insert("historyLength".into(), Value::from(length));
     }
-    let request = a2a_types::json::from_value(Value::Object(request)).map_err(|error| {
-        ApiError::bad_request("The task filter is not valid.").with_detail(error.to_string())
-    })?;
+    let request: ListTasksRequest =
+        a2a_types::json::from_value(Value::Object(request)).map_err(|error| {
+            ApiError::bad_request("The task filter is not valid.").with_detail(error.to_string())
+        })?;
     let client = connection.client(None)?;
-    let answer = client
-        .list_tasks(request)
+    let answer = connection
+        .unary(
+            &client,
+            "ListTasks",
+            &request,
+            client.list_tasks(request.clone()),
+        )
         .await
         .map_err(|error| connection.error(&error))?;
     Ok(Json(serde_json::to_value(answer).unwrap_or(Value::Null)))
@@ -110,12 +119,17 @@ pub(crate) async fn get(
     if let Some(length) = number("historyLength", query.history_length.as_deref())? {
         request["historyLength"] = Value::from(length);
     }
-    let request = a2a_types::json::from_value(request).map_err(|error| {
+    let request: GetTaskRequest = a2a_types::json::from_value(request).map_err(|error| {
         ApiError::bad_request("The task id is not valid.").with_detail(error.to_string())
     })?;
     let client = connection.client(None)?;
-    let task = client
-        .get_task(request)
+    let task = connection
+        .unary(
+            &client,
+            "GetTask",
+            &request,
+            client.get_task(request.clone()),
+        )
         .await
         .map_err(|error| connection.error(&error))?;
     Ok(Json(serde_json::to_value(task).unwrap_or(Value::Null)))
@@ -127,12 +141,18 @@ pub(crate) async fn cancel(
     Path((id, task)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
     let connection = state.connection(&id)?;
-    let request = a2a_types::json::from_value(json!({ "id": task })).map_err(|error| {
-        ApiError::bad_request("The task id is not valid.").with_detail(error.to_string())
-    })?;
+    let request: CancelTaskRequest =
+        a2a_types::json::from_value(json!({ "id": task })).map_err(|error| {
+            ApiError::bad_request("The task id is not valid.").with_detail(error.to_string())
+        })?;
     let client = connection.client(None)?;
-    let task = client
-        .cancel_task(request)
+    let task = connection
+        .unary(
+            &client,
+            "CancelTask",
+            &request,
+            client.cancel_task(request.clone()),
+        )
         .await
         .map_err(|error| connection.error(&error))?;
     Ok(Json(serde_json::to_value(task).unwrap_or(Value::Null)))
@@ -225,27 +245,32 @@ async fn follow(
     };
     if client.binding() == ProtocolBinding::Grpc {
         // A gRPC stream has no event ids: the decoded events, unnumbered.
+        let recorded = connection.grpc_call(&client, "SubscribeToTask", &request);
+        let mut failure = None;
         match client.subscribe_to_task(request).await {
             Ok(mut events) => {
                 while let Some(item) = events.next().await {
                     match item {
                         Ok(event) => {
                             let value = serde_json::to_value(&event).unwrap_or(Value::Null);
+                            recorded.event(&value);
                             if !send(event_frame(None, &value)).await {
+                                recorded.end(None);
                                 return;
                             }
                         }
                         Err(error) => {
-                            let _ =
-                                send(frame("error", &subscribe_error(&connection, &error))).await;
+                            failure = Some(error);
                             break;
                         }
                     }
                 }
             }
-            Err(error) => {
-                let _ = send(frame("error", &subscribe_error(&connection, &error))).await;
-            }
+            Err(error) => failure = Some(error),
+        }
+        recorded.end(failure.as_ref());
+        if let Some(error) = &failure {
+            let _ = send(frame("error", &subscribe_error(&connection, error))).await;
         }
         let _ = send(frame("end", &json!({}))).await;
         return;

@@ -192,25 +192,38 @@ impl WireLog {
             })
             .map(|call| call.id)
     }
+}
 
-    /// Records a call made outside HTTP (gRPC), at the call level.
-    pub fn record_grpc(
-        &self,
-        connection: &str,
+/// A call made over gRPC, recorded at the call level as it goes: gRPC does not pass
+/// through the [`RecordingTransport`], so its entry holds the request and the answer (or
+/// each streamed event) as JSON, without headers.
+#[derive(Debug)]
+pub(crate) struct GrpcCall {
+    log: Arc<WireLog>,
+    id: u64,
+    started: Instant,
+}
+
+impl GrpcCall {
+    /// Records the start of `operation` at `url` with `request`, for the connection
+    /// `context` describes.
+    pub(crate) fn start(
+        log: &Arc<WireLog>,
+        context: &RecordContext,
         operation: &str,
         url: &str,
         request: &Value,
-    ) -> u64 {
+    ) -> Self {
         let call = WireCall {
             id: 0,
-            connection: Some(connection.to_owned()),
+            connection: context.connection.clone(),
             time: now(),
             operation: operation.to_owned(),
             binding: Some("GRPC".to_owned()),
             method: "POST".to_owned(),
             url: url.to_owned(),
             request_headers: Vec::new(),
-            request_body: pretty_value(request),
+            request_body: pretty_value(&redact_json(request.clone())),
             status: None,
             response_headers: Vec::new(),
             response_body: None,
@@ -218,9 +231,45 @@ impl WireLog {
             duration_ms: 0,
             error: None,
             curl: String::new(),
-            a2a: None,
+            a2a: a2a_command(operation, "", Some(request), Some("GRPC"), context),
         };
-        self.begin(call)
+        Self {
+            log: Arc::clone(log),
+            id: log.begin(call),
+            started: Instant::now(),
+        }
+    }
+
+    /// The entry's id.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// One streamed event arrived.
+    pub(crate) fn event(&self, event: &Value) {
+        let frame = SseFrame {
+            time: now(),
+            frame: format!("data: {event}"),
+        };
+        self.log.update(self.id, |call| call.sse.push(frame));
+    }
+
+    /// The answer of a unary call arrived.
+    pub(crate) fn answer(&self, answer: &Value) {
+        let body = pretty_value(answer);
+        self.log
+            .update(self.id, |call| call.response_body = Some(body));
+    }
+
+    /// The call ended, with `error` when it failed.
+    pub(crate) fn end(&self, error: Option<&ClientError>) {
+        let error = error.map(crate::error::error_chain);
+        let duration = elapsed_ms(self.started);
+        self.log.update(self.id, |call| {
+            call.status = error.is_none().then_some(200);
+            call.error = error;
+            call.duration_ms = duration;
+        });
     }
 }
 
@@ -266,8 +315,6 @@ pub struct RecordContext {
     pub agent_url: String,
     /// How it authenticates.
     pub auth: AuthShape,
-    /// The binding chosen, for the `a2a` command.
-    pub binding: Mutex<Option<String>>,
     /// Lower-case names of further headers and query parameters that carry secrets (the
     /// API key header, those the card's security schemes name).
     pub secret_names: Mutex<Vec<String>>,
@@ -405,6 +452,7 @@ impl RecordingTransport {
             &operation,
             request.uri().path(),
             json.as_ref(),
+            binding.as_deref(),
             &self.context,
         );
         WireCall {
@@ -651,6 +699,7 @@ fn a2a_command(
     operation: &str,
     path: &str,
     json: Option<&Value>,
+    binding: Option<&str>,
     context: &RecordContext,
 ) -> Option<String> {
     let params = json.map(|body| body.get("params").unwrap_or(body));
@@ -719,12 +768,7 @@ fn a2a_command(
         }
         _ => return None,
     }
-    if let Some(binding) = context
-        .binding
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .as_deref()
-    {
+    if let Some(binding) = binding {
         words.push("--binding".to_owned());
         words.push(shell_quote(binding));
     }

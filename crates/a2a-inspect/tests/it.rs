@@ -1163,8 +1163,37 @@ async fn grpc_calls_are_relayed_and_recorded_at_the_call_level() {
     assert_eq!(call["operation"], "SendStreamingMessage");
     assert_eq!(call["status"], 200);
     assert!(call["sse"].as_array().unwrap().len() >= 3, "{call}");
-    // Tasks over gRPC too.
+    let command = call["a2a"].as_str().unwrap();
+    assert!(command.contains("--binding GRPC"), "{command}");
+    // Tasks over gRPC too, each call in the wire log at the call level.
     let (status, list) = page.get("/api/connections/c1/tasks").await;
     assert_eq!(status, 200, "{list}");
     assert_eq!(list["tasks"].as_array().unwrap().len(), 1);
+    let task = list["tasks"][0]["id"].as_str().unwrap().to_owned();
+    let (status, _) = page.get(&format!("/api/connections/c1/tasks/{task}")).await;
+    assert_eq!(status, 200);
+    let (status, refused) = page
+        .post(
+            &format!("/api/connections/c1/tasks/{task}/cancel"),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(status, 502, "a finished task cannot be canceled: {refused}");
+    let (_, wire) = page.get("/api/wire").await;
+    let calls = wire["calls"].as_array().unwrap();
+    for operation in ["ListTasks", "GetTask", "CancelTask"] {
+        let recorded = calls
+            .iter()
+            .rev()
+            .find(|call| call["operation"] == operation)
+            .unwrap_or_else(|| panic!("no {operation} in {wire}"));
+        assert_eq!(recorded["binding"], "GRPC", "{recorded}");
+        assert!(recorded["durationMs"].is_u64(), "{recorded}");
+        if operation == "CancelTask" {
+            assert!(recorded["error"].is_string(), "{recorded}");
+        } else {
+            assert_eq!(recorded["status"], 200, "{recorded}");
+            assert!(recorded["responseBody"].is_string(), "{recorded}");
+        }
+    }
 }

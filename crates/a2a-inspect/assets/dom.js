@@ -94,6 +94,7 @@ function titleOf(kind) {
     case "timeout": return "Timed out";
     case "a2a": return "The agent returned an error";
     case "bad_request": return "Bad request";
+    case "too_large": return "Too large";
     case "unknown_connection": return "Connection gone";
     case "inspector_down": return "Inspector not answering";
     default: return "Something went wrong";

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use a2a_client::transport::{HttpTransport, Transport};
 use axum::Router;
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -34,6 +34,9 @@ pub const INSPECTOR_HEADER: &str = "x-inspector";
 /// How many push deliveries the inbox keeps.
 const PUSH_CAPACITY: usize = 500;
 
+/// The largest message the page may send by default: files travel in it as base64.
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+
 /// The inspector: its connections to agents, the wire log of every call, the push inbox.
 ///
 /// Cheap to clone; clones share everything.
@@ -55,6 +58,8 @@ pub(crate) struct Shared {
     /// Credentials to use for a URL when the page connects to it without its own.
     pub(crate) presets: Vec<(String, Auth)>,
     pub(crate) request_timeout: Duration,
+    /// The largest `POST …/send` body.
+    pub(crate) max_message_bytes: usize,
 }
 
 impl Shared {
@@ -89,6 +94,7 @@ pub struct InspectorBuilder {
     presets: Vec<(String, Auth)>,
     request_timeout: Option<Duration>,
     transport: Option<Arc<dyn Transport>>,
+    max_message_bytes: Option<usize>,
 }
 
 impl InspectorBuilder {
@@ -109,6 +115,13 @@ impl InspectorBuilder {
     /// The time limit of one call to an agent (default 60 s).
     pub fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = Some(timeout);
+        self
+    }
+
+    /// The largest message the page may send, files (as base64) included
+    /// [default: [`DEFAULT_MAX_MESSAGE_BYTES`]]; a larger one is refused with 413.
+    pub fn max_message_bytes(mut self, bytes: usize) -> Self {
+        self.max_message_bytes = Some(bytes);
         self
     }
 
@@ -137,6 +150,7 @@ impl InspectorBuilder {
                 base_url: RwLock::new(self.base_url),
                 presets: self.presets,
                 request_timeout: self.request_timeout.unwrap_or(Duration::from_secs(60)),
+                max_message_bytes: self.max_message_bytes.unwrap_or(DEFAULT_MAX_MESSAGE_BYTES),
             }),
         })
     }
@@ -170,7 +184,10 @@ impl Inspector {
             .route("/api/connect", post(crate::connection::connect))
             .route("/api/connections", get(list_connections))
             .route("/api/connections/{c}", delete(delete_connection))
-            .route("/api/connections/{c}/send", post(crate::chat::send))
+            .route(
+                "/api/connections/{c}/send",
+                post(crate::chat::send).layer(DefaultBodyLimit::max(self.state.max_message_bytes)),
+            )
             .route("/api/connections/{c}/tasks", get(crate::tasks::list))
             .route("/api/connections/{c}/tasks/{id}", get(crate::tasks::get))
             .route(

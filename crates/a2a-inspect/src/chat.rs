@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 
 use crate::app::{AppState, Shared};
 use crate::connection::Connection;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorKindName};
 use crate::wire::{CALL_IDS, GrpcCall};
 
 /// The body of a send.
@@ -45,9 +45,28 @@ struct SendBody {
 pub(crate) async fn send(
     State(state): AppState,
     Path(id): Path<String>,
-    body: axum::body::Bytes,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, ApiError> {
     let connection = state.connection(&id)?;
+    let body = body.map_err(|rejection| {
+        if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+            let limit = state.max_message_bytes;
+            let size = if limit >= 1024 * 1024 {
+                format!("{} MiB", limit / (1024 * 1024))
+            } else {
+                format!("{limit} bytes")
+            };
+            ApiError::new(
+                ErrorKindName::TooLarge,
+                format!(
+                    "The message is larger than the inspector takes ({size}, files counted as base64)."
+                ),
+            )
+        } else {
+            ApiError::bad_request("The message could not be read.")
+                .with_detail(rejection.body_text())
+        }
+    })?;
     let body: SendBody = serde_json::from_slice(&body).map_err(|error| {
         ApiError::bad_request("The message is not in the form the inspector reads.")
             .with_detail(error.to_string())

@@ -33,6 +33,8 @@ pub enum ErrorKindName {
     A2a,
     /// A malformed call to the inspector itself (HTTP 400; 403 without `X-Inspector`).
     BadRequest,
+    /// A message too large for the inspector or for the agent (HTTP 413).
+    TooLarge,
     /// No connection of that id (HTTP 404).
     UnknownConnection,
 }
@@ -46,6 +48,7 @@ impl ErrorKindName {
             Self::NotFound | Self::UnknownConnection => StatusCode::NOT_FOUND,
             Self::Timeout => StatusCode::GATEWAY_TIMEOUT,
             Self::BadRequest => StatusCode::BAD_REQUEST,
+            Self::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         }
     }
 }
@@ -127,6 +130,12 @@ impl ApiError {
             ClientError::Http { status: 403, .. } => with_detail(Self::new(
                 ErrorKindName::Forbidden,
                 "The agent refused the request: 403 Forbidden. The credentials are valid but not allowed to do this.",
+            )),
+            ClientError::Http { status: 413, .. } => with_detail(Self::new(
+                ErrorKindName::TooLarge,
+                format!(
+                    "The agent at {url} refused the message as too large (413 Payload Too Large)."
+                ),
             )),
             ClientError::Http { status: 404, .. } => with_detail(Self::new(
                 ErrorKindName::NotFound,

@@ -201,6 +201,7 @@ fn from_gateway(connection: &Connection, error: &ClientError) -> (&'static str, 
                 | ErrorKindName::Timeout
                 | ErrorKindName::A2a
                 | ErrorKindName::BadRequest
+                | ErrorKindName::TooLarge
                 | ErrorKindName::UnknownConnection => ("unknown", api.message),
             }
         }

@@ -83,7 +83,8 @@
 //! `POST /api/connections/{c}/send` with `{"parts": [{"text"} | {"file": {"name",
 //! "mediaType", "bytes": "<base64>"}} | {"data": <JSON>}], "taskId", "contextId",
 //! "messageId" (optional; a fresh one when absent), "stream": bool, "binding": null|"...",
-//! "push": bool, "returnImmediately": bool}` answers
+//! "push": bool, "returnImmediately": bool}` (at most [`DEFAULT_MAX_MESSAGE_BYTES`], or
+//! [`InspectorBuilder::max_message_bytes`]; larger is a 413 `too_large` error) answers
 //! `text/event-stream` frames: `event: call` `{"wire": <wire id>}` first; `event: a2a` with
 //! one StreamResponse (`{"task"}`, `{"message"}`, `{"statusUpdate"}`, `{"artifactUpdate"}`)
 //! per event as it arrives (a non-streaming send: one frame with the task or message);
@@ -127,5 +128,8 @@ mod tasks;
 pub mod validate;
 pub mod wire;
 
-pub use self::app::{CONTENT_SECURITY_POLICY, INSPECTOR_HEADER, Inspector, InspectorBuilder};
+pub use self::app::{
+    CONTENT_SECURITY_POLICY, DEFAULT_MAX_MESSAGE_BYTES, INSPECTOR_HEADER, Inspector,
+    InspectorBuilder,
+};
 pub use self::connection::Auth;

@@ -505,6 +505,34 @@ async fn an_auth_required_state_is_relayed_as_it_happens() {
 }
 
 #[tokio::test]
+async fn a_message_larger_than_the_inspector_takes_is_a_clear_413() {
+    let agent = agent(None).await;
+    let page = inspector_with(Inspector::builder().max_message_bytes(10_000)).await;
+    page.connect(&agent.base, json!({"kind": "none"})).await;
+    let big = "x".repeat(20_000);
+    let (status, body) = page
+        .post("/api/connections/c1/send", &json!({"parts": text(&big)}))
+        .await;
+    assert_eq!(status, 413, "{body}");
+    assert_eq!(body["error"]["kind"], "too_large");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("larger than the inspector takes (10000 bytes"),
+        "{message}"
+    );
+    // Nothing reached the agent.
+    let (_, wire) = page.get("/api/wire").await;
+    assert!(
+        wire["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|call| call["operation"] != "SendMessage"),
+        "{wire}"
+    );
+}
+
+#[tokio::test]
 async fn tasks_are_listed_read_and_canceled() {
     let (_agent, page) = connected().await;
     let frames = page

@@ -23,7 +23,7 @@ use nix::unistd::Pid;
 use serde_json::{Value, json};
 
 use crate::actions::RunServer;
-use crate::support::{Server, TempFile, a2a, eventually};
+use crate::support::{Server, TempFile, a2a, eventually, user_message};
 
 /// One browser at a time: the machine has few cores, and Chromium is heavy.
 static BROWSER_TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -731,6 +731,54 @@ async fn a_task_timeline_lists_its_events_with_ids_and_survives_a_reload() {
     browser.fits_narrow("wire").await;
     browser.tab("tasks").await;
     browser.fits_narrow("tasks").await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_task_list_pages_and_filters_by_context_and_state() {
+    let _turn = BROWSER_TURN.lock().await;
+    let agent = Server::start(&[]);
+    for index in 0..23 {
+        agent
+            .send(&format!("page-{index}"), "one of many", json!({}))
+            .await;
+    }
+    for index in 0..2 {
+        let mut message = user_message(&format!("in-context-{index}"), "in one context");
+        message["contextId"] = json!("ctx-paging");
+        agent.call("SendMessage", json!({"message": message})).await;
+    }
+    let Some((browser, _inspect)) = open().await else {
+        return;
+    };
+    browser.connect(&agent.url).await;
+    browser.visible("[data-testid=card-name]").await;
+    browser.tab("tasks").await;
+    const ROWS: &str = "document.querySelectorAll('#tasks-body tr').length";
+    // 25 tasks, 20 to a page.
+    browser.until(&format!("{ROWS} === 20"), &[]).await;
+    browser.click("#tasks-next").await;
+    browser.until(&format!("{ROWS} === 5"), &[]).await;
+    assert_eq!(
+        browser
+            .js("return document.getElementById('tasks-next').hidden", &[])
+            .await,
+        json!(true),
+        "the last page offers no next one"
+    );
+    browser.click("#tasks-first").await;
+    browser.until(&format!("{ROWS} === 20"), &[]).await;
+    // One context's tasks only.
+    browser.fill("#tasks-context", "ctx-paging").await;
+    browser.click("#tasks-load").await;
+    browser.until(&format!("{ROWS} === 2"), &[]).await;
+    // And a state none of them is in.
+    browser.choose("#tasks-status", "TASK_STATE_CANCELED").await;
+    browser.click("#tasks-load").await;
+    browser.until(&format!("{ROWS} === 0"), &[]).await;
+    browser
+        .text_contains("#tasks-count", "No tasks match")
+        .await;
     browser.close().await;
 }
 

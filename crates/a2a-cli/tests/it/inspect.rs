@@ -735,6 +735,44 @@ async fn a_task_timeline_lists_its_events_with_ids_and_survives_a_reload() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_task_is_canceled_from_its_timeline() {
+    let _turn = BROWSER_TURN.lock().await;
+    let agent = Server::start(&["--agent", "conformance"]);
+    let Some((browser, _inspect)) = open().await else {
+        return;
+    };
+    browser.connect(&agent.url).await;
+    let task_id = browser
+        .ask_for_input("tck-input-required-cancel", "wait for me")
+        .await;
+    browser.tab("tasks").await;
+    browser
+        .click(&format!(
+            "[data-testid=task-link][data-task-id='{task_id}']"
+        ))
+        .await;
+    browser
+        .text_contains("#timeline-events", "input required")
+        .await;
+    browser
+        .until("!document.getElementById('timeline-cancel').disabled", &[])
+        .await;
+    browser.click("#timeline-cancel").await;
+    // The cancel's answer and the live timeline both say so; a finished task cannot be
+    // canceled again.
+    browser.text_contains("#timeline-state", "canceled").await;
+    browser
+        .text_contains("#timeline-events", "→ canceled")
+        .await;
+    browser
+        .until("document.getElementById('timeline-cancel').disabled", &[])
+        .await;
+    let task = agent.call("GetTask", json!({"id": task_id.as_str()})).await;
+    assert_eq!(task["status"]["state"], "TASK_STATE_CANCELED", "{task}");
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_task_list_pages_and_filters_by_context_and_state() {
     let _turn = BROWSER_TURN.lock().await;
     let agent = Server::start(&[]);

@@ -412,7 +412,7 @@ async fn open() -> Option<(Browser, Server)> {
 async fn connecting_to_a_served_agent_shows_its_card() {
     let _turn = BROWSER_TURN.lock().await;
     let agent = Server::start(&[]);
-    let Some((browser, _inspect)) = open().await else {
+    let Some((browser, inspect)) = open().await else {
         return;
     };
     browser.connect(&agent.url).await;
@@ -449,6 +449,28 @@ async fn connecting_to_a_served_agent_shows_its_card() {
         )
         .await;
     browser.tab("connect").await;
+    // The page asked nothing of anybody but the inspector (the agent is the inspector's to
+    // call, not the page's).
+    let requested = browser
+        .js(
+            "return performance.getEntriesByType('resource').map((entry) => entry.name)",
+            &[],
+        )
+        .await;
+    let requested: Vec<String> = serde_json::from_value(requested).unwrap();
+    assert!(
+        requested.iter().any(|url| url.contains("/assets/")),
+        "{requested:?}"
+    );
+    let origin = inspect.url.trim_end_matches('/');
+    let foreign: Vec<&String> = requested
+        .iter()
+        .filter(|url| !url.starts_with(&format!("{origin}/")))
+        .collect();
+    assert!(
+        foreign.is_empty(),
+        "requests off the inspector's origin: {foreign:?}"
+    );
     browser.shot("connect").await;
     browser.fits_narrow("connect").await;
     browser.close().await;

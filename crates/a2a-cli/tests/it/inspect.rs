@@ -329,6 +329,21 @@ impl Browser {
         task_id.as_str().unwrap().to_owned()
     }
 
+    /// Connects to the conformance agent at `url`, starts a task that waits for input (as
+    /// [`ask_for_input`](Self::ask_for_input)) and opens its timeline; the task's id.
+    async fn waiting_timeline(&self, url: &str, message_id: &str, text: &str) -> String {
+        self.connect(url).await;
+        let task_id = self.ask_for_input(message_id, text).await;
+        self.tab("tasks").await;
+        self.click(&format!(
+            "[data-testid=task-link][data-task-id='{task_id}']"
+        ))
+        .await;
+        self.text_contains("#timeline-events", "input required")
+            .await;
+        task_id
+    }
+
     async fn say(&self, text: &str) {
         let input = self.find("#chat-input").await;
         input.send_keys(text).await.unwrap();
@@ -660,18 +675,12 @@ async fn a_task_timeline_lists_its_events_with_ids_and_survives_a_reload() {
     let Some((browser, _inspect)) = open().await else {
         return;
     };
-    browser.connect(&agent.url).await;
-    let task_id = browser
-        .ask_for_input("tck-input-required-timeline", "ask me something")
-        .await;
-    browser.tab("tasks").await;
     browser
-        .click(&format!(
-            "[data-testid=task-link][data-task-id='{task_id}']"
-        ))
-        .await;
-    browser
-        .text_contains("#timeline-events", "input required")
+        .waiting_timeline(
+            &agent.url,
+            "tck-input-required-timeline",
+            "ask me something",
+        )
         .await;
     assert_eq!(
         browser.visible("#timeline-live").await,
@@ -763,18 +772,8 @@ async fn a_waiting_task_is_canceled_from_its_timeline() {
     let Some((browser, _inspect)) = open().await else {
         return;
     };
-    browser.connect(&agent.url).await;
     let task_id = browser
-        .ask_for_input("tck-input-required-cancel", "wait for me")
-        .await;
-    browser.tab("tasks").await;
-    browser
-        .click(&format!(
-            "[data-testid=task-link][data-task-id='{task_id}']"
-        ))
-        .await;
-    browser
-        .text_contains("#timeline-events", "input required")
+        .waiting_timeline(&agent.url, "tck-input-required-cancel", "wait for me")
         .await;
     browser
         .until("!document.getElementById('timeline-cancel').disabled", &[])

@@ -127,11 +127,13 @@ async fn probe(
         Ok(card) => card,
         Err(error) => return from_gateway(connection, &error),
     };
+    // An API key goes in the header the agent's card names, as for a connection to it.
+    let card_json = serde_json::to_value(&card).ok();
     let client = match build_client(
         &card,
         None,
         &connection.auth,
-        card_api_key_header(None),
+        card_api_key_header(card_json.as_ref()),
         transport,
         ProtocolBinding::JsonRpc,
         request_timeout,

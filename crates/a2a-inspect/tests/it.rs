@@ -90,6 +90,11 @@ enum Security<'a> {
     None,
     /// This API key in `X-API-Key`.
     ApiKey(&'a str),
+    /// This API key in the header `header`.
+    ApiKeyIn {
+        header: &'a str,
+        key: &'a str,
+    },
     /// This static bearer token.
     Bearer(&'a str),
     /// OAuth 2.0 client credentials: tokens from `{server}/token`, checked at
@@ -129,10 +134,14 @@ async fn agent_with(security: Security<'_>, signed: bool, extended: bool) -> Age
     card.default_input_modes = vec!["text/plain".into()];
     card.default_output_modes = vec!["text/plain".into()];
     let authentication = match security {
-        Security::ApiKey(key) => {
+        Security::ApiKey(key) | Security::ApiKeyIn { key, .. } => {
+            let header = match security {
+                Security::ApiKeyIn { header, .. } => header,
+                _ => "X-API-Key",
+            };
             card.security_schemes.insert(
                 "key".into(),
-                SecurityScheme::api_key(ApiKeyLocation::Header, "X-API-Key"),
+                SecurityScheme::api_key(ApiKeyLocation::Header, header),
             );
             card.security_requirements
                 .push(SecurityRequirement::scheme("key", Vec::<String>::new()));
@@ -915,6 +924,44 @@ async fn a_gateway_lists_its_agents_and_opens_one() {
         asked.iter().all(|call| call["operation"] != "ListAgents"),
         "{asked:?}"
     );
+}
+
+#[tokio::test]
+async fn a_keyed_agent_behind_a_gateway_answers_the_probe_with_the_connections_key() {
+    use a2a_gateway::Gateway;
+    use a2a_gateway::proxy::ProxyConfig;
+    use a2a_gateway::registry::Registry;
+
+    let agent = agent_with(
+        Security::ApiKeyIn {
+            header: "X-Custom-Key",
+            key: KEY,
+        },
+        false,
+        false,
+    )
+    .await;
+    let registry = Arc::new(Registry::in_memory().await.unwrap());
+    let gateway = Gateway::new(Arc::clone(&registry), ProxyConfig::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let gateway_base = format!("http://{}", listener.local_addr().unwrap());
+    let router = gateway.router();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let mut record: Value = reqwest::get(format!("{}/.well-known/agent-card.json", agent.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    record["agent_id"] = json!("keyed");
+    registry.register(record).await.unwrap();
+
+    let page = inspector().await;
+    page.connect(&gateway_base, json!({"kind": "api_key", "value": KEY}))
+        .await;
+    let (status, liveness) = page.get("/api/connections/c1/agents/keyed/liveness").await;
+    assert_eq!(status, 200, "{liveness}");
+    assert_eq!(liveness["status"], "live", "{liveness}");
 }
 
 #[tokio::test]

@@ -6,6 +6,9 @@ import { $, clear, el, badge, showError, time } from "./dom.js";
 import { current, state } from "./state.js";
 import { connectTo } from "./connect.js";
 
+/** Bumped at each render and connection change: probes of an older round are dropped. */
+let generation = 0;
+
 export function init() {
   $("agents-refresh").addEventListener("click", load);
 }
@@ -15,6 +18,7 @@ export function shown() {
 }
 
 export function connectionChanged() {
+  generation += 1;
   clear($("agents-body"));
   showError($("agents-error"), null);
   $("agents-status").textContent = "";
@@ -28,18 +32,17 @@ async function load() {
   $("agents-status").textContent = "Loading…";
   try {
     const answer = await api("GET", `/api/connections/${seg(info.connection)}/agents`);
-    render(answer?.agents ?? []);
+    // Another connection was picked meanwhile: its own load shows its agents.
+    if (current()?.connection !== info.connection) return;
+    render(info.connection, answer?.agents ?? []);
   } catch (error) {
     $("agents-status").textContent = "";
     showError($("agents-error"), error);
   }
 }
 
-let generation = 0;
-
-function render(agents) {
+function render(connection, agents) {
   const body = clear($("agents-body"));
-  const info = current();
   const round = ++generation;
   $("agents-status").textContent = agents.length ? `${agents.length} registered` : "No agents are registered with this gateway.";
   const auth = state.auth;
@@ -54,7 +57,7 @@ function render(agents) {
       el("td", { class: "num col-skills" }, String(agent.skills ?? "")),
       el("td", { class: "muted col-seen", title: agent.registeredAt ? `registered ${time(agent.registeredAt)}` : "" }, time(agent.lastSeen)),
       el("td", {}, open)));
-    probe(info.connection, agent.id, status, round);
+    probe(connection, agent.id, status, round);
   }
 }
 

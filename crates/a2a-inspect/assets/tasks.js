@@ -72,8 +72,11 @@ async function load() {
   $("tasks-count").textContent = "Loading…";
   try {
     const answer = await api("GET", `/api/connections/${seg(info.connection)}/tasks?${query}`);
+    // Another connection was picked meanwhile: its own load shows its tasks.
+    if (current()?.connection !== info.connection) return;
     render(answer ?? {});
   } catch (error) {
+    if (current()?.connection !== info.connection) return;
     $("tasks-count").textContent = "";
     showError($("tasks-error"), error);
   }

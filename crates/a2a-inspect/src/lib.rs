@@ -34,7 +34,7 @@
 //! `detail` the technical text or the agent's A2A error JSON. Kinds and statuses:
 //! `unreachable` 502, `unauthorized` 401, `forbidden` 403, `not_found` 404, `invalid_card`
 //! 502, `timeout` 504, `a2a` 502 (the agent's A2A error: `detail` is its JSON-RPC error,
-//! `code` and `reason` its code and `ErrorInfo` reason), `bad_request` 400,
+//! `code` and `reason` its code and `ErrorInfo` reason), `bad_request` 400, `too_large` 413,
 //! `unknown_connection` 404.
 //!
 //! | call | answer |

@@ -1272,3 +1272,105 @@ async fn grpc_calls_are_relayed_and_recorded_at_the_call_level() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdks_agent_is_inspected_on_each_of_its_bindings() {
+    use a2a_test_support::python;
+    let Some(interpreter) = python::interpreter() else {
+        return;
+    };
+    let agent = tokio::task::spawn_blocking(move || {
+        python::echo_agent_grpc(&interpreter, Duration::from_secs(60))
+    })
+    .await
+    .unwrap();
+    let page = inspector().await;
+    for binding in ["JSONRPC", "HTTP+JSON", "GRPC"] {
+        let (status, connected) = page
+            .post(
+                "/api/connect",
+                &json!({"url": agent.url, "binding": binding}),
+            )
+            .await;
+        assert_eq!(status, 200, "{binding}: {connected}\n{}", agent.log());
+        assert_eq!(connected["binding"], binding);
+        assert_eq!(connected["card"]["name"], "Python echo agent");
+        let errors: Vec<&Value> = connected["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|finding| finding["level"] == "error")
+            .collect();
+        assert!(errors.is_empty(), "{binding}: {errors:?}");
+        let connection = connected["connection"].as_str().unwrap();
+        for stream in [false, true] {
+            let frames = page
+                .send(
+                    connection,
+                    &json!({"parts": text("from the inspector"), "stream": stream}),
+                )
+                .await;
+            assert_eq!(names(&frames).last(), Some(&"end"), "{frames:?}");
+            assert_eq!(
+                last_state(&frames).as_deref(),
+                Some("TASK_STATE_COMPLETED"),
+                "{binding} stream={stream}: {frames:?}"
+            );
+            let answered = frames
+                .iter()
+                .any(|(_, _, data)| data.to_string().contains("echo: from the inspector"));
+            assert!(answered, "{binding} stream={stream}: {frames:?}");
+            // The call is in the wire log, over the binding it went.
+            let wire_id = frames[0].2["wire"].as_u64().unwrap();
+            let call = page.wire_call(wire_id).await;
+            assert_eq!(call["binding"], binding, "{call}");
+        }
+        let (status, list) = page
+            .get(&format!("/api/connections/{connection}/tasks"))
+            .await;
+        assert_eq!(status, 200, "{binding}: {list}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_v03_agent_of_the_python_sdk_is_inspected_through_the_translating_client() {
+    use a2a_test_support::python;
+    let Some(interpreter) = python::interpreter_03() else {
+        return;
+    };
+    let agent = tokio::task::spawn_blocking(move || {
+        let script = python::workspace_root().join("tests/interop/python03/serve_agent.py");
+        let mut command = python::command(&interpreter, &script);
+        command.arg("0");
+        python::Listening::start(command, "ready ", "serve_agent.py", Duration::from_secs(60))
+    })
+    .await
+    .unwrap();
+    let page = inspector().await;
+    let connected = page.connect(&agent.url, json!({"kind": "none"})).await;
+    assert_eq!(connected["binding"], "JSONRPC", "{connected}");
+    let findings = connected["findings"].to_string();
+    assert!(
+        findings.contains("0.3"),
+        "the card is read as v0.3: {findings}"
+    );
+    let connection = connected["connection"].as_str().unwrap();
+    let frames = page
+        .send(
+            connection,
+            &json!({"parts": text("from the inspector"), "stream": true}),
+        )
+        .await;
+    assert_eq!(
+        last_state(&frames).as_deref(),
+        Some("TASK_STATE_COMPLETED"),
+        "{frames:?}\n{}",
+        agent.log()
+    );
+    assert!(
+        frames
+            .iter()
+            .any(|(_, _, data)| data.to_string().contains("echo: from the inspector")),
+        "{frames:?}"
+    );
+}

@@ -212,6 +212,34 @@ async fn inspector() -> Page {
     inspector_with(Inspector::builder()).await
 }
 
+/// A gateway on 127.0.0.1 with its registry in memory, `agent` registered in it as
+/// `agent_id`: the gateway's base URL, its registry (to register more) and the agent's card.
+async fn gateway_in_front_of(
+    agent: &Agent,
+    agent_id: &str,
+) -> (String, Arc<a2a_gateway::registry::Registry>, Value) {
+    use a2a_gateway::Gateway;
+    use a2a_gateway::proxy::ProxyConfig;
+    use a2a_gateway::registry::Registry;
+
+    let registry = Arc::new(Registry::in_memory().await.unwrap());
+    let gateway = Gateway::new(Arc::clone(&registry), ProxyConfig::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let gateway_base = format!("http://{}", listener.local_addr().unwrap());
+    let router = gateway.router();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let card: Value = reqwest::get(format!("{}/.well-known/agent-card.json", agent.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut record = card.clone();
+    record["agent_id"] = json!(agent_id);
+    registry.register(record).await.unwrap();
+    (gateway_base, registry, card)
+}
+
 /// An agent without credentials, and an inspector connected to it as `c1`.
 async fn connected() -> (Agent, Page) {
     let agent = agent(None).await;
@@ -245,6 +273,15 @@ impl Page {
             .find(|call| call["id"] == id)
             .unwrap()
             .clone()
+    }
+
+    /// Cancels `task` of the connection `c1`.
+    async fn cancel(&self, task: &str) -> (u16, Value) {
+        self.post(
+            &format!("/api/connections/c1/tasks/{task}/cancel"),
+            &json!({}),
+        )
+        .await
     }
 
     async fn get(&self, path: &str) -> (u16, Value) {
@@ -566,12 +603,7 @@ async fn tasks_are_listed_read_and_canceled() {
     let (status, got) = page.get(&format!("/api/connections/c1/tasks/{task}")).await;
     assert_eq!(status, 200);
     assert_eq!(got["id"], task.as_str());
-    let (status, canceled) = page
-        .post(
-            &format!("/api/connections/c1/tasks/{task}/cancel"),
-            &json!({}),
-        )
-        .await;
+    let (status, canceled) = page.cancel(&task).await;
     assert_eq!(status, 200, "{canceled}");
     assert_eq!(canceled["status"]["state"], "TASK_STATE_CANCELED");
     // A task that does not exist is the agent's TaskNotFound.
@@ -699,12 +731,14 @@ async fn the_wire_log_redacts_the_api_key_and_renders_commands() {
 async fn wire_events_stream_each_call_as_it_happens() {
     let agent = agent(None).await;
     let page = inspector().await;
-    let mut events = page
-        .http
-        .get(format!("{}/api/wire/events", page.base))
-        .send()
-        .await
-        .unwrap();
+    let open_events = || async {
+        page.http
+            .get(format!("{}/api/wire/events", page.base))
+            .send()
+            .await
+            .unwrap()
+    };
+    let mut events = open_events().await;
     page.connect(&agent.base, json!({"kind": "none"})).await;
     let mut seen = String::new();
     while !seen.contains("GetAgentCard") {
@@ -717,12 +751,7 @@ async fn wire_events_stream_each_call_as_it_happens() {
     }
     assert!(seen.contains("event: call"), "{seen}");
     // A page that opens the stream later gets the calls made before, first.
-    let mut late = page
-        .http
-        .get(format!("{}/api/wire/events", page.base))
-        .send()
-        .await
-        .unwrap();
+    let mut late = open_events().await;
     let first = tokio::time::timeout(Duration::from_secs(10), late.chunk())
         .await
         .unwrap()
@@ -841,26 +870,8 @@ async fn the_page_and_its_guards() {
 
 #[tokio::test]
 async fn a_gateway_lists_its_agents_and_opens_one() {
-    use a2a_gateway::Gateway;
-    use a2a_gateway::proxy::ProxyConfig;
-    use a2a_gateway::registry::Registry;
-
     let agent = agent(None).await;
-    let registry = Arc::new(Registry::in_memory().await.unwrap());
-    let gateway = Gateway::new(Arc::clone(&registry), ProxyConfig::default());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let gateway_base = format!("http://{}", listener.local_addr().unwrap());
-    let router = gateway.router();
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    let card: Value = reqwest::get(format!("{}/.well-known/agent-card.json", agent.base))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let mut record = card.clone();
-    record["agent_id"] = json!("script");
-    registry.register(record).await.unwrap();
+    let (gateway_base, registry, card) = gateway_in_front_of(&agent, "script").await;
 
     let page = inspector().await;
     let connected = page.connect(&gateway_base, json!({"kind": "none"})).await;
@@ -928,10 +939,6 @@ async fn a_gateway_lists_its_agents_and_opens_one() {
 
 #[tokio::test]
 async fn a_keyed_agent_behind_a_gateway_answers_the_probe_with_the_connections_key() {
-    use a2a_gateway::Gateway;
-    use a2a_gateway::proxy::ProxyConfig;
-    use a2a_gateway::registry::Registry;
-
     let agent = agent_with(
         Security::ApiKeyIn {
             header: "X-Custom-Key",
@@ -941,20 +948,7 @@ async fn a_keyed_agent_behind_a_gateway_answers_the_probe_with_the_connections_k
         false,
     )
     .await;
-    let registry = Arc::new(Registry::in_memory().await.unwrap());
-    let gateway = Gateway::new(Arc::clone(&registry), ProxyConfig::default());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let gateway_base = format!("http://{}", listener.local_addr().unwrap());
-    let router = gateway.router();
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    let mut record: Value = reqwest::get(format!("{}/.well-known/agent-card.json", agent.base))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    record["agent_id"] = json!("keyed");
-    registry.register(record).await.unwrap();
+    let (gateway_base, _registry, _card) = gateway_in_front_of(&agent, "keyed").await;
 
     let page = inspector().await;
     page.connect(&gateway_base, json!({"kind": "api_key", "value": KEY}))
@@ -1247,12 +1241,7 @@ async fn grpc_calls_are_relayed_and_recorded_at_the_call_level() {
     let task = list["tasks"][0]["id"].as_str().unwrap().to_owned();
     let (status, _) = page.get(&format!("/api/connections/c1/tasks/{task}")).await;
     assert_eq!(status, 200);
-    let (status, refused) = page
-        .post(
-            &format!("/api/connections/c1/tasks/{task}/cancel"),
-            &json!({}),
-        )
-        .await;
+    let (status, refused) = page.cancel(&task).await;
     assert_eq!(status, 502, "a finished task cannot be canceled: {refused}");
     let (_, wire) = page.get("/api/wire").await;
     let calls = wire["calls"].as_array().unwrap();

@@ -12,6 +12,7 @@ use http::header::{ACCEPT, HeaderName, HeaderValue, LOCATION};
 use crate::binding::{A2A_VERSION, APPLICATION_JSON, error_from_answer};
 use crate::card_signature::{CardVerifier, SignatureChecks};
 use crate::error::{ClientError, TimeoutKind};
+use crate::exchange::Failed;
 use crate::options::RetryPolicy;
 use crate::transport::{HttpTransport, Transport, read_body};
 
@@ -260,34 +261,18 @@ async fn fetch_with_retries(
         .await
         .unwrap_or_else(|_| Err(ClientError::Timeout(TimeoutKind::Request).into()));
         match fetched {
-            Err(refused) if refused.error.is_retryable() && attempt < options.retry.max_retries => {
-                tracing::debug!(error = %refused.error, attempt, "retrying the agent card fetch");
+            Err(failed) if failed.error.is_retryable() && attempt < options.retry.max_retries => {
+                tracing::debug!(error = %failed.error, attempt, "retrying the agent card fetch");
                 // A 429 or 503 with `Retry-After` is asked again no sooner than it says
                 // (up to the policy's cap).
                 let wait = options
                     .retry
-                    .schedule(true)
-                    .wait(options.retry.delay(attempt), refused.retry_after);
+                    .wait_after(options.retry.delay(attempt), failed.retry_after);
                 tokio::time::sleep(wait).await;
                 attempt += 1;
             }
-            Err(refused) => return Err(refused.error),
+            Err(failed) => return Err(failed.error),
             Ok(fetched) => return Ok(fetched),
-        }
-    }
-}
-
-/// A failed card fetch, and how long the answer's `Retry-After` asked to wait.
-struct Refused {
-    error: ClientError,
-    retry_after: Option<Duration>,
-}
-
-impl From<ClientError> for Refused {
-    fn from(error: ClientError) -> Self {
-        Self {
-            error,
-            retry_after: None,
         }
     }
 }
@@ -296,7 +281,7 @@ async fn fetch_once(
     transport: &dyn Transport,
     mut url: url::Url,
     options: &CardFetchOptions,
-) -> Result<Fetched, Refused> {
+) -> Result<Fetched, Failed> {
     let mut redirects = 0;
     loop {
         let mut request = http::Request::get(url.as_str())
@@ -339,10 +324,12 @@ async fn fetch_once(
         let retry_after = a2a_retry::retry_after(response.headers());
         let body = read_body(response.into_body(), options.max_size).await?;
         if !status.is_success() {
-            return Err(Refused {
-                error: error_from_answer(status.as_u16(), location.as_deref(), &body),
-                retry_after,
-            });
+            return Err(Failed::from(error_from_answer(
+                status.as_u16(),
+                location.as_deref(),
+                &body,
+            ))
+            .retry_after(retry_after));
         }
         let card = decode_card(&body)?;
         let checks = match &options.verifier {

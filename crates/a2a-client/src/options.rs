@@ -319,6 +319,12 @@ impl RetryPolicy {
             .retry_after_cap(self.max_retry_after)
     }
 
+    /// The wait before trying again after `backoff`: what an answer's `Retry-After` asked
+    /// when that is longer, never more than [`max_retry_after`](Self::max_retry_after).
+    pub(crate) fn wait_after(&self, backoff: Duration, retry_after: Option<Duration>) -> Duration {
+        self.schedule(true).wait(backoff, retry_after)
+    }
+
     /// The wait before retry number `attempt` (0-based).
     pub(crate) fn delay(&self, attempt: u32) -> Duration {
         a2a_retry::Backoff::new(self.initial_backoff, self.max_backoff).delay(attempt)

@@ -102,7 +102,7 @@ impl A2aClient {
     /// The wait before trying again on the caller's own schedule: `backoff`, or the
     /// failure's `Retry-After` when longer, up to the retry policy's cap.
     pub(crate) fn wait_after(&self, backoff: Duration, retry_after: Option<Duration>) -> Duration {
-        self.inner.retry.schedule(true).wait(backoff, retry_after)
+        self.inner.retry.wait_after(backoff, retry_after)
     }
 }
 

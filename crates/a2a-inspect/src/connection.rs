@@ -392,7 +392,7 @@ pub(crate) async fn connect(
         None => json!({"status": "unsigned"}),
     };
     let extended = connection
-        .card_json
+        .card
         .as_ref()
         .is_some_and(crate::credentials::offers_extended_card);
     if let (Some(jwks), Some(_)) = (

@@ -2,7 +2,7 @@
 //! when connecting rather than on the first message.
 
 use a2a_client::{A2aClient, ClientError};
-use a2a_types::{GetExtendedAgentCardRequest, ListTasksRequest};
+use a2a_types::{AgentCard, GetExtendedAgentCardRequest, ListTasksRequest};
 use serde_json::{Value, json};
 
 use crate::connection::{Auth, Connection};
@@ -69,7 +69,7 @@ impl CredentialCheck {
 /// both change nothing on the agent. When the extended card is not configured after all,
 /// `ListTasks` is tried instead.
 pub(crate) async fn check(connection: &Connection, client: &A2aClient) -> CredentialCheck {
-    let card = connection.card_json.as_ref();
+    let card = connection.card.as_ref();
     let asked_for = card.is_some_and(requires_credentials);
     if matches!(connection.auth, Auth::None) && !asked_for {
         return CredentialCheck::NotNeeded;
@@ -151,58 +151,52 @@ fn unsupported(error: &ClientError) -> bool {
     ) || matches!(error.http_status(), Some(404 | 405 | 501))
 }
 
-/// Whether the card asks for credentials: a non-empty `securityRequirements` (v1.0) or
-/// `security` (v0.3) with at least one scheme named.
-fn requires_credentials(card: &Value) -> bool {
-    ["securityRequirements", "security"].iter().any(|member| {
-        card.get(*member)
-            .and_then(Value::as_array)
-            .is_some_and(|requirements| {
-                requirements.iter().any(|requirement| {
-                    let schemes = requirement.get("schemes").unwrap_or(requirement);
-                    schemes.as_object().is_some_and(|named| !named.is_empty())
-                })
-            })
-    })
+/// Whether the card asks for credentials: a security requirement that names a scheme (a
+/// v0.3 card's `security` is read into the same requirements).
+fn requires_credentials(card: &AgentCard) -> bool {
+    card.security_requirements
+        .iter()
+        .any(|requirement| !requirement.schemes.is_empty())
 }
 
-/// Whether the card declares an extended card (`capabilities.extendedAgentCard`, or v0.3's
-/// `supportsAuthenticatedExtendedCard`).
-pub(crate) fn offers_extended_card(card: &Value) -> bool {
-    card.pointer("/capabilities/extendedAgentCard")
-        .or_else(|| card.get("supportsAuthenticatedExtendedCard"))
-        .and_then(Value::as_bool)
-        .unwrap_or(false)
+/// Whether the card declares an extended card (`capabilities.extendedAgentCard`, or a v0.3
+/// card's `supportsAuthenticatedExtendedCard`, read into it).
+pub(crate) fn offers_extended_card(card: &AgentCard) -> bool {
+    card.capabilities.extended_agent_card == Some(true)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_card_asks_for_credentials_when_a_requirement_names_a_scheme() {
-        let v1 = json!({"securityRequirements": [{"schemes": {"apiKey": {"list": []}}}]});
-        let v03 = json!({"security": [{"bearer": []}]});
-        let empty = json!({"securityRequirements": [{"schemes": {}}]});
-        let none = json!({"securityRequirements": []});
-        assert!(requires_credentials(&v1));
-        assert!(requires_credentials(&v03));
-        assert!(!requires_credentials(&empty));
-        assert!(!requires_credentials(&none));
-        assert!(!requires_credentials(&json!({})));
+    fn card(json: Value) -> AgentCard {
+        let mut card = json!({
+            "name": "n", "description": "d", "version": "1", "capabilities": {},
+            "supportedInterfaces": [
+                {"url": "http://127.0.0.1:1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+            ],
+        });
+        if let (Some(card), Value::Object(extra)) = (card.as_object_mut(), json) {
+            card.extend(extra);
+        }
+        a2a_types::json::from_value(card).unwrap()
     }
 
     #[test]
-    fn an_extended_card_is_offered_by_either_version_of_the_flag() {
-        assert!(offers_extended_card(
-            &json!({"capabilities": {"extendedAgentCard": true}})
-        ));
-        assert!(offers_extended_card(
-            &json!({"supportsAuthenticatedExtendedCard": true})
-        ));
-        assert!(!offers_extended_card(
-            &json!({"capabilities": {"extendedAgentCard": false}})
-        ));
-        assert!(!offers_extended_card(&json!({"capabilities": {}})));
+    fn a_card_asks_for_credentials_when_a_requirement_names_a_scheme() {
+        let named = card(json!({"securityRequirements": [{"schemes": {"key": {"list": []}}}]}));
+        let empty = card(json!({"securityRequirements": [{"schemes": {}}]}));
+        assert!(requires_credentials(&named));
+        assert!(!requires_credentials(&empty));
+        assert!(!requires_credentials(&card(json!({}))));
+    }
+
+    #[test]
+    fn an_extended_card_is_offered_by_the_capability() {
+        let offered = card(json!({"capabilities": {"extendedAgentCard": true}}));
+        let declined = card(json!({"capabilities": {"extendedAgentCard": false}}));
+        assert!(offers_extended_card(&offered));
+        assert!(!offers_extended_card(&declined));
+        assert!(!offers_extended_card(&card(json!({}))));
     }
 }

@@ -193,10 +193,10 @@ impl Activity {
             let write = self
                 .write_deadline(limits)
                 .map(|deadline| (deadline, Expiry::WriteStalled));
-            let first = match (self.deadline(limits), write) {
-                (Some(phase), Some(write)) => Some(if write.0 < phase.0 { write } else { phase }),
-                (phase, write) => phase.or(write),
-            };
+            let first = [self.deadline(limits), write]
+                .into_iter()
+                .flatten()
+                .min_by_key(|(deadline, _)| *deadline);
             let wake = match first {
                 Some((deadline, expiry)) if deadline <= now => return expiry,
                 Some((deadline, _)) => deadline.min(look_again),

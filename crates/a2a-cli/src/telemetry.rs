@@ -155,40 +155,45 @@ pub(crate) fn shutdown() {
     }
 }
 
-/// Whether the traces go over gRPC: `grpc` in `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else in
-/// `OTEL_EXPORTER_OTLP_PROTOCOL`.
+/// `name`'s value, trimmed, unless it is unset or blank.
+fn given(variable: &impl Fn(&str) -> Option<String>, name: &str) -> Option<String> {
+    variable(name)
+        .map(|value| value.trim().to_owned())
+        .filter(|value| !value.is_empty())
+}
+
+/// The traces' own `OTEL_EXPORTER_OTLP_TRACES_{setting}`, else the shared
+/// `OTEL_EXPORTER_OTLP_{setting}`.
+fn traces_setting(variable: &impl Fn(&str) -> Option<String>, setting: &str) -> Option<String> {
+    given(variable, &format!("OTEL_EXPORTER_OTLP_TRACES_{setting}"))
+        .or_else(|| given(variable, &format!("OTEL_EXPORTER_OTLP_{setting}")))
+}
+
+/// Whether the traces go over gRPC: their protocol is `grpc`.
 fn grpc(variable: impl Fn(&str) -> Option<String>) -> bool {
-    let set = |name: &str| variable(name).filter(|value| !value.trim().is_empty());
-    set("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
-        .or_else(|| set("OTEL_EXPORTER_OTLP_PROTOCOL"))
-        .is_some_and(|protocol| protocol.trim().eq_ignore_ascii_case("grpc"))
+    traces_setting(&variable, "PROTOCOL")
+        .is_some_and(|protocol| protocol.eq_ignore_ascii_case("grpc"))
 }
 
 /// Whether the traces endpoint is `https://`.
 fn https(variable: impl Fn(&str) -> Option<String>) -> bool {
-    let set = |name: &str| variable(name).filter(|value| !value.trim().is_empty());
-    set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
-        .or_else(|| set("OTEL_EXPORTER_OTLP_ENDPOINT"))
-        .is_some_and(|endpoint| {
-            endpoint
-                .trim()
-                .get(..8)
-                .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
-        })
+    traces_setting(&variable, "ENDPOINT").is_some_and(|endpoint| {
+        endpoint
+            .get(..8)
+            .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
+    })
 }
 
 /// Whether `variable` configures an export: an endpoint given, and the SDK and the traces
 /// exporter not switched off.
 fn configured(variable: impl Fn(&str) -> Option<String>) -> bool {
-    let set = |name: &str| variable(name).filter(|value| !value.trim().is_empty());
-    if set("OTEL_SDK_DISABLED").is_some_and(|value| value.trim().eq_ignore_ascii_case("true")) {
+    let is = |name: &str, value: &str| {
+        given(&variable, name).is_some_and(|set| set.eq_ignore_ascii_case(value))
+    };
+    if is("OTEL_SDK_DISABLED", "true") || is("OTEL_TRACES_EXPORTER", "none") {
         return false;
     }
-    if set("OTEL_TRACES_EXPORTER").is_some_and(|value| value.trim().eq_ignore_ascii_case("none")) {
-        return false;
-    }
-    set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT").is_some()
-        || set("OTEL_EXPORTER_OTLP_ENDPOINT").is_some()
+    traces_setting(&variable, "ENDPOINT").is_some()
 }
 
 #[cfg(test)]

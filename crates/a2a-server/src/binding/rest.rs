@@ -84,6 +84,7 @@ pub(super) async fn serve(
         Ok(Success::Document { status, body }) => {
             response::bytes(status, negotiated.media.as_str(), body)
         }
+        Ok(Success::NoContent) => response::empty(StatusCode::NO_CONTENT),
         Ok(Success::Stream(events)) => {
             let framing = sse::Framing::HttpJson {
                 profile: bindings.profile,
@@ -113,9 +114,11 @@ fn route_error(message: String, parts: &Parts) -> A2aError {
         .with_metadata("path", parts.uri.path())
 }
 
-/// A success: a document with its status, or the events of a streaming operation.
+/// A success: a document with its status, no content, or the events of a streaming
+/// operation.
 enum Success {
     Document { status: StatusCode, body: Vec<u8> },
+    NoContent,
     Stream(EventStream),
 }
 
@@ -282,11 +285,14 @@ impl RestRequest<'_> {
                     task_id: TaskId::from(task_id),
                     id: PushConfigId::from(config_id),
                 };
-                Success::ok(
-                    handler
-                        .delete_task_push_notification_config(call, request)
-                        .await,
-                )
+                let outcome = handler
+                    .delete_task_push_notification_config(call, request)
+                    .await;
+                if self.bindings.profile.deletes_with_no_content() {
+                    outcome.map(|_| Success::NoContent).map_err(Failure::from)
+                } else {
+                    Success::ok(outcome)
+                }
             }
             Operation::GetExtendedAgentCard => {
                 let request = GetExtendedAgentCardRequest { tenant };

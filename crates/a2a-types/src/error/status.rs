@@ -38,6 +38,15 @@ impl RestStatusProfile {
             Self::Rfc7807Java => "rfc7807-java",
         }
     }
+
+    /// Whether a successful DeletePushNotificationConfig answers 204 No Content (a2a-java's
+    /// REST transport) rather than 200 with `{}` (the spec).
+    pub const fn deletes_with_no_content(self) -> bool {
+        match self {
+            Self::Spec | Self::Camel => false,
+            Self::Rfc7807Java => true,
+        }
+    }
 }
 
 impl fmt::Display for RestStatusProfile {

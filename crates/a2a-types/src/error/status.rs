@@ -89,7 +89,9 @@ impl FromStr for RestStatusProfile {
 }
 
 impl ErrorKind {
-    /// The canonical gRPC status code name (spec v1.0.1 table; generic errors per §7.2).
+    /// The canonical gRPC status code name (spec v1.0.1 table; generic errors per §7.2),
+    /// except VersionNotSupported, which is `UNIMPLEMENTED` as the v1.0.0 table maps it and
+    /// the official conformance kit expects: the interface does not implement that version.
     pub const fn grpc_status(self) -> &'static str {
         match self {
             Self::TaskNotFound => "NOT_FOUND",
@@ -97,14 +99,13 @@ impl ErrorKind {
             | Self::PushNotificationNotSupported
             | Self::UnsupportedOperation
             | Self::ExtendedAgentCardNotConfigured
-            | Self::ExtensionSupportRequired
-            | Self::VersionNotSupported => "FAILED_PRECONDITION",
+            | Self::ExtensionSupportRequired => "FAILED_PRECONDITION",
+            Self::VersionNotSupported | Self::MethodNotFound => "UNIMPLEMENTED",
             Self::ContentTypeNotSupported
             | Self::ParseError
             | Self::InvalidRequest
             | Self::InvalidParams => "INVALID_ARGUMENT",
             Self::InvalidAgentResponse | Self::Internal => "INTERNAL",
-            Self::MethodNotFound => "UNIMPLEMENTED",
             Self::Authentication => "UNAUTHENTICATED",
             Self::Authorization => "PERMISSION_DENIED",
             Self::ServerBusy | Self::PayloadTooLarge => "RESOURCE_EXHAUSTED",

@@ -27,7 +27,7 @@ enum Answer<'a> {
     V03(a2a_types::v03::Method, Option<Params<'a>>),
 }
 
-/// A request's id (`None` for a notification), method name and params.
+/// A request's id (`None` when it has none), method name and params.
 type Parts<'a> = (Option<RequestId>, Cow<'a, str>, Option<Params<'a>>);
 
 /// The envelope of a well-formed request, read without building a JSON tree: the members
@@ -36,7 +36,7 @@ type Parts<'a> = (Option<RequestId>, Cow<'a, str>, Option<Params<'a>>);
 struct Envelope<'a> {
     #[serde(borrow)]
     jsonrpc: Cow<'a, str>,
-    /// Present (even as `null`) or not: a request or a notification.
+    /// Present (even as `null`) or not.
     #[serde(borrow, default, deserialize_with = "present")]
     id: Option<&'a RawValue>,
     #[serde(borrow)]
@@ -124,6 +124,10 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
             Err((id, error)) => return response::jsonrpc_error(id, &error),
         },
     };
+    // A2A defines no notifications: a request without an `id` is answered like any other,
+    // its result or error under `id: null` (as the official SDKs answer, on 1.0 and 0.3
+    // alike), so a client that forgot the id sees why its call failed instead of silence.
+    let id = id.unwrap_or(RequestId::Null);
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
     let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
     let outcome = match execute(bindings, endpoint, &method, params, &mut call).await {
@@ -131,14 +135,6 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
             return v03::serve_jsonrpc(bindings, endpoint, id, method, params, call).await;
         }
         outcome => outcome,
-    };
-    let Some(id) = id else {
-        // A notification is executed but never answered (JSON-RPC 2.0 §4.1); a streamed
-        // turn goes on without a reader, like any stream whose client left.
-        if let Err(error) = outcome {
-            tracing::debug!(method = %method, error = %error, "notification failed");
-        }
-        return response::empty(StatusCode::NO_CONTENT);
     };
     let answer = match outcome {
         Ok(Answer::Result(result)) => response::jsonrpc_success(id, &*result),

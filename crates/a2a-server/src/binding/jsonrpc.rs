@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use a2a_types::jsonrpc::{JSONRPC_VERSION, JsonRpcRequest, Method, RequestId, v0_3};
+use a2a_types::jsonrpc::{JSONRPC_VERSION, JsonRpcRequest, Method, RequestId};
 use a2a_types::{A2aError, ErrorKind, SubscribeToTaskRequest};
 use axum::extract::Request;
 use axum::response::Response;
@@ -160,7 +160,7 @@ async fn execute<'a>(
 ) -> Result<Answer<'a>, A2aError> {
     let Some(method) = Method::from_name(name) else {
         // Only once the 1.0 lookup failed: a v0.3 method name, from a v0.3 caller.
-        if let Some(legacy) = a2a_types::v03::Method::parse(name)
+        if let Some(legacy) = a2a_types::v03::Method::parse_or_alias(name)
             && v03::speaks_v03(&bindings.handler, call.version.as_deref())
         {
             crate::access::note_operation(legacy.as_str());
@@ -215,7 +215,9 @@ async fn execute<'a>(
 /// MethodNotFound, except for the v0.3 names: those are a 0.3 client talking to a server that
 /// speaks only 1.x, which is VersionNotSupported.
 fn unknown_method(name: &str, call: &CallContext) -> A2aError {
-    match v0_3::to_v1_name(name) {
+    let v1_name =
+        a2a_types::v03::Method::parse_or_alias(name).map(|legacy| legacy.to_v1().as_str());
+    match v1_name {
         Some(v1_name) => A2aError::new(
             ErrorKind::VersionNotSupported,
             format!(

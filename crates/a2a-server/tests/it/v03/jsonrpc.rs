@@ -454,3 +454,44 @@ async fn a_v03_request_without_an_id_is_answered_under_a_null_id_with_200() {
         assert_eq!(answer["error"]["code"], code, "{body}: {answer}");
     }
 }
+
+#[tokio::test]
+async fn tasks_send_is_an_alias_of_message_send_and_tasks_send_subscribe_of_message_stream() {
+    let server = serve(ProtocolVersions::BOTH).await;
+    let task = ok(
+        &server,
+        "tasks/send",
+        json!({"message": message("old name")}),
+    )
+    .await;
+    assert_eq!(task["kind"], "task", "{task}");
+    assert_eq!(task["status"]["state"], "completed", "{task}");
+    assert_eq!(
+        task["artifacts"][0]["parts"][0]["text"], "old name",
+        "{task}"
+    );
+
+    let response = server
+        .http
+        .post(server.url("/a2a"))
+        .json(
+            &json!({"jsonrpc": "2.0", "id": 9, "method": "tasks/sendSubscribe",
+            "params": {"message": message("streamed, old name")}}),
+        )
+        .send()
+        .await
+        .unwrap();
+    let events = super::events(response).await;
+    assert!(events.iter().all(|(_, data)| data["id"] == 9), "{events:?}");
+    let last = &events.last().unwrap().1;
+    assert_eq!(last["result"]["kind"], "status-update", "{events:?}");
+    assert_eq!(last["result"]["status"]["state"], "completed", "{events:?}");
+    assert_eq!(last["result"]["final"], true, "{events:?}");
+
+    // With v0.3 off, the old names are refused as v0.3 calls are: VersionNotSupported.
+    let off = serve(ProtocolVersions::V1_ONLY).await;
+    assert_eq!(
+        code(&off, "tasks/send", json!({"message": message("x")})).await,
+        -32009
+    );
+}

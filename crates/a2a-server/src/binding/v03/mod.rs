@@ -9,6 +9,7 @@
 
 mod jsonrpc;
 mod proto;
+mod rejected;
 mod rest;
 
 use a2a_types::card::{AgentCard, AgentInterface, ProtocolBinding};
@@ -172,6 +173,7 @@ async fn run(
             })?;
             let mut result = v03::translate::result_from_v1(method, result)?;
             unmark_result(&mut result);
+            rejected::result(&mut result);
             Ok(Answer::Result(result))
         }
     }
@@ -218,7 +220,7 @@ async fn first_push_config(
 /// ends: a terminal state, or an interrupted one (input or auth required), after which a
 /// message stream closes too.
 pub(super) fn stream_event(response: &StreamResponse) -> v03::StreamEvent {
-    match response {
+    let mut event = match response {
         StreamResponse::StatusUpdate(update) => {
             let state = update.status.state;
             v03::StreamEvent::StatusUpdate(v03::TaskStatusUpdateEvent::from_v1(
@@ -227,7 +229,9 @@ pub(super) fn stream_event(response: &StreamResponse) -> v03::StreamEvent {
             ))
         }
         other => v03::StreamEvent::from(other.clone()),
-    }
+    };
+    rejected::stream_event(&mut event);
+    event
 }
 
 /// A v0.3 REST stream element (the v0.3 protobuf JSON `StreamResponse`) for a 1.0 event.
@@ -307,7 +311,9 @@ fn unmark_result(result: &mut Value) {
 /// # Errors
 /// When the task cannot be encoded.
 pub(crate) fn push_body(task: a2a_types::Task) -> Result<Vec<u8>, serde_json::Error> {
-    serde_json::to_vec(&v03::Task::from(task))
+    let mut task = v03::Task::from(task);
+    rejected::task(&mut task);
+    serde_json::to_vec(&task)
 }
 
 #[cfg(test)]

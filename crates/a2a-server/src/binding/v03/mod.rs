@@ -43,7 +43,8 @@ pub(super) fn speaks_v03(handler: &RequestHandler, version: Option<&str>) -> boo
 /// The card as served: with v0.3 on, every 1.0 JSON-RPC and HTTP+JSON interface gets a
 /// v0.3 twin at the same URL (after the 1.0 ones, so 1.0 clients pick 1.0) and the card
 /// the v0.3 top-level members ([`v03::dual_protocol_card`]); with v0.3 off, v0.3 twins of
-/// served interfaces are left out. A signed card is served as it is: its signatures cover
+/// served interfaces and every v0.3 member ([`v03::v1_only_card`]) are left out, so a
+/// strict v1.0 reader accepts the card. A signed card is served as it is: its signatures cover
 /// it as given.
 pub(crate) fn served_card(card: &AgentCard, versions: ProtocolVersions) -> AgentCard {
     if !card.signatures.is_empty() {
@@ -71,7 +72,7 @@ pub(crate) fn served_card(card: &AgentCard, versions: ProtocolVersions) -> Agent
             .collect();
         card.supported_interfaces
             .retain(|interface| !v1.iter().any(|served| twin_of(interface, served)));
-        return card;
+        return v03::v1_only_card(&card);
     }
     let twins: Vec<AgentInterface> = card
         .supported_interfaces

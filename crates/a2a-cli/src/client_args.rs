@@ -133,8 +133,9 @@ pub(crate) struct ClientArgs {
     pub(crate) timeout: Option<Duration>,
 
     /// Close a stream still open after this long, whether or not events keep coming (e.g. 5m;
-    /// a bare number is milliseconds) [default: no limit besides --timeout's silence]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Connection")]
+    /// a bare number is milliseconds; 0 for no limit besides --timeout's silence) [default: 300s]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, env = "A2A_STREAM_MAX_DURATION",
+          help_heading = "Connection")]
     pub(crate) stream_max_duration: Option<Duration>,
 
     /// Print the protocol JSON as received (in v1.0 shapes, a v0.3 agent's answers translated),

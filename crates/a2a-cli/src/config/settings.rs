@@ -190,6 +190,15 @@ impl Settings {
         if let Some(timeout) = options.blocking_timeout {
             server.blocking_timeout = timeout.0;
         }
+        if let Some(timeout) = options.event_consumption_timeout {
+            server.event_consumption_timeout = timeout.0;
+        }
+        if let Some(timeout) = options.store_reconciliation_timeout {
+            server.store_reconciliation_timeout = timeout.0;
+        }
+        if let Some(on) = options.populate_referenced_tasks {
+            server.populate_referenced_tasks = on;
+        }
         if let Some(ttl) = options.stuck_task_ttl {
             server.stuck_task_ttl = ttl.0;
         }

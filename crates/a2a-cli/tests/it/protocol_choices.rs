@@ -260,7 +260,10 @@ async fn protocol_versions_1_0_serves_a_card_the_strict_v1_schema_accepts() {
         "k-123456",
     ]);
     let card = server.get("/.well-known/agent-card.json").await;
-    assert!(!card["securitySchemes"].as_object().unwrap().is_empty(), "{card}");
+    assert!(
+        !card["securitySchemes"].as_object().unwrap().is_empty(),
+        "{card}"
+    );
     assert_eq!(card["capabilities"]["extendedAgentCard"], true, "{card}");
     let errors = v1_schema_errors(&card);
     assert!(errors.is_empty(), "{errors:#?}\n{card:#}");
@@ -277,7 +280,12 @@ async fn protocol_versions_1_0_serves_a_card_the_strict_v1_schema_accepts() {
 async fn the_default_card_is_the_union_v03_clients_discover_the_agent_by() {
     let server = Server::start(&["--agent", "conformance", "--api-key", "k-123456"]);
     let card = server.get("/.well-known/agent-card.json").await;
-    for member in ["url", "preferredTransport", "protocolVersion", "additionalInterfaces"] {
+    for member in [
+        "url",
+        "preferredTransport",
+        "protocolVersion",
+        "additionalInterfaces",
+    ] {
         assert!(card.get(member).is_some(), "{member}: {card}");
     }
     assert_eq!(card["supportsAuthenticatedExtendedCard"], true, "{card}");
@@ -296,5 +304,10 @@ async fn the_default_card_is_the_union_v03_clients_discover_the_agent_by() {
     assert!(!errors.is_empty(), "{card:#}");
     // A v1.0 reader still reads it.
     let typed: a2a_types::AgentCard = serde_json::from_value(card).unwrap();
-    assert!(typed.supported_interfaces.iter().any(|interface| interface.is_v1()));
+    assert!(
+        typed
+            .supported_interfaces
+            .iter()
+            .any(|interface| interface.is_v1())
+    );
 }

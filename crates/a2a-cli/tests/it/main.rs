@@ -19,6 +19,7 @@ mod client_chat;
 mod client_errors;
 mod client_mock;
 mod client_push;
+mod client_reach;
 mod client_send;
 mod client_stream_cap;
 mod client_tasks;

@@ -29,6 +29,7 @@ mod config;
 mod conformance;
 mod conformance_run;
 mod connections;
+mod cors_browser;
 mod crash;
 mod data_format;
 mod exec;

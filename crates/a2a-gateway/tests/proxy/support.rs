@@ -261,7 +261,8 @@ pub async fn grpc_agent() -> Value {
 }
 
 /// `stream N`: N artifacts `chunk i`, 20 ms apart, then COMPLETED; `sleep MS`: COMPLETED
-/// after MS milliseconds; anything else: one artifact echoing the text, then COMPLETED.
+/// after MS milliseconds; `who am i`: one artifact naming the caller id the gateway
+/// forwarded; anything else: one artifact echoing the text, then COMPLETED.
 struct Script;
 
 #[async_trait::async_trait]
@@ -284,6 +285,15 @@ impl AgentExecutor for Script {
                     .await?;
             }
             updater.complete(()).await?;
+        } else if text == "who am i" {
+            let caller = context
+                .headers
+                .get(a2a_gateway::proxy::CALLER_ID_HEADER)
+                .unwrap_or("nobody")
+                .to_owned();
+            updater
+                .complete_with_artifacts(vec![Artifact::from_text(caller)], ())
+                .await?;
         } else {
             updater
                 .complete_with_artifacts(vec![Artifact::from_text(text)], ())

@@ -125,7 +125,12 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
         },
     };
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
-    let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
+    let mut call = call::call_context(
+        &parts.headers,
+        &parts.extensions,
+        &query,
+        bindings.handler.credential_names(),
+    );
     let outcome = match execute(bindings, endpoint, &method, params, &mut call).await {
         Ok(Answer::V03(method, params)) => {
             return v03::serve_jsonrpc(bindings, endpoint, id, method, params, call).await;

@@ -23,6 +23,7 @@ mod limits;
 mod list_tasks;
 mod push;
 mod push_address;
+mod request_headers;
 mod return_immediately;
 mod shutdown;
 mod streaming;

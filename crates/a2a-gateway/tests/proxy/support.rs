@@ -274,9 +274,8 @@ pub async fn grpc_tls_agent() -> Value {
         .build()
         .unwrap();
     let issued = a2a_test_support::tls::Authority::new("Private CA").server();
-    let tls =
-        a2a_server::tls::TlsConfig::from_pem(issued.cert.as_bytes(), issued.key.as_bytes())
-            .unwrap();
+    let tls = a2a_server::tls::TlsConfig::from_pem(issued.cert.as_bytes(), issued.key.as_bytes())
+        .unwrap();
     let app = server.grpc_router();
     tokio::spawn(a2a_server::tls::serve_tls_h2(
         listener,

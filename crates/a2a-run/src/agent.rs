@@ -599,6 +599,11 @@ impl AgentExecutor for RunAgent {
             tenant: context.tenant.clone(),
             owner: context.owner.clone(),
         };
+        answers::refuse_owned_options(context.metadata.as_ref(), "request")
+            .and_then(|()| {
+                answers::refuse_owned_options(context.message.metadata.as_ref(), "message")
+            })
+            .map_err(ExecutorError::Refuse)?;
         let incoming = answers::read(&context.message).map_err(ExecutorError::Refuse)?;
         let (run, version) = match self.start(&context, &scope, &incoming).await? {
             Start::AskAgain(run) => {

@@ -16,6 +16,8 @@ pub const ACTIONS_KEY: &str = "actions";
 pub const APPROVALS_KEY: &str = "approvalResponses";
 /// The data part key of client-tool results.
 pub const RESULTS_KEY: &str = "clientToolResults";
+/// The data part key saying why a run stopped.
+pub(crate) const STOPPED_KEY: &str = "stopped";
 /// The data part key of an operator's results for the calls a stopped run did not know the
 /// outcome of (a run stopped for tool reconciliation).
 pub const RECONCILED_KEY: &str = "reconciledToolResults";
@@ -320,6 +322,37 @@ pub(crate) fn lists_actions(message: Option<&Message>) -> bool {
             matches!(&part.content, PartContent::Data(Value::Object(map)) if map.contains_key(ACTIONS_KEY))
         })
     })
+}
+
+/// Refuses per-turn options the executor owns: metadata (of the request or of its message,
+/// where a turn declares its client tools) that carries answers, a settlement or the run's
+/// own parts. The executor reads answers only from data parts and writes the others itself,
+/// so such metadata is a client mistake that would otherwise be silently ignored.
+///
+/// # Errors
+/// InvalidParams naming the key and where it belongs.
+pub(crate) fn refuse_owned_options(
+    metadata: Option<&a2a_types::Metadata>,
+    whose: &str,
+) -> Result<(), A2aError> {
+    let Some(metadata) = metadata else {
+        return Ok(());
+    };
+    for key in [APPROVALS_KEY, RESULTS_KEY, RECONCILED_KEY] {
+        if metadata.contains_key(key) {
+            return Err(refuse(format!(
+                "{key} in the {whose} metadata is the run's to read: send it in a data part of the message"
+            )));
+        }
+    }
+    for key in [ACTIONS_KEY, STOPPED_KEY] {
+        if metadata.contains_key(key) {
+            return Err(refuse(format!(
+                "{key} in the {whose} metadata is the run's own to write, not a caller's option"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The text a tool result gives the model: a string as it is, any other value as JSON.

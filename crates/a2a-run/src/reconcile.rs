@@ -6,7 +6,7 @@
 use a2a_types::Part;
 use serde_json::{Value, json};
 
-use crate::answers::{Incoming, RECONCILED_KEY, Resolution, output_text, refuse};
+use crate::answers::{Incoming, RECONCILED_KEY, Resolution, STOPPED_KEY, output_text, refuse};
 use crate::run::{CallState, OpenCall, Run};
 
 /// The calls of `run` whose outcome is unknown: started, and not safe to repeat.
@@ -71,7 +71,7 @@ pub(crate) fn check(
 /// reconciliation the calls to settle, `{toolCallId, toolName, input}` each.
 pub(crate) fn stopped_part(run: &Run, reason: &str, reconcile: bool) -> Part {
     if !reconcile {
-        return Part::data(json!({ "stopped": reason }));
+        return Part::data(json!({ STOPPED_KEY: reason }));
     }
     let calls: Vec<Value> = unknown_calls(run)
         .map(|open| {
@@ -82,5 +82,5 @@ pub(crate) fn stopped_part(run: &Run, reason: &str, reconcile: bool) -> Part {
             })
         })
         .collect();
-    Part::data(json!({ "stopped": reason, "reconcile": calls }))
+    Part::data(json!({ STOPPED_KEY: reason, "reconcile": calls }))
 }

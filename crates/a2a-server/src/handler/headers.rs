@@ -25,7 +25,7 @@ use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 /// map.insert("authorization", "Bearer secret".parse().unwrap());
 /// map.insert("cookie", "session=s-1; theme=dark".parse().unwrap());
 /// map.insert("x-kubemq-caller-id", "alice".parse().unwrap());
-/// let headers = RequestHeaders::from_map(map);
+/// let headers = RequestHeaders::from_map(&map);
 /// assert_eq!(headers.get("authorization"), None);
 /// assert_eq!(headers.cookie("session"), Some("s-1"));
 /// assert_eq!(headers.get("X-KubeMQ-Caller-ID"), Some("alice"));
@@ -83,8 +83,8 @@ impl RequestHeaders {
     /// `map` without `Authorization` and `Proxy-Authorization`, for hooks and executors
     /// run in-process and for tests.
     #[must_use]
-    pub fn from_map(map: HeaderMap) -> Self {
-        Self::without_credentials(&map, &CredentialNames::of([]))
+    pub fn from_map(map: &HeaderMap) -> Self {
+        Self::without_credentials(map, &CredentialNames::of([]))
     }
 
     /// `map` without the credentials `names` lists.

@@ -73,11 +73,19 @@ pub(crate) struct ServeOptions {
     /// host:port clients use to reach the gRPC listener, for the card's GRPC interface [default: the bound gRPC address]
     #[arg(long, value_name = "HOST:PORT", help_heading = "Serving")]
     pub(crate) grpc_public_url: Option<String>,
-    /// Enable CORS for browser clients [default: false]
+    /// Enable CORS for browser clients: they may send the A2A headers, Authorization and the API-key header [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Serving", num_args = 0..=1,
           require_equals = true, default_missing_value = "true",
           value_parser = BoolishValueParser::new())]
     pub(crate) cors: Option<bool>,
+    /// Origins whose browser pages may call the server, comma-separated; turns CORS on [default: any origin, credentials off]
+    #[arg(
+        long,
+        value_name = "ORIGINS",
+        value_delimiter = ',',
+        help_heading = "Serving"
+    )]
+    pub(crate) cors_origins: Option<Vec<String>>,
 
     /// Deliver push notifications: the card declares them and webhooks can be registered [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Push", num_args = 0..=1,
@@ -404,6 +412,7 @@ impl ServeOptions {
             grpc_bind: self.grpc_bind.or(lower.grpc_bind),
             grpc_public_url: self.grpc_public_url.or(lower.grpc_public_url),
             cors: self.cors.or(lower.cors),
+            cors_origins: self.cors_origins.or(lower.cors_origins),
             push_notifications: self.push_notifications.or(lower.push_notifications),
             allow_local_webhooks: self.allow_local_webhooks.or(lower.allow_local_webhooks),
             push_retry_attempts: self.push_retry_attempts.or(lower.push_retry_attempts),

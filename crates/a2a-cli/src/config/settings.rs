@@ -8,7 +8,6 @@ use std::time::Duration;
 use a2a_server::ServerConfig;
 use a2a_server::auth::Secret;
 use a2a_server::config::{CrossOwner, ProtocolVersions};
-use a2a_server::cors::CorsConfig;
 use a2a_server::store::InMemoryTaskStoreConfig;
 use a2a_store_sql::SqlStoreOptions;
 use a2a_types::ProtocolBinding;
@@ -217,9 +216,7 @@ impl Settings {
         if let Some(capacity) = options.sse_queue_capacity {
             server.sse_queue_capacity = nonzero("sse-queue-capacity", capacity)?;
         }
-        if options.cors == Some(true) {
-            server.cors = Some(CorsConfig::default());
-        }
+        server.cors = super::cors::cors(&options)?;
         if let Some(age) = options.card_max_age {
             server.card_max_age = age.0;
         }

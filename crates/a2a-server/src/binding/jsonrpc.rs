@@ -129,7 +129,12 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
     // alike), so a client that forgot the id sees why its call failed instead of silence.
     let id = id.unwrap_or(RequestId::Null);
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
-    let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
+    let mut call = call::call_context(
+        &parts.headers,
+        &parts.extensions,
+        &query,
+        bindings.handler.credential_names(),
+    );
     let outcome = match execute(bindings, endpoint, &method, params, &mut call).await {
         Ok(Answer::V03(method, params)) => {
             return v03::serve_jsonrpc(bindings, endpoint, id, method, params, call).await;

@@ -66,7 +66,12 @@ pub(super) async fn serve(
     // Named in the log only once the operation succeeded: then the task exists.
     let task_id = route.operation.task_id().map(TaskId::from);
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
-    let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
+    let mut call = call::call_context(
+        &parts.headers,
+        &parts.extensions,
+        &query,
+        bindings.handler.credential_names(),
+    );
     let request = RestRequest {
         bindings,
         parts: &parts,

@@ -154,6 +154,7 @@ impl RequestHandler {
             events,
             extras: RequestExtras {
                 caller: call.caller.clone(),
+                headers: call.headers.clone(),
                 extensions,
                 referenced_tasks,
                 configuration,

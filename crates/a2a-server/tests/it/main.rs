@@ -24,6 +24,7 @@ mod list_tasks;
 mod push;
 mod push_address;
 mod push_config_delete;
+mod request_headers;
 mod return_immediately;
 mod shutdown;
 mod streaming;

@@ -71,9 +71,9 @@ impl Millis {
         let millis = self.0.as_millis();
         match millis {
             0 => "0ms".to_owned(),
-            _ if millis % 3_600_000 == 0 => format!("{}h", millis / 3_600_000),
-            _ if millis % 60_000 == 0 => format!("{}m", millis / 60_000),
-            _ if millis % 1_000 == 0 => format!("{}s", millis / 1_000),
+            _ if millis.is_multiple_of(3_600_000) => format!("{}h", millis / 3_600_000),
+            _ if millis.is_multiple_of(60_000) => format!("{}m", millis / 60_000),
+            _ if millis.is_multiple_of(1_000) => format!("{}s", millis / 1_000),
             _ => format!("{millis}ms"),
         }
     }

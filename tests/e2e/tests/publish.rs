@@ -81,8 +81,9 @@ fn the_workspace_gives_every_crate_its_license_repository_and_toolchain() {
         assert!(root().join(file).is_file(), "no {file}");
     }
 
-    // Path dependencies of the workspace carry the version `cargo package` writes, except
-    // the dev-only ones, which packaging drops from dev-dependencies.
+    // Path dependencies of the workspace carry exactly the workspace's version, which `cargo
+    // package` writes into the published manifests; not the dev-only ones, which packaging
+    // drops from dev-dependencies.
     let version = package["version"].as_str().unwrap();
     let dependencies = manifest["workspace"]["dependencies"].as_table().unwrap();
     for (name, dependency) in dependencies {
@@ -92,11 +93,11 @@ fn the_workspace_gives_every_crate_its_license_repository_and_toolchain() {
         if dependency.get("path").is_none() {
             continue;
         }
-        let expected = (!DEV_ONLY.contains(&name.as_str())).then_some(version);
+        let expected = (!DEV_ONLY.contains(&name.as_str())).then(|| format!("={version}"));
         assert_eq!(
             dependency.get("version").and_then(toml::Value::as_str),
-            expected,
-            "workspace dependency {name}"
+            expected.as_deref(),
+            "workspace dependency {name}: exactly the workspace's version"
         );
     }
 }

@@ -169,7 +169,7 @@ pub(crate) struct ClientArgs {
     #[arg(long, help_heading = "Output")]
     pub(crate) json: bool,
 
-    /// No colours (also off when stdout is not a terminal or NO_COLOR is set)
+    /// No colours: the same as --color never
     #[arg(long, help_heading = "Output")]
     pub(crate) no_color: bool,
 }

@@ -5,14 +5,14 @@
 use std::path::PathBuf;
 
 use clap::builder::BoolishValueParser;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use a2a_server::auth::Secret;
 
 use crate::duration::Millis;
 
 /// The built-in agent to serve.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum AgentKind {
     /// Completes every task with an artifact echoing the message text.
@@ -26,7 +26,7 @@ pub(crate) enum AgentKind {
 }
 
 /// What a caller naming another caller's task is told.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum CrossOwnerAnswer {
     /// TaskNotFound, exactly as for a task that does not exist: reveals nothing.
@@ -36,7 +36,7 @@ pub(crate) enum CrossOwnerAnswer {
 }
 
 /// How logs are written to stderr.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum LogFormat {
     /// One human-readable line per event.
@@ -49,7 +49,7 @@ pub(crate) enum LogFormat {
 ///
 /// Defaults are applied after merging, in [`super::settings`]; the `[default: …]` texts
 /// below are for `--help`.
-#[derive(Debug, Clone, Default, PartialEq, clap::Args, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, clap::Args, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub(crate) struct ServeOptions {
     /// Address to listen on [default: 127.0.0.1:8080]
@@ -122,13 +122,25 @@ pub(crate) struct ServeOptions {
           value_parser = BoolishValueParser::new())]
     pub(crate) no_auth: Option<bool>,
     /// Accept this API key (secret; prefer A2A_API_KEY)
-    #[arg(long, value_name = "KEY", help_heading = "Security")]
+    #[arg(
+        long,
+        value_name = "KEY",
+        help_heading = "Security",
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) api_key: Option<Secret>,
     /// Header that carries the API key, unless the card's scheme names one [default: X-API-Key]
     #[arg(long, value_name = "NAME", help_heading = "Security")]
     pub(crate) api_key_header: Option<String>,
     /// Accept this static bearer token (secret; prefer A2A_BEARER_TOKEN)
-    #[arg(long, value_name = "TOKEN", help_heading = "Security")]
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        help_heading = "Security",
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) bearer_token: Option<Secret>,
     /// Accept JWTs signed by a key of this JWKS (needs --issuer and --audience)
     #[arg(long, value_name = "URL", help_heading = "Security")]
@@ -152,7 +164,13 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "ID", help_heading = "Security")]
     pub(crate) introspection_client_id: Option<String>,
     /// Client secret for the introspection endpoint (secret; prefer A2A_INTROSPECTION_CLIENT_SECRET)
-    #[arg(long, value_name = "SECRET", help_heading = "Security")]
+    #[arg(
+        long,
+        value_name = "SECRET",
+        help_heading = "Security",
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) introspection_client_secret: Option<Secret>,
     /// Serve HTTPS with this certificate chain (PEM)
     #[arg(long, value_name = "FILE", help_heading = "Security")]
@@ -174,7 +192,13 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "MS", help_heading = "Gateway")]
     pub(crate) heartbeat_interval: Option<Millis>,
     /// The gateway's registry key (its --registry-key), sent as a bearer token with registrations, heartbeats and deregistrations (secret; prefer A2A_REGISTER_KEY) [default: none]
-    #[arg(long, value_name = "KEY", help_heading = "Gateway")]
+    #[arg(
+        long,
+        value_name = "KEY",
+        help_heading = "Gateway",
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) register_key: Option<Secret>,
     /// CA certificates (PEM) to trust for an https:// gateway, beside the system's [default: the system's only]
     #[arg(long, value_name = "FILE", help_heading = "Gateway")]
@@ -228,7 +252,14 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "URL", help_heading = "LLM agent")]
     pub(crate) model_url: Option<String>,
     /// For `--agent llm`: the endpoint's API key; prefer the variable A2A_MODEL_API_KEY, which stays out of the process list [default: none]
-    #[arg(long, value_name = "KEY", help_heading = "LLM agent", hide = true)]
+    #[arg(
+        long,
+        value_name = "KEY",
+        help_heading = "LLM agent",
+        hide = true,
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) model_api_key: Option<String>,
     /// For `--agent llm`: a file holding the system prompt [default: none]
     #[arg(long, value_name = "FILE", help_heading = "LLM agent")]
@@ -261,7 +292,14 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "BYTES", help_heading = "LLM agent")]
     pub(crate) max_tool_output: Option<usize>,
     /// For `--agent llm`: the key signing approval requests; instances sharing a store must share it; prefer A2A_APPROVAL_KEY [default: random per process]
-    #[arg(long, value_name = "KEY", help_heading = "LLM agent", hide = true)]
+    #[arg(
+        long,
+        value_name = "KEY",
+        help_heading = "LLM agent",
+        hide = true,
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) approval_key: Option<String>,
 
     /// Where tasks are kept: `sqlite://PATH`, `postgres://URL` or `memory` [default: sqlite://a2a.db]
@@ -347,7 +385,13 @@ pub(crate) struct ServeOptions {
           value_parser = BoolishValueParser::new())]
     pub(crate) subscribe_ends_on_interrupt: Option<bool>,
     /// Key (16 bytes or more) that signs ListTasks page tokens (secret; prefer A2A_PAGE_TOKEN_KEY). Servers over one SQL store share a key kept in the database, so tokens page on any instance and after a restart; set it for memory stores behind one address [default: the store's, else new per start]
-    #[arg(long, value_name = "KEY", help_heading = "Protocol choices")]
+    #[arg(
+        long,
+        value_name = "KEY",
+        help_heading = "Protocol choices",
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) page_token_key: Option<Secret>,
 
     /// At most this many turns at once; 0 = unlimited [default: 0]

@@ -17,102 +17,31 @@
 //!   call with side effects that was under way stops the run for reconciliation.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use a2a_server::executor::Recovery;
 use a2a_server::store::{Expected, StoreError, TaskScope, Version};
 use a2a_server::{AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
-use a2a_types::{A2aError, Artifact, ArtifactChunk, Message, Part, Role, Task};
+use a2a_types::{A2aError, Artifact, ArtifactChunk, Part, Task};
 use async_trait::async_trait;
 use sha2::{Digest, Sha256};
 
 use crate::answers::{self, Incoming, RECONCILED_KEY, Resolution};
 use crate::approval::ApprovalKey;
-use crate::engine::{Leg, LegError, Outcome};
+use crate::engine::{Leg, Outcome};
 use crate::model::Model;
 use crate::policy::ToolPolicy;
 use crate::reconcile;
 use crate::run::{CallState, ChatMessage, Run, RunStatus, StopReason, ToolSpec};
+use crate::settings::{Failure, Limits, OutputKind, Settings};
+use crate::settle;
 use crate::store::RunStore;
 use crate::tools::Toolbox;
 
 /// The metadata key (of a message, or of a data part) declaring client tools.
 pub const CLIENT_TOOLS_KEY: &str = "clientTools";
-/// The id of the artifact holding a run's output.
-pub const OUTPUT_ARTIFACT_ID: &str = "output";
 /// The artifact metadata key marking a draft (text streamed as the model writes it, never
 /// stored).
 pub const DRAFT_METADATA_KEY: &str = "draft";
-
-/// Limits of one run, over all its legs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Limits {
-    /// Model calls a run may make (default 16).
-    pub max_steps: u32,
-    /// Tokens (prompt and completion) a run may use; `None` for no limit (the default).
-    pub token_budget: Option<u64>,
-    /// Wall time a run may spend in legs; `None` for no limit (the default).
-    pub wall_time: Option<Duration>,
-    /// How long one tool call may take (default 60 s); a late call fails, and the model is
-    /// told.
-    pub tool_timeout: Duration,
-    /// The most bytes of one tool's output the model sees (default 16 KiB).
-    pub max_tool_output: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Self {
-            max_steps: 16,
-            token_budget: None,
-            wall_time: None,
-            tool_timeout: Duration::from_secs(60),
-            max_tool_output: 16 * 1024,
-        }
-    }
-}
-
-/// What kind of output a run gives.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum OutputKind {
-    /// Text: the artifact has a text part (the default).
-    #[default]
-    Text,
-    /// JSON: the model's answer must parse as JSON; the artifact has a data part with
-    /// media type `application/json`, never sent in pieces.
-    Json,
-}
-
-/// Why a run failed, for [`RunAgentBuilder::failure_message`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Failure {
-    /// The model call failed with this code (`rate_limit`, `unauthorized`…).
-    Model(String),
-    /// The model's answer was not the output asked for.
-    InvalidOutput,
-    /// The run or task store failed.
-    Store,
-}
-
-type FailureMessage = Arc<dyn Fn(&Failure) -> String + Send + Sync>;
-
-/// What every turn of a [`RunAgent`] shares.
-pub(crate) struct Settings {
-    pub(crate) model: Arc<dyn Model>,
-    pub(crate) store: Arc<dyn RunStore>,
-    pub(crate) toolbox: Toolbox,
-    pub(crate) policy: ToolPolicy,
-    pub(crate) limits: Limits,
-    pub(crate) system: Option<String>,
-    pub(crate) approvals: Option<ApprovalKey>,
-    pub(crate) drafts: bool,
-    pub(crate) output: OutputKind,
-    pub(crate) definition: String,
-    pub(crate) failure_message: Option<FailureMessage>,
-}
 
 /// The agent-run executor: a model-and-tools loop behind A2A.
 ///
@@ -299,17 +228,6 @@ enum Start {
 }
 
 impl RunAgent {
-    fn failure_text(&self, failure: &Failure) -> String {
-        if let Some(message) = &self.settings.failure_message {
-            return message(failure);
-        }
-        match failure {
-            Failure::Model(code) => format!("agent run failed ({code})"),
-            Failure::InvalidOutput => "agent run failed (invalid_output)".to_owned(),
-            Failure::Store => "could not update the task".to_owned(),
-        }
-    }
-
     /// Decides, before anything is written, what this turn does.
     async fn start(
         &self,
@@ -489,103 +407,6 @@ impl RunAgent {
             let _ = updater.draft(artifact, chunk);
         }
     }
-
-    async fn settle(
-        &self,
-        outcome: Result<Outcome, LegError>,
-        run: &Run,
-        updater: TaskUpdater,
-    ) -> Result<(), ExecutorError> {
-        match outcome {
-            Ok(Outcome::Completed) => {
-                let text = run.output.clone().unwrap_or_default();
-                let part = match self.settings.output {
-                    OutputKind::Text => Part::text(text),
-                    OutputKind::Json => match parse_json_output(&text) {
-                        Some(value) => Part::data(value).with_media_type("application/json"),
-                        None => {
-                            updater
-                                .fail(self.failure_text(&Failure::InvalidOutput))
-                                .await?;
-                            return Ok(());
-                        }
-                    },
-                };
-                let artifact = Artifact::new(vec![part])
-                    .with_id(OUTPUT_ARTIFACT_ID)
-                    .with_name("output");
-                updater.complete_with_artifacts(vec![artifact], ()).await?;
-            }
-            Ok(Outcome::Suspended) => {
-                updater.require_input(self.ask_message(run)).await?;
-            }
-            Ok(Outcome::Stopped(reason)) => {
-                let text = match reason {
-                    StopReason::Drained => "The agent paused because its server is shutting down; send any message to resume.".to_owned(),
-                    StopReason::ToolReconciliationRequired => format!("The run stopped during a tool call that may have had effects; an operator must settle it: send each call's result in a data part {{{RECONCILED_KEY}: [{{toolCallId, output}}]}}."),
-                    other => format!("The run stopped ({other})."),
-                };
-                let message = Message::new(
-                    Role::Agent,
-                    vec![
-                        Part::text(text),
-                        reconcile::stopped_part(
-                            run,
-                            reason.as_str(),
-                            reason == StopReason::ToolReconciliationRequired,
-                        ),
-                    ],
-                );
-                updater.require_input(message).await?;
-            }
-            Ok(Outcome::Canceled) => {}
-            Err(LegError::Model(error)) => {
-                tracing::warn!(code = %error.code, detail = %error.detail, "agent run failed: model call");
-                updater
-                    .fail(self.failure_text(&Failure::Model(error.code)))
-                    .await?;
-            }
-            Err(LegError::Store(error)) => {
-                tracing::error!(error = %error, source = ?std::error::Error::source(&error), "agent run failed: run store");
-                updater.fail(self.failure_text(&Failure::Store)).await?;
-            }
-        }
-        Ok(())
-    }
-
-    fn ask_message(&self, run: &Run) -> Message {
-        // "approve write_file (2 calls), run get_location": each tool once, in order.
-        let mut asks: Vec<(String, usize)> = Vec::new();
-        for open in run.pending() {
-            let ask = match open.state {
-                CallState::AwaitingApproval { .. } => format!("approve {}", open.call.name),
-                CallState::Ready | CallState::Started { .. } | CallState::AwaitingClient => {
-                    format!("run {}", open.call.name)
-                }
-            };
-            match asks.iter_mut().find(|(known, _)| *known == ask) {
-                Some((_, count)) => *count += 1,
-                None => asks.push((ask, 1)),
-            }
-        }
-        let names: Vec<String> = asks
-            .into_iter()
-            .map(|(ask, count)| {
-                if count == 1 {
-                    ask
-                } else {
-                    format!("{ask} ({count} calls)")
-                }
-            })
-            .collect();
-        Message::new(
-            Role::Agent,
-            vec![
-                Part::text(format!("Waiting for you to {}.", names.join(", "))),
-                answers::actions_part(run, self.settings.approvals.as_ref()),
-            ],
-        )
-    }
 }
 
 #[async_trait]
@@ -607,7 +428,9 @@ impl AgentExecutor for RunAgent {
         let incoming = answers::read(&context.message).map_err(ExecutorError::Refuse)?;
         let (run, version) = match self.start(&context, &scope, &incoming).await? {
             Start::AskAgain(run) => {
-                updater.require_input(self.ask_message(&run)).await?;
+                updater
+                    .require_input(settle::ask_message(&self.settings, &run))
+                    .await?;
                 return Ok(());
             }
             Start::Drive(run, version) => (run, version),
@@ -615,7 +438,7 @@ impl AgentExecutor for RunAgent {
         if let RunStatus::Stopped { reason } = run.status {
             let outcome = Ok(Outcome::Stopped(reason));
             updater.working(()).await?;
-            return self.settle(outcome, &run, updater).await;
+            return settle::settle(&self.settings, outcome, &run, updater).await;
         }
         updater.working(()).await?;
         let sink = Self::draft_sink(&updater);
@@ -635,7 +458,7 @@ impl AgentExecutor for RunAgent {
         let outcome = leg.drive().await;
         let run = leg.run;
         drop(sink);
-        self.settle(outcome, &run, updater).await
+        settle::settle(&self.settings, outcome, &run, updater).await
     }
 
     async fn recover(&self, task: &Task) -> Recovery {
@@ -717,16 +540,6 @@ fn declared_tools(value: Option<&serde_json::Value>) -> Result<Vec<ToolSpec>, Ex
             "{CLIENT_TOOLS_KEY} must be a list of {{name, description?, inputSchema?}}: {error}"
         )))
     })
-}
-
-fn parse_json_output(text: &str) -> Option<serde_json::Value> {
-    let trimmed = text.trim();
-    let inner = trimmed
-        .strip_prefix("```json")
-        .or_else(|| trimmed.strip_prefix("```"))
-        .and_then(|rest| rest.strip_suffix("```"))
-        .unwrap_or(trimmed);
-    serde_json::from_str(inner.trim()).ok()
 }
 
 fn nothing_pending() -> ExecutorError {

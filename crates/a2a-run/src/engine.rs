@@ -8,10 +8,10 @@ use a2a_server::store::{Expected, StoreError, TaskScope, Version};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::Settings;
 use crate::model::{Finish, ModelError, ModelRequest};
 use crate::policy::Decision;
 use crate::run::{CallState, ChatMessage, OpenCall, Run, RunStatus, StopReason};
+use crate::settings::Settings;
 use crate::tools::ToolOutput;
 
 /// How a leg ended, the run saved accordingly.

@@ -69,11 +69,12 @@ pub mod openai;
 pub mod policy;
 mod reconcile;
 pub mod run;
+mod settings;
+mod settle;
 pub mod store;
 pub mod tools;
 
-pub use self::agent::{
-    CLIENT_TOOLS_KEY, DRAFT_METADATA_KEY, Failure, Limits, OUTPUT_ARTIFACT_ID, OutputKind,
-    RunAgent, RunAgentBuilder,
-};
+pub use self::agent::{CLIENT_TOOLS_KEY, DRAFT_METADATA_KEY, RunAgent, RunAgentBuilder};
 pub use self::answers::{ACTIONS_KEY, APPROVALS_KEY, RECONCILED_KEY, RESULTS_KEY};
+pub use self::settings::{Failure, Limits, OutputKind};
+pub use self::settle::OUTPUT_ARTIFACT_ID;

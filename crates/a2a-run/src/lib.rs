@@ -67,6 +67,7 @@ pub mod model;
 #[cfg(feature = "openai")]
 pub mod openai;
 pub mod policy;
+mod reconcile;
 pub mod run;
 pub mod store;
 pub mod tools;
@@ -75,4 +76,4 @@ pub use self::agent::{
     CLIENT_TOOLS_KEY, DRAFT_METADATA_KEY, Failure, Limits, OUTPUT_ARTIFACT_ID, OutputKind,
     RunAgent, RunAgentBuilder,
 };
-pub use self::answers::{ACTIONS_KEY, APPROVALS_KEY, RESULTS_KEY};
+pub use self::answers::{ACTIONS_KEY, APPROVALS_KEY, RECONCILED_KEY, RESULTS_KEY};

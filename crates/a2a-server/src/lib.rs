@@ -35,6 +35,43 @@
 //! # Ok(()) }
 //! ```
 //!
+//! Hooks and executors see the request: [`CallContext::headers`] and
+//! [`RequestContext::headers`] carry its headers with the credentials taken out
+//! ([`handler::RequestHeaders`]), beside the authenticated caller. An owner taken from a
+//! session cookie, and an executor that greets the caller a gateway in front names in
+//! `X-KubeMQ-Caller-ID`:
+//!
+//! ```
+//! use a2a_server::executor::{AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
+//! use a2a_server::{A2aServer, CallContext};
+//! use a2a_types::{AgentCard, AgentInterface, Artifact, ProtocolBinding};
+//!
+//! struct Greeter;
+//!
+//! #[async_trait::async_trait]
+//! impl AgentExecutor for Greeter {
+//!     async fn execute(&self, context: RequestContext, updater: TaskUpdater) -> Result<(), ExecutorError> {
+//!         let caller = context.headers.get("x-kubemq-caller-id").unwrap_or("stranger");
+//!         updater
+//!             .complete_with_artifacts([Artifact::from_text(format!("Hello, {caller}."))], ())
+//!             .await?;
+//!         Ok(())
+//!     }
+//! }
+//!
+//! # fn verify_session(session: &str) -> Option<String> { Some(format!("user-{session}")) }
+//! # fn run() -> Result<(), a2a_server::ConfigError> {
+//! let card = AgentCard::new("Greeter", "Says hello.", "1.0.0")
+//!     .with_interface(AgentInterface::new("http://localhost:8080/a2a", ProtocolBinding::JsonRpc));
+//! let server = A2aServer::builder(card, Greeter)
+//!     // Sessions are this application's own: the server checks no credential itself.
+//!     .authentication(a2a_server::auth::Authentication::disabled())
+//!     .owner(|call: &CallContext| call.headers.cookie("session").and_then(verify_session))
+//!     .build()?;
+//! # let _ = server; Ok(()) }
+//! # run().unwrap();
+//! ```
+//!
 //! # Feature flags
 //!
 //! | feature | default | what it adds |

@@ -27,7 +27,7 @@ use crate::{authentication, logging, output};
 #[command(after_help = "\
 Agents register with POST /agents/register (a2a serve --register URL does it, and keeps \
 heartbeating); callers POST JSON-RPC to /a2a/{agent_id} or use /a2a/{agent_id}/… for \
-HTTP+JSON; GET /metrics serves Prometheus text. GET /healthz answers 200 while the process is \
+HTTP+JSON; GET /metrics serves Prometheus text (on --metrics-bind's address alone when given). GET /healthz answers 200 while the process is \
 up, GET /readyz 200 when the registry database answers (503 when it does not, or while \
 draining after SIGINT/SIGTERM); neither needs credentials. Failed calls to agents are logged \
 at warn. RUST_LOG, when set and not empty, overrides --log-level.
@@ -85,6 +85,9 @@ struct ServingArgs {
     /// Root URL clients use to reach the gateway, for the cards it serves [default: http:// and the request's Host; with TLS, https:// and the bound address]
     #[arg(long, value_name = "URL")]
     public_url: Option<String>,
+    /// Serve GET /metrics on this address of its own (one only the scraper reaches) instead of beside the proxy
+    #[arg(long, value_name = "ADDR")]
+    metrics_bind: Option<String>,
     /// Origins whose browser pages may call the gateway, comma-separated; * for any
     #[arg(long, value_name = "ORIGINS", value_delimiter = ',')]
     cors_origins: Vec<String>,
@@ -293,6 +296,19 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
     if let Some(exporter) = crate::metrics_export::install() {
         gateway = gateway.metrics(exporter.page()).agent_series(exporter);
     }
+    let metrics_listener = match &args.serving.metrics_bind {
+        Some(bind) => {
+            let listener = TcpListener::bind(bind).await.map_err(|source| {
+                UnreachableError::from(BindError {
+                    address: bind.clone(),
+                    source,
+                })
+            })?;
+            gateway = gateway.metrics_apart();
+            Some(listener)
+        }
+        None => None,
+    };
 
     let mut terminate = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
     let mut interrupt = signal(SignalKind::interrupt()).context("cannot watch SIGINT")?;
@@ -308,6 +324,19 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
     output::listening(if tls.is_some() { "https" } else { "http" }, address);
 
     let stop = tokio_util::sync::CancellationToken::new();
+    if let Some(listener) = metrics_listener {
+        let metrics_address = listener
+            .local_addr()
+            .context("cannot read the bound metrics address")?;
+        tracing::info!(address = %metrics_address, "serving /metrics");
+        let metrics = axum::serve(listener, gateway.metrics_router())
+            .with_graceful_shutdown(stop.clone().cancelled_owned());
+        tokio::spawn(async move {
+            if let Err(error) = metrics.await {
+                tracing::error!(error = %error, "the metrics listener stopped");
+            }
+        });
+    }
     let shutdown = stop.clone().cancelled_owned();
     let mut serving = crate::serving::serving(
         listener,

@@ -250,8 +250,15 @@ fn build_server(
         url
     });
     let mut served = card::serve(cards.public, settings, &public_url, grpc_url.as_deref());
-    for warning in card::unserved_interfaces(&served.card, grpc_url.is_some()) {
-        tracing::warn!("{warning}");
+    // A card that promises an interface nobody answers sends clients to a dead end: refuse
+    // to start rather than warn and let them fail later.
+    let unserved = card::unserved_interfaces(&served.card, grpc_url.is_some());
+    if !unserved.is_empty() {
+        return Err(UsageError::new(format!(
+            "{}. Serve it, serve only the others with --protocol-binding, or take it off the card",
+            unserved.join("; ")
+        ))
+        .into());
     }
     authentication::declare(&mut served.card, &settings.auth);
     if settings.push.is_some() {

@@ -14,6 +14,7 @@
 //! [`crate::duration::Millis`], everywhere.
 
 mod connections;
+mod cors;
 mod environment;
 mod error;
 mod file;

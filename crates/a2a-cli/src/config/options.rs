@@ -73,11 +73,19 @@ pub(crate) struct ServeOptions {
     /// host:port clients use to reach the gRPC listener, for the card's GRPC interface [default: the bound gRPC address]
     #[arg(long, value_name = "HOST:PORT", help_heading = "Serving")]
     pub(crate) grpc_public_url: Option<String>,
-    /// Enable CORS for browser clients [default: false]
+    /// Enable CORS for browser clients: they may send the A2A headers, Authorization and the API-key header [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Serving", num_args = 0..=1,
           require_equals = true, default_missing_value = "true",
           value_parser = BoolishValueParser::new())]
     pub(crate) cors: Option<bool>,
+    /// Origins whose browser pages may call the server, comma-separated; turns CORS on [default: any origin, credentials off]
+    #[arg(
+        long,
+        value_name = "ORIGINS",
+        value_delimiter = ',',
+        help_heading = "Serving"
+    )]
+    pub(crate) cors_origins: Option<Vec<String>>,
 
     /// Deliver push notifications: the card declares them and webhooks can be registered [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Push", num_args = 0..=1,
@@ -101,6 +109,9 @@ pub(crate) struct ServeOptions {
     /// How long an instance's hold on a webhook lasts without progress; after a crash, another instance (or the restarted one) resumes its deliveries once it runs out. Longer than --push-timeout [default: 60000]
     #[arg(long, value_name = "MS", help_heading = "Push")]
     pub(crate) push_claim_ttl: Option<Millis>,
+    /// The most webhooks one task may have registered; more are refused with InvalidParams [default: 100]
+    #[arg(long, value_name = "N", help_heading = "Push")]
+    pub(crate) max_push_configs_per_task: Option<usize>,
     /// Private key (PKCS#8 PEM: EC P-256 or P-384, or Ed25519) that signs deliveries; share it between instances [default: a new P-256 key per start]
     #[arg(long, value_name = "FILE", help_heading = "Push")]
     pub(crate) push_signing_key: Option<PathBuf>,
@@ -326,9 +337,20 @@ pub(crate) struct ServeOptions {
     /// Work still running after this long fails; also the exec agent's timeout [default: 300000]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) async_timeout: Option<Millis>,
-    /// How long a blocking SendMessage waits for its turn; then it answers with the task as it stands and the turn goes on; 0 waits as long as the turn runs, as the protocol asks of a blocking call [default: 0]
+    /// How long a blocking SendMessage waits for its turn; then it answers with the task as it stands and the turn goes on; 0 waits as long as the turn runs, the protocol's reading of a blocking call [default: 30000]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) blocking_timeout: Option<Millis>,
+    /// Past --blocking-timeout, how long the answer waits for the turn's first event; an agent silent that long too is answered Unavailable while its turn goes on [default: 5000]
+    #[arg(long, value_name = "MS", help_heading = "Tasks")]
+    pub(crate) event_consumption_timeout: Option<Millis>,
+    /// Past --blocking-timeout, how long reading the task back from the store may take, so the answer is the task as stored; a slower store is skipped [default: 1000]
+    #[arg(long, value_name = "MS", help_heading = "Tasks")]
+    pub(crate) store_reconciliation_timeout: Option<Millis>,
+    /// Give the executor the tasks a message names in referenceTaskIds (those the caller may read) [default: true]
+    #[arg(long, value_name = "BOOL", help_heading = "Tasks", num_args = 0..=1,
+          require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    pub(crate) populate_referenced_tasks: Option<bool>,
 
     /// HTTP statuses of errors on HTTP+JSON: spec (the A2A 1.0.1 table), camel (Apache Camel's: 405 when a capability is off, 409 not cancelable) or rfc7807-java (a2a-java's: 422 invalid params, 409, 415, 501, 502) [default: spec]
     #[arg(long, value_name = "PROFILE", help_heading = "Protocol choices")]
@@ -434,12 +456,16 @@ impl ServeOptions {
             grpc_bind: self.grpc_bind.or(lower.grpc_bind),
             grpc_public_url: self.grpc_public_url.or(lower.grpc_public_url),
             cors: self.cors.or(lower.cors),
+            cors_origins: self.cors_origins.or(lower.cors_origins),
             push_notifications: self.push_notifications.or(lower.push_notifications),
             allow_local_webhooks: self.allow_local_webhooks.or(lower.allow_local_webhooks),
             push_retry_attempts: self.push_retry_attempts.or(lower.push_retry_attempts),
             push_retry_backoff: self.push_retry_backoff.or(lower.push_retry_backoff),
             push_timeout: self.push_timeout.or(lower.push_timeout),
             push_claim_ttl: self.push_claim_ttl.or(lower.push_claim_ttl),
+            max_push_configs_per_task: self
+                .max_push_configs_per_task
+                .or(lower.max_push_configs_per_task),
             push_signing_key: self.push_signing_key.or(lower.push_signing_key),
             no_auth: self.no_auth.or(lower.no_auth),
             api_key: self.api_key.or(lower.api_key),
@@ -508,6 +534,15 @@ impl ServeOptions {
             return_immediately: self.return_immediately.or(lower.return_immediately),
             async_timeout: self.async_timeout.or(lower.async_timeout),
             blocking_timeout: self.blocking_timeout.or(lower.blocking_timeout),
+            event_consumption_timeout: self
+                .event_consumption_timeout
+                .or(lower.event_consumption_timeout),
+            store_reconciliation_timeout: self
+                .store_reconciliation_timeout
+                .or(lower.store_reconciliation_timeout),
+            populate_referenced_tasks: self
+                .populate_referenced_tasks
+                .or(lower.populate_referenced_tasks),
             rest_status_profile: self.rest_status_profile.or(lower.rest_status_profile),
             strict_extensions: self.strict_extensions.or(lower.strict_extensions),
             cross_owner: self.cross_owner.or(lower.cross_owner),

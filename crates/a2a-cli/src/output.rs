@@ -71,9 +71,15 @@ pub(crate) fn spinner_frame(frame: &str) {
     let _ = stderr.flush();
 }
 
-/// Erases the spinner's line on stderr.
-pub(crate) fn spinner_clear() {
+/// Erases the spinner's line on stderr, `width` characters long: with the terminal's
+/// erase-line code, or with blanks when the colour choice ([`crate::color`]) rules escape codes
+/// out.
+pub(crate) fn spinner_clear(width: usize) {
     let mut stderr = std::io::stderr().lock();
-    let _ = write!(stderr, "\r\x1b[2K");
+    if crate::color::stderr() {
+        let _ = write!(stderr, "\r\x1b[2K");
+    } else {
+        let _ = write!(stderr, "\r{:width$}\r", "");
+    }
     let _ = stderr.flush();
 }

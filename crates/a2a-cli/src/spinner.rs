@@ -1,6 +1,6 @@
 //! [`Spinner`]: a small animation on stderr while a command waits for the agent. It runs
 //! only when stderr is a terminal and the output is for humans, and erases itself before
-//! anything is printed.
+//! anything is printed (without escape codes under `--color never` or `NO_COLOR`).
 
 use std::io::IsTerminal as _;
 use std::time::Duration;
@@ -74,5 +74,5 @@ async fn animate(label: String, mut stopped: oneshot::Receiver<()>) {
             _ = &mut stopped => break,
         }
     }
-    output::spinner_clear();
+    output::spinner_clear(label.chars().count() + 2);
 }

@@ -13,6 +13,11 @@ pub(super) enum Hint {
 
 /// The notes of `a2a serve`'s settings.
 pub(super) const SERVE: &[(&str, Hint)] = &[
+    ("cors_origins", Hint::Example(r#"["https://app.example"]"#)),
+    (
+        "max_push_configs_per_task",
+        Hint::With(r#"push_notifications = true"#),
+    ),
     ("public_url", Hint::Example(r#""https://agent.example""#)),
     ("base_path", Hint::Example(r#""/a2a""#)),
     ("protocol_binding", Hint::Example(r#""JSONRPC""#)),
@@ -114,6 +119,7 @@ pub(super) const SERVE: &[(&str, Hint)] = &[
 
 /// The notes of `a2a gateway`'s settings.
 pub(super) const GATEWAY: &[(&str, Hint)] = &[
+    ("metrics_bind", Hint::Example(r#""127.0.0.1:9091""#)),
     ("public_url", Hint::Example(r#""https://agent.example""#)),
     ("cors_origins", Hint::Example(r#"["https://app.example"]"#)),
     ("tls_cert", Hint::Example(r#""cert.pem""#)),

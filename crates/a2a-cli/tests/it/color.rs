@@ -46,26 +46,36 @@ fn color_always_colours_a_pipe_whatever_no_color_says() {
     );
 }
 
-#[test]
-fn color_never_keeps_a_terminal_plain() {
-    let server = Server::start(&["--agent", "echo"]);
-    let line = format!(
-        "{} --color never send '{}' hi",
-        env!("CARGO_BIN_EXE_a2a"),
-        server.url
-    );
-    let Ok(output) = Command::new("script")
+/// What `a2a ARGS…` prints on a pseudo-terminal (util-linux `script`; stdout and stderr
+/// together), `None` without `script`.
+fn on_a_terminal(args: &str) -> Option<String> {
+    let line = format!("{} {args}", env!("CARGO_BIN_EXE_a2a"));
+    let output = Command::new("script")
         .args(["-qec", &line, "/dev/null"])
         .env_remove("NO_COLOR")
         .output()
-    else {
+        .ok()?;
+    assert!(output.status.success(), "{output:?}");
+    Some(String::from_utf8(output.stdout).unwrap())
+}
+
+#[test]
+fn color_never_keeps_a_terminal_free_of_escape_codes_spinner_included() {
+    // A slow agent, so the spinner shows (after 250 ms) and erases itself.
+    let server = Server::start(&["--agent", "exec", "--", "sh", "-c", "sleep 1; cat"]);
+    let Some(plain) = on_a_terminal(&format!("--color never send '{}' hi", server.url)) else {
         eprintln!("no `script` here: skipped");
         return;
     };
-    let text = String::from_utf8(output.stdout).unwrap();
     assert!(
-        text.contains("COMPLETED") && !text.contains(ESCAPE),
-        "{text:?}"
+        plain.contains("COMPLETED") && !plain.contains(ESCAPE),
+        "{plain:?}"
+    );
+    assert!(plain.contains('⠋'), "no spinner was drawn: {plain:?}");
+    let coloured = on_a_terminal(&format!("send '{}' hi", server.url)).unwrap();
+    assert!(
+        coloured.contains("\x1b[2K") && coloured.contains("\x1b[32m"),
+        "{coloured:?}"
     );
 }
 

@@ -32,6 +32,11 @@ fn print_config(command: &str, args: &[&str], variables: &[(&str, &str)]) -> Str
 
 fn matches_sample(command: &str, name: &str) {
     let printed = print_config(command, &[], &[]);
+    assert!(
+        !printed.contains("  # not set"),
+        "a setting of `a2a {command}` has neither a default nor an example in \
+         crates/a2a-cli/src/config/samples.rs:\n{printed}"
+    );
     let path = sample_path(name);
     if std::env::var_os("A2A_UPDATE_SAMPLES").is_some() {
         std::fs::write(&path, &printed).unwrap();

@@ -21,7 +21,7 @@ use crate::metrics::Metrics;
 /// | `POST /a2a/{agent_id}` | JSON-RPC, forwarded to the agent's JSON-RPC URL |
 /// | `GET /a2a/{agent_id}/.well-known/agent-card.json` | the agent's card, pointing at the gateway |
 /// | `GET /a2a/{agent_id}/.well-known/signed-agent-card.json` | a signed agent's card as registered |
-/// | `GET /a2a/{agent_id}/stream` | the agent's event stream, opened at its own URL without a body ([`stream_get`](super::stream_get)) |
+/// | `GET /a2a/{agent_id}/stream` | the agent's event stream, opened at its own URL without a body (`stream_get`) |
 /// | any `/a2a/{agent_id}/{*path}` | HTTP+JSON, forwarded to the agent's REST base URL + `path` |
 /// | `GET /.well-known/agent-card.json` | the gateway's own card |
 ///

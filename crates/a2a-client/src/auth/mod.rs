@@ -6,6 +6,7 @@ mod authenticator;
 mod card;
 mod credentials;
 mod oauth;
+mod request;
 mod secret;
 
 use std::sync::Arc;
@@ -13,6 +14,7 @@ use std::sync::Arc;
 use http::header::HeaderName;
 
 pub use self::oauth::OAuth2ClientCredentials;
+pub use self::request::RequestAuth;
 pub(crate) use self::oauth::TokenCache;
 
 /// A secret string: an API key, token or client secret. `Debug` and `Display` print

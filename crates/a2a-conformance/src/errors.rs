@@ -212,7 +212,8 @@ async fn raw_rpc(context: &Context, body: &str) -> Result<Exchange, Outcome> {
 async fn jsonrpc_parse_error(context: Arc<Context>) -> Checked {
     let exchange = raw_rpc(&context, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ").await?;
     expect_error(&context, &exchange, Expected::ParseError)?;
-    let body = exchange.received.split_once(' ').map_or("", |(_, body)| body);
+    // `received` reads `HTTP <status> <body>`.
+    let body = exchange.received.splitn(3, ' ').nth(2).unwrap_or_default();
     let id = serde_json::from_str::<Value>(body).ok().and_then(|answer| answer.get("id").cloned());
     if id == Some(Value::Null) {
         Ok(Outcome::pass())

@@ -42,7 +42,7 @@ rule!(SUBSCRIBE_TERMINAL, "streaming.subscribe-terminal", Must, "3.1.6", V1, tru
 rule!(SUBSCRIBE_UNKNOWN, "streaming.subscribe-unknown", Must, "3.1.6", V1, false,
     "SubscribeToTask of an unknown id answers TaskNotFoundError." => subscribe_unknown);
 rule!(LAST_EVENT_ID, "streaming.last-event-id", May, "3.1.6", V1Http, true,
-    "Where a stream's events carry SSE ids, a SubscribeToTask sent with Last-Event-ID still starts with the task." => last_event_id);
+    "Where a stream's events carry SSE ids, a SubscribeToTask resumed with Last-Event-ID sends none of the events up to that id again, and ends at the terminal state." => last_event_id);
 
 /// A stream of an ordinary message, refused streams failing the check.
 async fn streamed(context: &Context, prefix: &str) -> Result<StreamRecord, Outcome> {
@@ -242,9 +242,17 @@ async fn last_event_id(context: Arc<Context>) -> Checked {
             .with(&again.exchange())
             .expected("a stream starting with the task"));
     }
-    if again.events.first().and_then(|event| event.get("task")).is_some() {
-        Ok(Outcome::pass())
-    } else {
-        Err(failure(&again, "with Last-Event-ID the stream does not start with the task".to_owned(), "the task first"))
+    let repeated: Vec<_> = again
+        .event_ids
+        .iter()
+        .filter(|id| first.event_ids.contains(id))
+        .cloned()
+        .collect();
+    if !repeated.is_empty() {
+        return Err(failure(&again, format!("resumed after id {last_id}, the stream sends ids {} again", repeated.join(", ")), "only the events after Last-Event-ID"));
     }
+    if !again.closed {
+        return Err(failure(&again, "the resumed stream did not end at the terminal state".to_owned(), "the end at the terminal state"));
+    }
+    Ok(Outcome::pass())
 }

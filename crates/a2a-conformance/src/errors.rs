@@ -41,8 +41,8 @@ rule!(TERMINAL_MESSAGE, "errors.terminal-task-message", Must, "3.1.1", V1, true,
     "A message sent to a terminal task answers UnsupportedOperationError (-32004)." => terminal_message);
 rule!(UNKNOWN_TASK_MESSAGE, "errors.unknown-task-message", Must, "3.4.2", V1, false,
     "A message whose taskId names no task answers TaskNotFoundError." => unknown_task_message);
-rule!(INVALID_PARAMS, "errors.invalid-params", Must, "3.3.2", V1, false,
-    "A message without parts (REQUIRED, at least one) answers invalid params (-32602, HTTP 400, INVALID_ARGUMENT)." => invalid_params);
+rule!(INVALID_PARAMS, "errors.invalid-params", Should, "5.7", V1, false,
+    "A message without parts (REQUIRED, at least one) is rejected with invalid params (-32602, HTTP 400, INVALID_ARGUMENT)." => invalid_params);
 rule!(PUSH_NOT_SUPPORTED, "errors.push-not-supported", Must, "3.3.4", V1, false,
     "When the card does not declare pushNotifications, CreateTaskPushNotificationConfig answers PushNotificationNotSupportedError (-32003)." => push_not_supported);
 rule!(STREAMING_NOT_SUPPORTED, "errors.streaming-not-supported", Must, "3.3.4", V1, false,

@@ -69,5 +69,10 @@ pub fn rules_markdown(rules: &[Rule]) -> String {
             rule.checks.replace('|', "\\|"),
         );
     }
+    text.push_str(GENERATED_END);
     text
 }
+
+/// The line that ends the generated part of `docs/conformance.md`; what follows it is
+/// written by hand.
+pub const GENERATED_END: &str = "\n<!-- end of generated rules -->\n";

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 pub use self::json::{SCHEMA, json};
 pub use self::junit::junit;
-pub use self::markdown::{rules_markdown, rules_text};
+pub use self::markdown::{GENERATED_END, rules_markdown, rules_text};
 pub use self::table::table;
 
 use crate::context::Target;

@@ -120,7 +120,10 @@ fn strings(value: Option<&Value>, path: &str, required: bool, problems: &mut Vec
                 problems.push(format!("{path} holds a non-string"));
             }
         }
-        Some(other) => problems.push(format!("{path} is {}, not an array of strings", kind(other))),
+        Some(other) => problems.push(format!(
+            "{path} is {}, not an array of strings",
+            kind(other)
+        )),
         None => problems.push(format!("{path} is missing")),
     }
 }
@@ -154,8 +157,18 @@ async fn field_types(context: Arc<Context>) -> Checked {
     for name in ["documentationUrl", "iconUrl"] {
         string(card.get(name), name, false, &mut problems);
     }
-    strings(card.get("defaultInputModes"), "defaultInputModes", false, &mut problems);
-    strings(card.get("defaultOutputModes"), "defaultOutputModes", false, &mut problems);
+    strings(
+        card.get("defaultInputModes"),
+        "defaultInputModes",
+        false,
+        &mut problems,
+    );
+    strings(
+        card.get("defaultOutputModes"),
+        "defaultOutputModes",
+        false,
+        &mut problems,
+    );
     match card.get("capabilities") {
         Some(Value::Object(capabilities)) => {
             for flag in ["streaming", "pushNotifications", "extendedAgentCard"] {
@@ -163,7 +176,10 @@ async fn field_types(context: Arc<Context>) -> Checked {
                     && !value.is_boolean()
                     && !value.is_null()
                 {
-                    problems.push(format!("capabilities.{flag} is {}, not a boolean", kind(value)));
+                    problems.push(format!(
+                        "capabilities.{flag} is {}, not a boolean",
+                        kind(value)
+                    ));
                 }
             }
             match capabilities.get("extensions") {
@@ -192,11 +208,26 @@ async fn field_types(context: Arc<Context>) -> Checked {
         Some(Value::Array(skills)) => {
             for (index, skill) in skills.iter().enumerate() {
                 for member in ["id", "name", "description"] {
-                    string(skill.get(member), &format!("skills[{index}].{member}"), true, &mut problems);
+                    string(
+                        skill.get(member),
+                        &format!("skills[{index}].{member}"),
+                        true,
+                        &mut problems,
+                    );
                 }
-                strings(skill.get("tags"), &format!("skills[{index}].tags"), true, &mut problems);
+                strings(
+                    skill.get("tags"),
+                    &format!("skills[{index}].tags"),
+                    true,
+                    &mut problems,
+                );
                 for member in ["examples", "inputModes", "outputModes"] {
-                    strings(skill.get(member), &format!("skills[{index}].{member}"), false, &mut problems);
+                    strings(
+                        skill.get(member),
+                        &format!("skills[{index}].{member}"),
+                        false,
+                        &mut problems,
+                    );
                 }
             }
         }
@@ -204,13 +235,22 @@ async fn field_types(context: Arc<Context>) -> Checked {
     }
     if let Some(provider) = card.get("provider") {
         for member in ["url", "organization"] {
-            string(provider.get(member), &format!("provider.{member}"), true, &mut problems);
+            string(
+                provider.get(member),
+                &format!("provider.{member}"),
+                true,
+                &mut problems,
+            );
         }
     }
     if problems.is_empty() {
         Ok(Outcome::pass())
     } else {
-        Err(card_failure(&context, problems.join("; "), "the member types of the proto AgentCard"))
+        Err(card_failure(
+            &context,
+            problems.join("; "),
+            "the member types of the proto AgentCard",
+        ))
     }
 }
 
@@ -255,9 +295,8 @@ async fn interfaces(context: Arc<Context>) -> Checked {
                 let parses = if url.contains("://") {
                     url::Url::parse(url).is_ok_and(|url| url.host().is_some())
                 } else {
-                    url.rsplit_once(':').is_some_and(|(host, port)| {
-                        !host.is_empty() && port.parse::<u16>().is_ok()
-                    })
+                    url.rsplit_once(':')
+                        .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok())
                 };
                 if !parses {
                     problems.push(format!("{at}.url {url:?} is neither host:port nor a URL"));
@@ -269,7 +308,11 @@ async fn interfaces(context: Arc<Context>) -> Checked {
     if problems.is_empty() {
         Ok(Outcome::pass())
     } else {
-        Err(card_failure(&context, problems.join("; "), "a url, protocolBinding and Major.Minor protocolVersion on every interface"))
+        Err(card_failure(
+            &context,
+            problems.join("; "),
+            "a url, protocolBinding and Major.Minor protocolVersion on every interface",
+        ))
     }
 }
 
@@ -298,12 +341,18 @@ async fn security(context: Arc<Context>) -> Checked {
         match set.as_slice() {
             [(kind, required)] => {
                 for member in *required {
-                    if scheme.get(*kind).and_then(|inner| inner.get(*member)).is_none() {
+                    if scheme
+                        .get(*kind)
+                        .and_then(|inner| inner.get(*member))
+                        .is_none()
+                    {
                         problems.push(format!("securitySchemes.{name}.{kind} lacks {member}"));
                     }
                 }
                 if *kind == "oauth2SecurityScheme"
-                    && let Some(flows) = scheme.pointer("/oauth2SecurityScheme/flows").and_then(Value::as_object)
+                    && let Some(flows) = scheme
+                        .pointer("/oauth2SecurityScheme/flows")
+                        .and_then(Value::as_object)
                     && flows.len() != 1
                 {
                     problems.push(format!(
@@ -313,12 +362,16 @@ async fn security(context: Arc<Context>) -> Checked {
                 }
             }
             [] => problems.push(format!("securitySchemes.{name} sets no known scheme kind")),
-            _ => problems.push(format!("securitySchemes.{name} sets more than one scheme kind")),
+            _ => problems.push(format!(
+                "securitySchemes.{name} sets more than one scheme kind"
+            )),
         }
     }
     for (index, requirement) in requirements.into_iter().flatten().enumerate() {
         let Some(names) = requirement.get("schemes").and_then(Value::as_object) else {
-            problems.push(format!("securityRequirements[{index}] has no schemes object"));
+            problems.push(format!(
+                "securityRequirements[{index}] has no schemes object"
+            ));
             continue;
         };
         for name in names.keys() {
@@ -332,7 +385,11 @@ async fn security(context: Arc<Context>) -> Checked {
     if problems.is_empty() {
         Ok(Outcome::pass())
     } else {
-        Err(card_failure(&context, problems.join("; "), "well-formed security schemes and requirements"))
+        Err(card_failure(
+            &context,
+            problems.join("; "),
+            "well-formed security schemes and requirements",
+        ))
     }
 }
 
@@ -356,9 +413,11 @@ async fn caching(context: Arc<Context>) -> Checked {
             .iter()
             .map(|(name, value)| format!("{name}: {}", value.to_str().unwrap_or("…")))
             .collect();
-        Err(Outcome::fail(format!("the card response lacks {}", missing.join(" and ")))
-            .with_text(&format!("GET {}", context.card.url), &shown.join("\n"))
-            .expected("Cache-Control: max-age=… and ETag"))
+        Err(
+            Outcome::fail(format!("the card response lacks {}", missing.join(" and ")))
+                .with_text(&format!("GET {}", context.card.url), &shown.join("\n"))
+                .expected("Cache-Control: max-age=… and ETag"),
+        )
     }
 }
 
@@ -394,6 +453,10 @@ async fn signatures(context: Arc<Context>) -> Checked {
     if problems.is_empty() {
         Ok(Outcome::pass())
     } else {
-        Err(card_failure(&context, problems.join("; "), "JWS signatures whose protected header has alg, kid and typ"))
+        Err(card_failure(
+            &context,
+            problems.join("; "),
+            "JWS signatures whose protected header has alg, kid and typ",
+        ))
     }
 }

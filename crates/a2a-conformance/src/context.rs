@@ -154,9 +154,11 @@ impl Context {
                 let task = task.clone();
                 Ok((exchange, task))
             }
-            _ => Err(Outcome::fail("SendMessage answered neither a task with an id nor a message")
-                .with(&exchange)
-                .expected("{\"task\": {\"id\": …}} or {\"message\": …}")),
+            _ => Err(
+                Outcome::fail("SendMessage answered neither a task with an id nor a message")
+                    .with(&exchange)
+                    .expected("{\"task\": {\"id\": …}} or {\"message\": …}"),
+            ),
         }
     }
 
@@ -190,7 +192,9 @@ impl Context {
         if self.card()?.capabilities.supports_streaming() {
             Ok(())
         } else {
-            Err(Outcome::skip("the card does not declare capabilities.streaming"))
+            Err(Outcome::skip(
+                "the card does not declare capabilities.streaming",
+            ))
         }
     }
 
@@ -217,7 +221,10 @@ pub(crate) fn state(task: &Value) -> &str {
 pub(crate) fn is_terminal(task: &Value) -> bool {
     matches!(
         state(task),
-        "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED" | "TASK_STATE_CANCELED" | "TASK_STATE_REJECTED"
+        "TASK_STATE_COMPLETED"
+            | "TASK_STATE_FAILED"
+            | "TASK_STATE_CANCELED"
+            | "TASK_STATE_REJECTED"
     )
 }
 

@@ -62,25 +62,46 @@ async fn same_task(context: Arc<Context>) -> Checked {
     };
     let sent = first
         .wire
-        .call(Op::SendMessage, json!({"message": user_message("tck-artifact-text", "Hello from a2a test")}), &options)
+        .call(
+            Op::SendMessage,
+            json!({"message": user_message("tck-artifact-text", "Hello from a2a test")}),
+            &options,
+        )
         .await;
     let answer = sent.ok(&format!("SendMessage over {}", first.label()))?;
     let Some(task) = answer.get("task") else {
-        return Err(Outcome::skip("the agent answered with a direct Message, so there is no task to compare"));
+        return Err(Outcome::skip(
+            "the agent answered with a direct Message, so there is no task to compare",
+        ));
     };
     if !is_terminal(task) {
-        return Err(Outcome::skip("the task is not terminal, so it may change between reads"));
+        return Err(Outcome::skip(
+            "the task is not terminal, so it may change between reads",
+        ));
     }
-    let reference = first.wire.call(Op::GetTask, json!({"id": id_of(task)}), &options).await;
+    let reference = first
+        .wire
+        .call(Op::GetTask, json!({"id": id_of(task)}), &options)
+        .await;
     let expected = comparable(reference.ok(&format!("GetTask over {}", first.label()))?);
     for target in rest {
-        let options = crate::wire::CallOptions { version: Some(target.version.clone()), ..options.clone() };
-        let read = target.wire.call(Op::GetTask, json!({"id": id_of(task)}), &options).await;
+        let options = crate::wire::CallOptions {
+            version: Some(target.version.clone()),
+            ..options.clone()
+        };
+        let read = target
+            .wire
+            .call(Op::GetTask, json!({"id": id_of(task)}), &options)
+            .await;
         let got = comparable(read.ok(&format!("GetTask over {}", target.label()))?);
         if got != expected {
-            return Err(Outcome::fail(format!("{} reads the task differently from {}", target.label(), first.label()))
-                .with(&read)
-                .expected(expected.to_string()));
+            return Err(Outcome::fail(format!(
+                "{} reads the task differently from {}",
+                target.label(),
+                first.label()
+            ))
+            .with(&read)
+            .expected(expected.to_string()));
         }
     }
     Ok(Outcome::pass())

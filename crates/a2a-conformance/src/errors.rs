@@ -39,17 +39,17 @@ rule!(NOT_CANCELABLE, "errors.not-cancelable", Must, "3.1.5", V1, true,
     "CancelTask of a terminal task answers TaskNotCancelableError (-32002, HTTP 400, FAILED_PRECONDITION)." => not_cancelable);
 rule!(TERMINAL_MESSAGE, "errors.terminal-task-message", Must, "3.1.1", V1, true,
     "A message sent to a terminal task answers UnsupportedOperationError (-32004)." => terminal_message);
-rule!(UNKNOWN_TASK_MESSAGE, "errors.unknown-task-message", Must, "3.4.2", V1, false,
+rule!(UNKNOWN_TASK_MESSAGE, "errors.unknown-task-message", Must, "3.4.2", V1, true,
     "A message whose taskId names no task answers TaskNotFoundError." => unknown_task_message);
-rule!(INVALID_PARAMS, "errors.invalid-params", Should, "5.7", V1, false,
+rule!(INVALID_PARAMS, "errors.invalid-params", Should, "5.7", V1, true,
     "A message without parts (REQUIRED, at least one) is rejected with invalid params (-32602, HTTP 400, INVALID_ARGUMENT)." => invalid_params);
 rule!(PUSH_NOT_SUPPORTED, "errors.push-not-supported", Must, "3.3.4", V1, false,
     "When the card does not declare pushNotifications, CreateTaskPushNotificationConfig answers PushNotificationNotSupportedError (-32003)." => push_not_supported);
-rule!(STREAMING_NOT_SUPPORTED, "errors.streaming-not-supported", Must, "3.3.4", V1, false,
+rule!(STREAMING_NOT_SUPPORTED, "errors.streaming-not-supported", Must, "3.3.4", V1, true,
     "When the card does not declare streaming, SendStreamingMessage answers UnsupportedOperationError." => streaming_not_supported);
 rule!(EXTENDED_CARD_NOT_SUPPORTED, "errors.extended-card-not-supported", Must, "3.3.4", V1, false,
     "When the card does not declare extendedAgentCard, GetExtendedAgentCard answers UnsupportedOperationError." => extended_card_not_supported);
-rule!(CONTENT_TYPE, "errors.content-type-not-supported", Should, "3.3.2", V1, false,
+rule!(CONTENT_TYPE, "errors.content-type-not-supported", Should, "3.3.2", V1, true,
     "A file part of a media type the card's defaultInputModes do not list answers ContentTypeNotSupportedError (-32005)." => content_type);
 rule!(EXTENSION_REQUIRED, "errors.extension-required", Must, "3.3.4", V1, false,
     "When the card declares a required extension, a request that does not activate it answers ExtensionSupportRequiredError (-32008)." => extension_required);
@@ -67,18 +67,24 @@ fn expect_error(context: &Context, exchange: &Exchange, expected: Expected) -> C
 }
 
 async fn task_not_found(context: Arc<Context>) -> Checked {
-    let exchange = context.call(Op::GetTask, json!({"id": unknown_id()})).await?;
+    let exchange = context
+        .call(Op::GetTask, json!({"id": unknown_id()}))
+        .await?;
     expect_error(&context, &exchange, Expected::TaskNotFound)
 }
 
 async fn cancel_not_found(context: Arc<Context>) -> Checked {
-    let exchange = context.call(Op::CancelTask, json!({"id": unknown_id()})).await?;
+    let exchange = context
+        .call(Op::CancelTask, json!({"id": unknown_id()}))
+        .await?;
     expect_error(&context, &exchange, Expected::TaskNotFound)
 }
 
 async fn not_cancelable(context: Arc<Context>) -> Checked {
     let task = context.terminal_task().await?;
-    let exchange = context.call(Op::CancelTask, json!({"id": id_of(&task)})).await?;
+    let exchange = context
+        .call(Op::CancelTask, json!({"id": id_of(&task)}))
+        .await?;
     expect_error(&context, &exchange, Expected::TaskNotCancelable)
 }
 
@@ -87,21 +93,27 @@ async fn terminal_message(context: Arc<Context>) -> Checked {
     let mut message = user_message("a2a-test", "One more thing");
     message["taskId"] = task["id"].clone();
     message["contextId"] = task["contextId"].clone();
-    let exchange = context.call(Op::SendMessage, json!({"message": message})).await?;
+    let exchange = context
+        .call(Op::SendMessage, json!({"message": message}))
+        .await?;
     expect_error(&context, &exchange, Expected::UnsupportedOperation)
 }
 
 async fn unknown_task_message(context: Arc<Context>) -> Checked {
     let mut message = user_message("a2a-test", "Continue a task that does not exist");
     message["taskId"] = json!(unknown_id());
-    let exchange = context.call(Op::SendMessage, json!({"message": message})).await?;
+    let exchange = context
+        .call(Op::SendMessage, json!({"message": message}))
+        .await?;
     expect_error(&context, &exchange, Expected::TaskNotFound)
 }
 
 async fn invalid_params(context: Arc<Context>) -> Checked {
     let mut message = user_message("a2a-test", "");
     message["parts"] = json!([]);
-    let exchange = context.call(Op::SendMessage, json!({"message": message})).await?;
+    let exchange = context
+        .call(Op::SendMessage, json!({"message": message}))
+        .await?;
     expect_error(&context, &exchange, Expected::InvalidParams)
 }
 
@@ -123,7 +135,10 @@ async fn streaming_not_supported(context: Arc<Context>) -> Checked {
         return Err(Outcome::skip("the card declares streaming"));
     }
     let record = context
-        .stream(Op::SendStreamingMessage, json!({"message": user_message("a2a-test", "Hello")}))
+        .stream(
+            Op::SendStreamingMessage,
+            json!({"message": user_message("a2a-test", "Hello")}),
+        )
         .await?;
     if record.refused.is_none() {
         return Err(Outcome::fail(format!(
@@ -158,23 +173,36 @@ async fn content_type(context: Arc<Context>) -> Checked {
     }
     let mut message = user_message("a2a-test", "");
     message["parts"] = json!([{"raw": "AAEC", "mediaType": ODD_MEDIA, "filename": "a2a-test.bin"}]);
-    let exchange = context.call(Op::SendMessage, json!({"message": message})).await?;
+    let exchange = context
+        .call(Op::SendMessage, json!({"message": message}))
+        .await?;
     expect_error(&context, &exchange, Expected::ContentTypeNotSupported)
 }
 
 async fn extension_required(context: Arc<Context>) -> Checked {
     let card = context.card()?;
-    let Some(extension) = card.capabilities.extensions.iter().find(|extension| extension.required) else {
+    let Some(extension) = card
+        .capabilities
+        .extensions
+        .iter()
+        .find(|extension| extension.required)
+    else {
         return Err(Outcome::skip("the card declares no required extension"));
     };
     let uri = extension.uri.clone();
-    let exchange = context.call(Op::GetTask, json!({"id": unknown_id()})).await?;
-    expect_error(&context, &exchange, Expected::ExtensionSupportRequired)
-        .map(|outcome| Outcome { reason: Some(format!("required extension {uri}")), ..outcome })
+    let exchange = context
+        .call(Op::GetTask, json!({"id": unknown_id()}))
+        .await?;
+    expect_error(&context, &exchange, Expected::ExtensionSupportRequired).map(|outcome| Outcome {
+        reason: Some(format!("required extension {uri}")),
+        ..outcome
+    })
 }
 
 async fn error_details(context: Arc<Context>) -> Checked {
-    let exchange = context.call(Op::GetTask, json!({"id": unknown_id()})).await?;
+    let exchange = context
+        .call(Op::GetTask, json!({"id": unknown_id()}))
+        .await?;
     let Err(error) = &exchange.result else {
         return Err(Outcome::skip("GetTask of an unknown id did not fail"));
     };
@@ -188,7 +216,9 @@ async fn error_details(context: Arc<Context>) -> Checked {
     match (&error.reason, &error.domain) {
         (None, _) => problems.push("error.data has no google.rpc.ErrorInfo".to_owned()),
         (Some(_), Some(domain)) if domain == "a2a-protocol.org" => {}
-        (Some(_), domain) => problems.push(format!("the ErrorInfo domain is {domain:?}, not a2a-protocol.org")),
+        (Some(_), domain) => problems.push(format!(
+            "the ErrorInfo domain is {domain:?}, not a2a-protocol.org"
+        )),
     }
     if problems.is_empty() {
         Ok(Outcome::pass())
@@ -214,18 +244,23 @@ async fn jsonrpc_parse_error(context: Arc<Context>) -> Checked {
     expect_error(&context, &exchange, Expected::ParseError)?;
     // `received` reads `HTTP <status> <body>`.
     let body = exchange.received.splitn(3, ' ').nth(2).unwrap_or_default();
-    let id = serde_json::from_str::<Value>(body).ok().and_then(|answer| answer.get("id").cloned());
+    let id = serde_json::from_str::<Value>(body)
+        .ok()
+        .and_then(|answer| answer.get("id").cloned());
     if id == Some(Value::Null) {
         Ok(Outcome::pass())
     } else {
-        Err(Outcome::fail("the parse error's response does not carry id null")
-            .with(&exchange)
-            .expected("{\"jsonrpc\": \"2.0\", \"id\": null, \"error\": {\"code\": -32700, …}}"))
+        Err(
+            Outcome::fail("the parse error's response does not carry id null")
+                .with(&exchange)
+                .expected("{\"jsonrpc\": \"2.0\", \"id\": null, \"error\": {\"code\": -32700, …}}"),
+        )
     }
 }
 
 async fn jsonrpc_method_not_found(context: Arc<Context>) -> Checked {
-    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "NoSuchA2aMethod", "params": {}}).to_string();
+    let body =
+        json!({"jsonrpc": "2.0", "id": 7, "method": "NoSuchA2aMethod", "params": {}}).to_string();
     let exchange = raw_rpc(&context, &body).await?;
     expect_error(&context, &exchange, Expected::MethodNotFound)
 }

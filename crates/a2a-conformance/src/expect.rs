@@ -135,7 +135,12 @@ pub(crate) fn error(
     let wanted = expected.describe(binding);
     let fail = |why: String| Outcome::fail(why).with(exchange).expected(wanted.clone());
     let error: &WireError = match &exchange.result {
-        Ok(_) => return Err(fail(format!("the agent answered success, not {}", expected.name()))),
+        Ok(_) => {
+            return Err(fail(format!(
+                "the agent answered success, not {}",
+                expected.name()
+            )));
+        }
         Err(error) => error,
     };
     let reason_ok = || match (expected.reason(), &error.reason) {

@@ -11,7 +11,14 @@ use crate::rule::{Rule, rule};
 use crate::wire::{Exchange, Op};
 
 /// The rules of this area.
-pub(crate) const RULES: &[Rule] = &[SHAPE, ARTIFACTS, ORDER, CONTEXT_FILTER, STATUS_FILTER, PAGING];
+pub(crate) const RULES: &[Rule] = &[
+    SHAPE,
+    ARTIFACTS,
+    ORDER,
+    CONTEXT_FILTER,
+    STATUS_FILTER,
+    PAGING,
+];
 
 rule!(SHAPE, "listing.shape", Must, "3.1.4", V1, false,
     "ListTasks answers tasks (an array), nextPageToken (always, \"\" on the last page), pageSize and totalSize." => shape);
@@ -33,7 +40,11 @@ async fn list(context: &Context, params: Value) -> Result<(Exchange, Value), Out
 }
 
 fn tasks(answer: &Value) -> Vec<Value> {
-    answer.get("tasks").and_then(Value::as_array).cloned().unwrap_or_default()
+    answer
+        .get("tasks")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
 }
 
 async fn shape(context: Arc<Context>) -> Checked {
@@ -54,9 +65,9 @@ async fn shape(context: Arc<Context>) -> Checked {
     if problems.is_empty() {
         Ok(Outcome::pass())
     } else {
-        Err(Outcome::fail(problems.join("; "))
-            .with(&exchange)
-            .expected("{\"tasks\": […], \"nextPageToken\": \"…\", \"pageSize\": n, \"totalSize\": n}"))
+        Err(Outcome::fail(problems.join("; ")).with(&exchange).expected(
+            "{\"tasks\": […], \"nextPageToken\": \"…\", \"pageSize\": n, \"totalSize\": n}",
+        ))
     }
 }
 
@@ -65,9 +76,15 @@ async fn task_in_new_context(context: &Context, prefix: &str) -> Result<(Value, 
     let exchange = context.send(prefix, "Hello from a2a test", None).await?;
     let answer = exchange.ok("SendMessage")?;
     let Some(task) = answer.get("task") else {
-        return Err(Outcome::skip("the agent answered with a direct Message, so there is no task to list"));
+        return Err(Outcome::skip(
+            "the agent answered with a direct Message, so there is no task to list",
+        ));
     };
-    let context_id = task.get("contextId").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let context_id = task
+        .get("contextId")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
     Ok((task.clone(), context_id))
 }
 
@@ -75,7 +92,9 @@ async fn task_in_new_context(context: &Context, prefix: &str) -> Result<(Value, 
 async fn another_in(context: &Context, context_id: &str) -> Result<Value, Outcome> {
     let mut message = user_message("a2a-test", "And another");
     message["contextId"] = json!(context_id);
-    let exchange = context.call(Op::SendMessage, json!({"message": message})).await?;
+    let exchange = context
+        .call(Op::SendMessage, json!({"message": message}))
+        .await?;
     let answer = exchange.ok("SendMessage")?;
     answer
         .get("task")
@@ -86,10 +105,16 @@ async fn another_in(context: &Context, context_id: &str) -> Result<Value, Outcom
 async fn artifacts(context: Arc<Context>) -> Checked {
     let (_, context_id) = task_in_new_context(&context, "tck-artifact-text").await?;
     let (exchange, answer) = list(&context, json!({"contextId": context_id})).await?;
-    if let Some(task) = tasks(&answer).iter().find(|task| task.get("artifacts").is_some()) {
-        return Err(Outcome::fail(format!("task {} carries artifacts although includeArtifacts was not set", id_of(task)))
-            .with(&exchange)
-            .expected("no artifacts member"));
+    if let Some(task) = tasks(&answer)
+        .iter()
+        .find(|task| task.get("artifacts").is_some())
+    {
+        return Err(Outcome::fail(format!(
+            "task {} carries artifacts although includeArtifacts was not set",
+            id_of(task)
+        ))
+        .with(&exchange)
+        .expected("no artifacts member"));
     }
     Ok(Outcome::pass())
 }
@@ -108,14 +133,18 @@ async fn order(context: Arc<Context>) -> Checked {
         })
         .collect();
     if stamps.iter().any(Option::is_none) {
-        return Err(Outcome::skip("a listed task has no status.timestamp to order by"));
+        return Err(Outcome::skip(
+            "a listed task has no status.timestamp to order by",
+        ));
     }
     if stamps.windows(2).all(|pair| pair[0] >= pair[1]) {
         Ok(Outcome::pass())
     } else {
-        Err(Outcome::fail("the tasks are not sorted by status.timestamp, newest first")
-            .with(&exchange)
-            .expected("descending status.timestamp"))
+        Err(
+            Outcome::fail("the tasks are not sorted by status.timestamp, newest first")
+                .with(&exchange)
+                .expected("descending status.timestamp"),
+        )
     }
 }
 
@@ -123,15 +152,23 @@ async fn context_filter(context: Arc<Context>) -> Checked {
     let (task, context_id) = task_in_new_context(&context, "a2a-test").await?;
     let (exchange, answer) = list(&context, json!({"contextId": context_id})).await?;
     let listed = tasks(&answer);
-    if let Some(other) = listed.iter().find(|listed| listed.get("contextId").and_then(Value::as_str) != Some(&context_id)) {
-        return Err(Outcome::fail(format!("task {} of another context is listed", id_of(other)))
-            .with(&exchange)
-            .expected(format!("only tasks of context {context_id}")));
+    if let Some(other) = listed
+        .iter()
+        .find(|listed| listed.get("contextId").and_then(Value::as_str) != Some(&context_id))
+    {
+        return Err(Outcome::fail(format!(
+            "task {} of another context is listed",
+            id_of(other)
+        ))
+        .with(&exchange)
+        .expected(format!("only tasks of context {context_id}")));
     }
     if !listed.iter().any(|listed| id_of(listed) == id_of(&task)) {
-        return Err(Outcome::fail(format!("the new task {} is not listed", id_of(&task)))
-            .with(&exchange)
-            .expected("the task just made"));
+        return Err(
+            Outcome::fail(format!("the new task {} is not listed", id_of(&task)))
+                .with(&exchange)
+                .expected("the task just made"),
+        );
     }
     Ok(Outcome::pass())
 }
@@ -139,15 +176,22 @@ async fn context_filter(context: Arc<Context>) -> Checked {
 async fn status_filter(context: Arc<Context>) -> Checked {
     let (task, context_id) = task_in_new_context(&context, "a2a-test").await?;
     let wanted = state(&task).to_owned();
-    let (exchange, answer) = list(&context, json!({"contextId": context_id, "status": wanted})).await?;
+    let (exchange, answer) =
+        list(&context, json!({"contextId": context_id, "status": wanted})).await?;
     let listed = tasks(&answer);
     if let Some(other) = listed.iter().find(|listed| state(listed) != wanted) {
-        return Err(Outcome::fail(format!("task {} in state {} is listed", id_of(other), state(other)))
-            .with(&exchange)
-            .expected(format!("only tasks in {wanted}")));
+        return Err(Outcome::fail(format!(
+            "task {} in state {} is listed",
+            id_of(other),
+            state(other)
+        ))
+        .with(&exchange)
+        .expected(format!("only tasks in {wanted}")));
     }
     if !listed.iter().any(|listed| id_of(listed) == id_of(&task)) {
-        return Err(Outcome::fail("the task in that state is not listed").with(&exchange).expected("the task just made"));
+        return Err(Outcome::fail("the task in that state is not listed")
+            .with(&exchange)
+            .expected("the task just made"));
     }
     Ok(Outcome::pass())
 }
@@ -165,31 +209,44 @@ async fn paging(context: Arc<Context>) -> Checked {
         let (exchange, answer) = list(&context, params).await?;
         let listed = tasks(&answer);
         if listed.len() > 1 {
-            return Err(Outcome::fail(format!("page {page} holds {} tasks", listed.len()))
-                .with(&exchange)
-                .expected("at most pageSize (1) tasks"));
+            return Err(
+                Outcome::fail(format!("page {page} holds {} tasks", listed.len()))
+                    .with(&exchange)
+                    .expected("at most pageSize (1) tasks"),
+            );
         }
         for task in &listed {
             if seen.contains(&id_of(task)) {
-                return Err(Outcome::fail(format!("task {} comes again on page {page}", id_of(task)))
-                    .with(&exchange)
-                    .expected("each task on one page"));
+                return Err(Outcome::fail(format!(
+                    "task {} comes again on page {page}",
+                    id_of(task)
+                ))
+                .with(&exchange)
+                .expected("each task on one page"));
             }
             seen.push(id_of(task));
         }
         let Some(next) = answer.get("nextPageToken").and_then(Value::as_str) else {
-            return Err(Outcome::fail("nextPageToken is missing").with(&exchange).expected("a nextPageToken on every page"));
+            return Err(Outcome::fail("nextPageToken is missing")
+                .with(&exchange)
+                .expected("a nextPageToken on every page"));
         };
         if next.is_empty() {
             return if seen.len() >= 2 {
                 Ok(Outcome::pass())
             } else {
-                Err(Outcome::fail(format!("the pages ended after {} of the context's 2 tasks", seen.len()))
-                    .with(&exchange)
-                    .expected("both tasks over the pages"))
+                Err(Outcome::fail(format!(
+                    "the pages ended after {} of the context's 2 tasks",
+                    seen.len()
+                ))
+                .with(&exchange)
+                .expected("both tasks over the pages"))
             };
         }
         token = next.to_owned();
     }
-    Err(Outcome::fail("five pages of one task each for a context of two tasks").expected("nextPageToken \"\" on the last page"))
+    Err(
+        Outcome::fail("five pages of one task each for a context of two tasks")
+            .expected("nextPageToken \"\" on the last page"),
+    )
 }

@@ -54,10 +54,18 @@ const STATES: [&str; 8] = [
 /// The problems of `task` as a Task.
 pub(crate) fn task_problems(task: &Value) -> Vec<String> {
     let mut problems = Vec::new();
-    if !task.get("id").and_then(Value::as_str).is_some_and(|id| !id.is_empty()) {
+    if !task
+        .get("id")
+        .and_then(Value::as_str)
+        .is_some_and(|id| !id.is_empty())
+    {
         problems.push("the task has no id".to_owned());
     }
-    if !task.get("contextId").and_then(Value::as_str).is_some_and(|id| !id.is_empty()) {
+    if !task
+        .get("contextId")
+        .and_then(Value::as_str)
+        .is_some_and(|id| !id.is_empty())
+    {
         problems.push("the task has no contextId".to_owned());
     }
     match task.pointer("/status/state").and_then(Value::as_str) {
@@ -75,19 +83,34 @@ pub(crate) fn message_problems(message: &Value) -> Vec<String> {
         problems.push("the message has no messageId".to_owned());
     }
     if message.get("role").and_then(Value::as_str) != Some("ROLE_AGENT") {
-        problems.push(format!("the message's role is {}, not ROLE_AGENT", message.get("role").map_or("absent".to_owned(), Value::to_string)));
+        problems.push(format!(
+            "the message's role is {}, not ROLE_AGENT",
+            message
+                .get("role")
+                .map_or("absent".to_owned(), Value::to_string)
+        ));
     }
-    if !message.get("parts").and_then(Value::as_array).is_some_and(|parts| !parts.is_empty()) {
+    if !message
+        .get("parts")
+        .and_then(Value::as_array)
+        .is_some_and(|parts| !parts.is_empty())
+    {
         problems.push("the message has no parts".to_owned());
     }
-    if !message.get("contextId").and_then(Value::as_str).is_some_and(|id| !id.is_empty()) {
+    if !message
+        .get("contextId")
+        .and_then(Value::as_str)
+        .is_some_and(|id| !id.is_empty())
+    {
         problems.push("the agent's message has no contextId".to_owned());
     }
     problems
 }
 
 async fn send_shape(context: Arc<Context>) -> Checked {
-    let exchange = context.send("a2a-test", "Hello from a2a test", None).await?;
+    let exchange = context
+        .send("a2a-test", "Hello from a2a test", None)
+        .await?;
     let answer = exchange.ok("SendMessage")?;
     let problems = match (answer.get("task"), answer.get("message")) {
         (Some(task), None) => task_problems(task),
@@ -106,51 +129,77 @@ async fn send_shape(context: Arc<Context>) -> Checked {
 
 async fn send_blocking(context: Arc<Context>) -> Checked {
     let (exchange, task) = context.task().await?;
-    let interrupted = matches!(state(&task), "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_AUTH_REQUIRED");
+    let interrupted = matches!(
+        state(&task),
+        "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_AUTH_REQUIRED"
+    );
     if is_terminal(&task) || interrupted {
         Ok(Outcome::pass())
     } else {
-        Err(Outcome::fail(format!("a blocking SendMessage answered a task still {}", state(&task)))
-            .with(&exchange)
-            .expected("a terminal or interrupted task"))
+        Err(Outcome::fail(format!(
+            "a blocking SendMessage answered a task still {}",
+            state(&task)
+        ))
+        .with(&exchange)
+        .expected("a terminal or interrupted task"))
     }
 }
 
 async fn return_immediately(context: Arc<Context>) -> Checked {
     context.behaviours()?;
     let exchange = context
-        .send("test-resubscribe-message-id", "work for a while", Some(json!({"returnImmediately": true})))
+        .send(
+            "test-resubscribe-message-id",
+            "work for a while",
+            Some(json!({"returnImmediately": true})),
+        )
         .await?;
     let answer = exchange.ok("SendMessage")?;
     let Some(task) = answer.get("task") else {
-        return Err(Outcome::fail("the answer is not a task").with(&exchange).expected("{\"task\": …}"));
+        return Err(Outcome::fail("the answer is not a task")
+            .with(&exchange)
+            .expected("{\"task\": …}"));
     };
-    let _ = context.call(Op::CancelTask, json!({"id": id_of(task)})).await;
+    let _ = context
+        .call(Op::CancelTask, json!({"id": id_of(task)}))
+        .await;
     match state(task) {
         "TASK_STATE_SUBMITTED" | "TASK_STATE_WORKING" => Ok(Outcome::pass()),
-        other => Err(Outcome::fail(format!("with returnImmediately the answer came at {other}, after the work"))
-            .with(&exchange)
-            .expected("a task in TASK_STATE_SUBMITTED or TASK_STATE_WORKING")),
+        other => Err(Outcome::fail(format!(
+            "with returnImmediately the answer came at {other}, after the work"
+        ))
+        .with(&exchange)
+        .expected("a task in TASK_STATE_SUBMITTED or TASK_STATE_WORKING")),
     }
 }
 
 async fn get_task(context: Arc<Context>) -> Checked {
     let (_, task) = context.task().await?;
-    let exchange = context.call(Op::GetTask, json!({"id": id_of(&task)})).await?;
+    let exchange = context
+        .call(Op::GetTask, json!({"id": id_of(&task)}))
+        .await?;
     let got = exchange.ok("GetTask")?;
     let mut problems = task_problems(got);
     for member in ["id", "contextId"] {
         if got.get(member) != task.get(member) {
-            problems.push(format!("{member} differs from the task SendMessage answered"));
+            problems.push(format!(
+                "{member} differs from the task SendMessage answered"
+            ));
         }
     }
     if is_terminal(&task) && state(got) != state(&task) {
-        problems.push(format!("the state is {}, SendMessage said {}", state(got), state(&task)));
+        problems.push(format!(
+            "the state is {}, SendMessage said {}",
+            state(got),
+            state(&task)
+        ));
     }
     if problems.is_empty() {
         Ok(Outcome::pass())
     } else {
-        Err(Outcome::fail(problems.join("; ")).with(&exchange).expected(format!("the task {}", id_of(&task))))
+        Err(Outcome::fail(problems.join("; "))
+            .with(&exchange)
+            .expected(format!("the task {}", id_of(&task))))
     }
 }
 
@@ -158,13 +207,20 @@ async fn history_length(context: Arc<Context>) -> Checked {
     let (_, task) = context.task().await?;
     let id = id_of(&task);
     for (length, most) in [(1, 1), (0, 0)] {
-        let exchange = context.call(Op::GetTask, json!({"id": id, "historyLength": length})).await?;
+        let exchange = context
+            .call(Op::GetTask, json!({"id": id, "historyLength": length}))
+            .await?;
         let got = exchange.ok("GetTask")?;
-        let count = got.get("history").and_then(Value::as_array).map_or(0, Vec::len);
+        let count = got
+            .get("history")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
         if count > most {
-            return Err(Outcome::fail(format!("historyLength {length} returned {count} history messages"))
-                .with(&exchange)
-                .expected(format!("at most {most}")));
+            return Err(Outcome::fail(format!(
+                "historyLength {length} returned {count} history messages"
+            ))
+            .with(&exchange)
+            .expected(format!("at most {most}")));
         }
     }
     Ok(Outcome::pass())
@@ -173,11 +229,15 @@ async fn history_length(context: Arc<Context>) -> Checked {
 async fn context(context: Arc<Context>) -> Checked {
     let (exchange, task) = context.task().await?;
     let Some(context_id) = task.get("contextId").and_then(Value::as_str) else {
-        return Err(Outcome::fail("the task has no contextId").with(&exchange).expected("a contextId"));
+        return Err(Outcome::fail("the task has no contextId")
+            .with(&exchange)
+            .expected("a contextId"));
     };
     let mut message = user_message("a2a-test", "A follow-up in the same context");
     message["contextId"] = json!(context_id);
-    let follow = context.call(Op::SendMessage, json!({"message": message})).await?;
+    let follow = context
+        .call(Op::SendMessage, json!({"message": message}))
+        .await?;
     let answer = follow.ok("SendMessage in the task's context")?;
     let got = answer
         .pointer("/task/contextId")
@@ -186,19 +246,31 @@ async fn context(context: Arc<Context>) -> Checked {
     if got == Some(context_id) {
         Ok(Outcome::pass())
     } else {
-        Err(Outcome::fail(format!("the follow-up came back in context {got:?}"))
-            .with(&follow)
-            .expected(format!("contextId {context_id}")))
+        Err(
+            Outcome::fail(format!("the follow-up came back in context {got:?}"))
+                .with(&follow)
+                .expected(format!("contextId {context_id}")),
+        )
     }
 }
 
 async fn cancel_running(context: Arc<Context>) -> Checked {
     context.behaviours()?;
     let sent = context
-        .send("test-resubscribe-message-id", "work for a while", Some(json!({"returnImmediately": true})))
+        .send(
+            "test-resubscribe-message-id",
+            "work for a while",
+            Some(json!({"returnImmediately": true})),
+        )
         .await?;
-    let task = sent.ok("SendMessage")?.get("task").cloned().unwrap_or_default();
-    let exchange = context.call(Op::CancelTask, json!({"id": id_of(&task)})).await?;
+    let task = sent
+        .ok("SendMessage")?
+        .get("task")
+        .cloned()
+        .unwrap_or_default();
+    let exchange = context
+        .call(Op::CancelTask, json!({"id": id_of(&task)}))
+        .await?;
     let canceled = exchange.ok("CancelTask")?;
     let mut problems = task_problems(canceled);
     if state(canceled) != "TASK_STATE_CANCELED" {
@@ -207,25 +279,40 @@ async fn cancel_running(context: Arc<Context>) -> Checked {
     if problems.is_empty() {
         Ok(Outcome::pass())
     } else {
-        Err(Outcome::fail(problems.join("; ")).with(&exchange).expected("the task, TASK_STATE_CANCELED"))
+        Err(Outcome::fail(problems.join("; "))
+            .with(&exchange)
+            .expected("the task, TASK_STATE_CANCELED"))
     }
 }
 
 async fn extended_card(context: Arc<Context>) -> Checked {
     if !context.card()?.capabilities.supports_extended_agent_card() {
-        return Err(Outcome::skip("the card does not declare capabilities.extendedAgentCard"));
+        return Err(Outcome::skip(
+            "the card does not declare capabilities.extendedAgentCard",
+        ));
     }
     let exchange = context.call(Op::GetExtendedAgentCard, json!({})).await?;
     let card = exchange.ok("GetExtendedAgentCard")?;
-    let missing: Vec<_> = ["name", "description", "supportedInterfaces", "version", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"]
-        .into_iter()
-        .filter(|member| card.get(*member).is_none())
-        .collect();
+    let missing: Vec<_> = [
+        "name",
+        "description",
+        "supportedInterfaces",
+        "version",
+        "capabilities",
+        "defaultInputModes",
+        "defaultOutputModes",
+        "skills",
+    ]
+    .into_iter()
+    .filter(|member| card.get(*member).is_none())
+    .collect();
     if missing.is_empty() {
         Ok(Outcome::pass())
     } else {
-        Err(Outcome::fail(format!("the extended card lacks {}", missing.join(", ")))
-            .with(&exchange)
-            .expected("an AgentCard with every REQUIRED member"))
+        Err(
+            Outcome::fail(format!("the extended card lacks {}", missing.join(", ")))
+                .with(&exchange)
+                .expected("an AgentCard with every REQUIRED member"),
+        )
     }
 }

@@ -52,32 +52,44 @@ fn receiver(context: &Context) -> Result<&Receiver, Outcome> {
 /// A task to attach configs to: one waiting for input when the agent offers that, else
 /// whatever an ordinary send makes.
 async fn open_task(context: &Context) -> Result<Value, Outcome> {
-    let prefix = if context.behaviours { "tck-input-required" } else { "a2a-test" };
+    let prefix = if context.behaviours {
+        "tck-input-required"
+    } else {
+        "a2a-test"
+    };
     let exchange = context.send(prefix, "Hello from a2a test", None).await?;
     let answer = exchange.ok("SendMessage")?;
-    answer
-        .get("task")
-        .cloned()
-        .ok_or_else(|| Outcome::skip("the agent answered with a direct Message, so there is no task"))
+    answer.get("task").cloned().ok_or_else(|| {
+        Outcome::skip("the agent answered with a direct Message, so there is no task")
+    })
 }
 
 /// A refusal of the receiver's URL is the agent's (SSRF) policy, not a broken rule: a skip
 /// that says how to give it a URL it accepts.
 fn refused_url(exchange: &Exchange, url: &str) -> Outcome {
-    let loopback = url.contains("://127.") || url.contains("://localhost") || url.contains("://[::1]");
+    let loopback =
+        url.contains("://127.") || url.contains("://localhost") || url.contains("://[::1]");
     match &exchange.result {
         Err(error)
             if loopback
-                && matches!(error.code, ErrorCode::JsonRpc(-32602) | ErrorCode::Http(400) | ErrorCode::Grpc(tonic::Code::InvalidArgument)) =>
+                && matches!(
+                    error.code,
+                    ErrorCode::JsonRpc(-32602)
+                        | ErrorCode::Http(400)
+                        | ErrorCode::Grpc(tonic::Code::InvalidArgument)
+                ) =>
         {
             Outcome::skip(format!(
                 "the agent refuses the receiver's loopback URL ({}); give --receiver-url an address it accepts",
                 error.describe()
             ))
         }
-        Err(error) => Outcome::fail(format!("CreateTaskPushNotificationConfig failed: {}", error.describe()))
-            .with(exchange)
-            .expected("the stored config"),
+        Err(error) => Outcome::fail(format!(
+            "CreateTaskPushNotificationConfig failed: {}",
+            error.describe()
+        ))
+        .with(exchange)
+        .expected("the stored config"),
         Ok(_) => Outcome::pass(),
     }
 }
@@ -106,24 +118,57 @@ async fn crud(context: Arc<Context>) -> Checked {
     let task_id = id_of(&task);
     let (_, url) = receiver.hook();
     let (created, config) = create(&context, &task_id, &url).await?;
-    let Some(id) = config.get("id").and_then(Value::as_str).filter(|id| !id.is_empty()) else {
-        return Err(Outcome::fail("the created config has no id").with(&created).expected("the config with its id"));
+    let Some(id) = config
+        .get("id")
+        .and_then(Value::as_str)
+        .filter(|id| !id.is_empty())
+    else {
+        return Err(Outcome::fail("the created config has no id")
+            .with(&created)
+            .expected("the config with its id"));
     };
     if config.get("url").and_then(Value::as_str) != Some(&url) {
-        return Err(Outcome::fail("the created config has another url").with(&created).expected(url));
+        return Err(Outcome::fail("the created config has another url")
+            .with(&created)
+            .expected(url));
     }
-    let got = context.call(Op::GetPushConfig, json!({"taskId": task_id, "id": id})).await?;
-    if got.ok("GetTaskPushNotificationConfig")?.get("url").and_then(Value::as_str) != Some(&url) {
-        return Err(Outcome::fail("Get returns another url").with(&got).expected(url));
+    let got = context
+        .call(Op::GetPushConfig, json!({"taskId": task_id, "id": id}))
+        .await?;
+    if got
+        .ok("GetTaskPushNotificationConfig")?
+        .get("url")
+        .and_then(Value::as_str)
+        != Some(&url)
+    {
+        return Err(Outcome::fail("Get returns another url")
+            .with(&got)
+            .expected(url));
     }
-    let listed = context.call(Op::ListPushConfigs, json!({"taskId": task_id})).await?;
-    let configs = listed.ok("ListTaskPushNotificationConfigs")?.get("configs").and_then(Value::as_array).cloned().unwrap_or_default();
-    if !configs.iter().any(|config| config.get("id").and_then(Value::as_str) == Some(id)) {
-        return Err(Outcome::fail("List does not return the created config").with(&listed).expected(format!("configs holding id {id}")));
+    let listed = context
+        .call(Op::ListPushConfigs, json!({"taskId": task_id}))
+        .await?;
+    let configs = listed
+        .ok("ListTaskPushNotificationConfigs")?
+        .get("configs")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if !configs
+        .iter()
+        .any(|config| config.get("id").and_then(Value::as_str) == Some(id))
+    {
+        return Err(Outcome::fail("List does not return the created config")
+            .with(&listed)
+            .expected(format!("configs holding id {id}")));
     }
-    let deleted = context.call(Op::DeletePushConfig, json!({"taskId": task_id, "id": id})).await?;
+    let deleted = context
+        .call(Op::DeletePushConfig, json!({"taskId": task_id, "id": id}))
+        .await?;
     deleted.ok("DeleteTaskPushNotificationConfig")?;
-    let gone = context.call(Op::GetPushConfig, json!({"taskId": task_id, "id": id})).await?;
+    let gone = context
+        .call(Op::GetPushConfig, json!({"taskId": task_id, "id": id}))
+        .await?;
     expect::error(&context.target()?.binding, &gone, Expected::TaskNotFound)?;
     Ok(Outcome::pass())
 }
@@ -135,10 +180,18 @@ async fn delete_twice(context: Arc<Context>) -> Checked {
     let task_id = id_of(&task);
     let (_, url) = receiver.hook();
     let (_, config) = create(&context, &task_id, &url).await?;
-    let id = config.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
-    let first = context.call(Op::DeletePushConfig, json!({"taskId": task_id, "id": id})).await?;
+    let id = config
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let first = context
+        .call(Op::DeletePushConfig, json!({"taskId": task_id, "id": id}))
+        .await?;
     first.ok("the first DeleteTaskPushNotificationConfig")?;
-    let second = context.call(Op::DeletePushConfig, json!({"taskId": task_id, "id": id})).await?;
+    let second = context
+        .call(Op::DeletePushConfig, json!({"taskId": task_id, "id": id}))
+        .await?;
     second.ok("the second DeleteTaskPushNotificationConfig of the same config")?;
     Ok(Outcome::pass())
 }
@@ -146,13 +199,25 @@ async fn delete_twice(context: Arc<Context>) -> Checked {
 async fn unknown_config(context: Arc<Context>) -> Checked {
     context.push()?;
     let task = open_task(&context).await?;
-    let exchange = context.call(Op::GetPushConfig, json!({"taskId": id_of(&task), "id": unknown_id()})).await?;
-    expect::error(&context.target()?.binding, &exchange, Expected::TaskNotFound)?;
+    let exchange = context
+        .call(
+            Op::GetPushConfig,
+            json!({"taskId": id_of(&task), "id": unknown_id()}),
+        )
+        .await?;
+    expect::error(
+        &context.target()?.binding,
+        &exchange,
+        Expected::TaskNotFound,
+    )?;
     Ok(Outcome::pass())
 }
 
 /// A send registering a webhook with Bearer `credentials`; the task, the deliveries.
-async fn delivered(context: &Context, credentials: &str) -> Result<(Value, Vec<Delivery>, String), Outcome> {
+async fn delivered(
+    context: &Context,
+    credentials: &str,
+) -> Result<(Value, Vec<Delivery>, String), Outcome> {
     context.push()?;
     let receiver = receiver(context)?;
     let (hook, url) = receiver.hook();
@@ -168,7 +233,9 @@ async fn delivered(context: &Context, credentials: &str) -> Result<(Value, Vec<D
     }
     let answer = exchange.ok("SendMessage")?;
     let Some(task) = answer.get("task").cloned() else {
-        return Err(Outcome::skip("the agent answered with a direct Message, so no task notifies"));
+        return Err(Outcome::skip(
+            "the agent answered with a direct Message, so no task notifies",
+        ));
     };
     let deliveries = receiver
         .wait(&hook, context.timeout, |deliveries| !deliveries.is_empty())
@@ -191,13 +258,21 @@ async fn delivery(context: Arc<Context>) -> Checked {
     for delivery in &deliveries {
         let shown = format!("POST {url}");
         let Ok(body) = serde_json::from_str::<Value>(&delivery.body) else {
-            return Err(Outcome::fail("a delivery's body is not JSON").with_text(&shown, &delivery.body).expected("a StreamResponse"));
-        };
-        let set: Vec<_> = PAYLOADS.iter().filter(|member| body.get(**member).is_some()).collect();
-        if set.len() != 1 {
-            return Err(Outcome::fail(format!("a delivery sets {} of task, message, statusUpdate, artifactUpdate", set.len()))
+            return Err(Outcome::fail("a delivery's body is not JSON")
                 .with_text(&shown, &delivery.body)
-                .expected("exactly one"));
+                .expected("a StreamResponse"));
+        };
+        let set: Vec<_> = PAYLOADS
+            .iter()
+            .filter(|member| body.get(**member).is_some())
+            .collect();
+        if set.len() != 1 {
+            return Err(Outcome::fail(format!(
+                "a delivery sets {} of task, message, statusUpdate, artifactUpdate",
+                set.len()
+            ))
+            .with_text(&shown, &delivery.body)
+            .expected("exactly one"));
         }
         let task_id = body
             .pointer("/task/id")
@@ -218,15 +293,25 @@ async fn delivery_credentials(context: Arc<Context>) -> Checked {
     let (_, deliveries, url) = delivered(&context, &credentials).await?;
     let wanted = format!("Bearer {credentials}");
     for delivery in &deliveries {
-        let got = delivery.headers.get("authorization").and_then(|value| value.to_str().ok());
+        let got = delivery
+            .headers
+            .get("authorization")
+            .and_then(|value| value.to_str().ok());
         if !got.is_some_and(|got| got.eq_ignore_ascii_case(&wanted) || got == wanted) {
-            let shown: Vec<_> = delivery.headers.keys().map(http::HeaderName::as_str).collect();
+            let shown: Vec<_> = delivery
+                .headers
+                .keys()
+                .map(http::HeaderName::as_str)
+                .collect();
             return Err(Outcome::fail(if got.is_some() {
                 "a delivery carries another Authorization value".to_owned()
             } else {
                 "a delivery carries no Authorization header".to_owned()
             })
-            .with_text(&format!("POST {url}"), &format!("headers: {}", shown.join(", ")))
+            .with_text(
+                &format!("POST {url}"),
+                &format!("headers: {}", shown.join(", ")),
+            )
             .expected("Authorization: Bearer <the registered credentials>"));
         }
     }
@@ -238,14 +323,28 @@ async fn none_after_delete(context: Arc<Context>) -> Checked {
     context.behaviours()?;
     let receiver = receiver(&context)?;
     let sent = context
-        .send("test-resubscribe-message-id", "work for a while", Some(json!({"returnImmediately": true})))
+        .send(
+            "test-resubscribe-message-id",
+            "work for a while",
+            Some(json!({"returnImmediately": true})),
+        )
         .await?;
-    let task = sent.ok("SendMessage")?.get("task").cloned().unwrap_or_default();
+    let task = sent
+        .ok("SendMessage")?
+        .get("task")
+        .cloned()
+        .unwrap_or_default();
     let task_id = id_of(&task);
     let (hook, url) = receiver.hook();
     let (_, config) = create(&context, &task_id, &url).await?;
-    let id = config.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
-    let deleted = context.call(Op::DeletePushConfig, json!({"taskId": task_id, "id": id})).await?;
+    let id = config
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let deleted = context
+        .call(Op::DeletePushConfig, json!({"taskId": task_id, "id": id}))
+        .await?;
     deleted.ok("DeleteTaskPushNotificationConfig")?;
     let before = receiver.deliveries(&hook).len();
     // Wait for the task to end, then a little for any late delivery.
@@ -264,9 +363,18 @@ async fn none_after_delete(context: Arc<Context>) -> Checked {
     tokio::time::sleep(Duration::from_secs(1)).await;
     let after = receiver.deliveries(&hook);
     if after.len() > before {
-        return Err(Outcome::fail(format!("{} deliveries arrived after the config was deleted", after.len() - before))
-            .with_text(&format!("POST {url}"), &after.last().map(|delivery| delivery.body.clone()).unwrap_or_default())
-            .expected("no delivery"));
+        return Err(Outcome::fail(format!(
+            "{} deliveries arrived after the config was deleted",
+            after.len() - before
+        ))
+        .with_text(
+            &format!("POST {url}"),
+            &after
+                .last()
+                .map(|delivery| delivery.body.clone())
+                .unwrap_or_default(),
+        )
+        .expected("no delivery"));
     }
     Ok(Outcome::pass())
 }

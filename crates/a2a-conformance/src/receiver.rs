@@ -40,7 +40,10 @@ async fn receive(
     body: String,
 ) -> http::StatusCode {
     if let Ok(mut inbox) = inbox.lock() {
-        inbox.entry(id).or_default().push(Delivery { headers, body });
+        inbox
+            .entry(id)
+            .or_default()
+            .push(Delivery { headers, body });
     }
     http::StatusCode::OK
 }

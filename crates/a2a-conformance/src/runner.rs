@@ -109,7 +109,8 @@ pub async fn run(
 ) -> Result<Report, RunError> {
     let started = Instant::now();
     let started_at = a2a_types::Timestamp::now().to_string();
-    let card_url = a2a_client::card_url(url, None).map_err(|error| RunError::Usage(error.to_string()))?;
+    let card_url =
+        a2a_client::card_url(url, None).map_err(|error| RunError::Usage(error.to_string()))?;
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(options.timeout.min(Duration::from_secs(10)))
@@ -118,8 +119,13 @@ pub async fn run(
     let card = Arc::new(fetch_card(&client, &card_url, options).await?);
     let auth = match (&options.credentials, &card.card) {
         (Some(credentials), Some(typed)) => Some(
-            a2a_client::RequestAuth::resolve(credentials.clone(), typed, &card_url, options.timeout)
-                .map_err(|error| RunError::Usage(error.to_string()))?,
+            a2a_client::RequestAuth::resolve(
+                credentials.clone(),
+                typed,
+                &card_url,
+                options.timeout,
+            )
+            .map_err(|error| RunError::Usage(error.to_string()))?,
         ),
         (Some(_) | None, _) => None,
     };
@@ -185,7 +191,10 @@ pub async fn run(
             Scope::V1Http => v1
                 .iter()
                 .filter(|target| {
-                    matches!(target.binding, ProtocolBinding::JsonRpc | ProtocolBinding::HttpJson)
+                    matches!(
+                        target.binding,
+                        ProtocolBinding::JsonRpc | ProtocolBinding::HttpJson
+                    )
                 })
                 .collect(),
             Scope::V1JsonRpc => v1
@@ -241,7 +250,15 @@ pub async fn run(
                     )),
                 },
             };
-            (index, CheckResult::new(&planned.rule, planned.context.target.as_deref(), outcome, began.elapsed()))
+            (
+                index,
+                CheckResult::new(
+                    &planned.rule,
+                    planned.context.target.as_deref(),
+                    outcome,
+                    began.elapsed(),
+                ),
+            )
         })
         .buffer_unordered(options.concurrency.max(1));
     while let Some((index, result)) = running.next().await {
@@ -311,7 +328,7 @@ async fn fetch_card(
         .map_err(|error| RunError::Unreachable(format!("{card_url}: {}", error.without_url())))?;
     let json = serde_json::from_str::<Value>(&body).ok();
     let card = (status == 200)
-        .then(|| json.clone().and_then(|json| serde_json::from_value::<AgentCard>(json).ok()))
+        .then(|| json.as_ref().and_then(lenient_card))
         .flatten();
     Ok(CardFetch {
         url: card_url.clone(),
@@ -321,6 +338,34 @@ async fn fetch_card(
         json,
         card,
     })
+}
+
+/// The card for calling the agent, even when it lacks a required member (the card rules
+/// report that): missing strings read as empty, missing lists and objects as empty ones.
+fn lenient_card(json: &Value) -> Option<AgentCard> {
+    if let Ok(card) = serde_json::from_value::<AgentCard>(json.clone()) {
+        return Some(card);
+    }
+    let mut patched = json.as_object()?.clone();
+    for name in ["name", "description", "version"] {
+        patched
+            .entry(name)
+            .or_insert_with(|| Value::String(String::new()));
+    }
+    for name in [
+        "defaultInputModes",
+        "defaultOutputModes",
+        "skills",
+        "supportedInterfaces",
+    ] {
+        patched
+            .entry(name)
+            .or_insert_with(|| Value::Array(Vec::new()));
+    }
+    patched
+        .entry("capabilities")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()));
+    serde_json::from_value(Value::Object(patched)).ok()
 }
 
 /// The interfaces to check, with their wires, and what the report lists about each
@@ -333,7 +378,10 @@ fn targets(
 ) -> (Vec<Arc<Target>>, Vec<InterfaceInfo>) {
     let mut targets = Vec::new();
     let mut infos = Vec::new();
-    for interface in card.map(|card| card.supported_interfaces.as_slice()).unwrap_or_default() {
+    for interface in card
+        .map(|card| card.supported_interfaces.as_slice())
+        .unwrap_or_default()
+    {
         let version = interface.protocol_version.clone();
         let mut info = InterfaceInfo {
             binding: interface.protocol_binding.to_string(),
@@ -350,16 +398,25 @@ fn targets(
             target.binding == interface.protocol_binding && target.version == version
         });
         let wire: Result<Box<dyn Wire>, String> = match &interface.protocol_binding {
-            _ if !wanted_binding || !wanted_version => Err("left out by --binding / --protocol-version".to_owned()),
-            _ if !known_version => Err(format!("protocol version {version} is not one this tester speaks")),
-            _ if duplicate => Err("another interface of this binding and version is checked".to_owned()),
+            _ if !wanted_binding || !wanted_version => {
+                Err("left out by --binding / --protocol-version".to_owned())
+            }
+            _ if !known_version => Err(format!(
+                "protocol version {version} is not one this tester speaks"
+            )),
+            _ if duplicate => {
+                Err("another interface of this binding and version is checked".to_owned())
+            }
             ProtocolBinding::JsonRpc => url::Url::parse(&interface.url)
                 .map(|url| Box::new(JsonRpcWire::new(url, peer.clone())) as Box<dyn Wire>)
                 .map_err(|error| format!("invalid URL: {error}")),
             ProtocolBinding::HttpJson => url::Url::parse(&interface.url)
                 .map(|url| {
-                    Box::new(RestWire::new(&url, Some(interface.tenant.clone()).filter(|tenant| !tenant.is_empty()), peer.clone()))
-                        as Box<dyn Wire>
+                    Box::new(RestWire::new(
+                        &url,
+                        Some(interface.tenant.clone()).filter(|tenant| !tenant.is_empty()),
+                        peer.clone(),
+                    )) as Box<dyn Wire>
                 })
                 .map_err(|error| format!("invalid URL: {error}")),
             ProtocolBinding::Grpc if version == "0.3" => {

@@ -25,7 +25,15 @@ rule!(STREAM_FINAL, "v03.stream-final", Must, "0.3:7.2", V03, true,
     "v0.3 message/stream events carry kind, and the last status-update has final: true." => stream_final);
 
 const STATES: [&str; 9] = [
-    "submitted", "working", "input-required", "completed", "canceled", "failed", "rejected", "auth-required", "unknown",
+    "submitted",
+    "working",
+    "input-required",
+    "completed",
+    "canceled",
+    "failed",
+    "rejected",
+    "auth-required",
+    "unknown",
 ];
 
 /// A v0.3 call: no A2A-Version, as v0.3 clients send.
@@ -36,20 +44,36 @@ fn options(context: &Context) -> CallOptions {
     }
 }
 
-async fn rpc(context: &Context, target: &Target, method: &str, params: Value) -> Result<Exchange, Outcome> {
+async fn rpc(
+    context: &Context,
+    target: &Target,
+    method: &str,
+    params: Value,
+) -> Result<Exchange, Outcome> {
     let Some(wire) = target.wire.jsonrpc() else {
         return Err(Outcome::skip("not a JSON-RPC interface"));
     };
     Ok(wire.rpc(method, params, &options(context)).await)
 }
 
-async fn rest(context: &Context, target: &Target, method: reqwest::Method, path: &str, body: Option<Value>) -> Result<Exchange, Outcome> {
+async fn rest(
+    context: &Context,
+    target: &Target,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Value>,
+) -> Result<Exchange, Outcome> {
     let Some(wire) = target.wire.rest() else {
         return Err(Outcome::skip("not an HTTP+JSON interface"));
     };
     let text = body.map(|body| body.to_string());
     Ok(wire
-        .raw(method, path, text.as_deref().map(|text| ("application/json", text)), &options(context))
+        .raw(
+            method,
+            path,
+            text.as_deref().map(|text| ("application/json", text)),
+            &options(context),
+        )
         .await)
 }
 
@@ -64,10 +88,19 @@ async fn send_v03(context: &Context, target: &Target) -> Result<(Exchange, Value
         ProtocolBinding::HttpJson => {
             let message = json!({"messageId": message_id("a2a-test"), "role": "ROLE_USER",
                                  "content": [{"text": "Hello from a2a test"}]});
-            rest(context, target, reqwest::Method::POST, "/v1/message:send", Some(json!({"message": message}))).await?
+            rest(
+                context,
+                target,
+                reqwest::Method::POST,
+                "/v1/message:send",
+                Some(json!({"message": message})),
+            )
+            .await?
         }
         ProtocolBinding::Grpc | ProtocolBinding::Other(_) => {
-            return Err(Outcome::skip("v0.3 shapes are checked on JSON-RPC and HTTP+JSON only"));
+            return Err(Outcome::skip(
+                "v0.3 shapes are checked on JSON-RPC and HTTP+JSON only",
+            ));
         }
     };
     let answer = exchange.ok("the v0.3 send")?.clone();
@@ -79,7 +112,10 @@ fn shape_problems(binding: &ProtocolBinding, answer: &Value) -> Vec<String> {
     match binding {
         ProtocolBinding::JsonRpc => match answer.get("kind").and_then(Value::as_str) {
             Some("task") => {
-                let state = answer.pointer("/status/state").and_then(Value::as_str).unwrap_or_default();
+                let state = answer
+                    .pointer("/status/state")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
                 if !STATES.contains(&state) {
                     problems.push(format!("status.state {state:?} is not a v0.3 state"));
                 }
@@ -95,10 +131,15 @@ fn shape_problems(binding: &ProtocolBinding, answer: &Value) -> Vec<String> {
             other => problems.push(format!("kind is {other:?}, not \"task\" or \"message\"")),
         },
         ProtocolBinding::HttpJson | ProtocolBinding::Grpc | ProtocolBinding::Other(_) => {
-            let task = answer.get("task").or_else(|| answer.get("id").map(|_| answer));
+            let task = answer
+                .get("task")
+                .or_else(|| answer.get("id").map(|_| answer));
             match task {
                 Some(task) => {
-                    let state = task.pointer("/status/state").and_then(Value::as_str).unwrap_or_default();
+                    let state = task
+                        .pointer("/status/state")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
                     if !state.starts_with("TASK_STATE_") {
                         problems.push(format!("status.state {state:?} is not a v0.3 proto name"));
                     }
@@ -118,7 +159,9 @@ async fn send(context: Arc<Context>) -> Checked {
     if problems.is_empty() {
         Ok(Outcome::pass())
     } else {
-        Err(Outcome::fail(problems.join("; ")).with(&exchange).expected("a v0.3 Task or Message"))
+        Err(Outcome::fail(problems.join("; "))
+            .with(&exchange)
+            .expected("a v0.3 Task or Message"))
     }
 }
 
@@ -134,10 +177,19 @@ fn task_id(answer: &Value) -> Option<String> {
 async fn get(context: &Context, target: &Target, id: &str) -> Result<Exchange, Outcome> {
     match target.binding {
         ProtocolBinding::JsonRpc => rpc(context, target, "tasks/get", json!({"id": id})).await,
-        ProtocolBinding::HttpJson => rest(context, target, reqwest::Method::GET, &format!("/v1/tasks/{id}"), None).await,
-        ProtocolBinding::Grpc | ProtocolBinding::Other(_) => {
-            Err(Outcome::skip("v0.3 shapes are checked on JSON-RPC and HTTP+JSON only"))
+        ProtocolBinding::HttpJson => {
+            rest(
+                context,
+                target,
+                reqwest::Method::GET,
+                &format!("/v1/tasks/{id}"),
+                None,
+            )
+            .await
         }
+        ProtocolBinding::Grpc | ProtocolBinding::Other(_) => Err(Outcome::skip(
+            "v0.3 shapes are checked on JSON-RPC and HTTP+JSON only",
+        )),
     }
 }
 
@@ -145,7 +197,9 @@ async fn get_task(context: Arc<Context>) -> Checked {
     let target = context.target()?;
     let (_, answer) = send_v03(&context, target).await?;
     let Some(id) = task_id(&answer) else {
-        return Err(Outcome::skip("the agent answered with a message, so there is no task to get"));
+        return Err(Outcome::skip(
+            "the agent answered with a message, so there is no task to get",
+        ));
     };
     let exchange = get(&context, target, &id).await?;
     let got = exchange.ok("the v0.3 get")?;
@@ -156,7 +210,9 @@ async fn get_task(context: Arc<Context>) -> Checked {
     if problems.is_empty() {
         Ok(Outcome::pass())
     } else {
-        Err(Outcome::fail(problems.join("; ")).with(&exchange).expected(format!("the v0.3 task {id}")))
+        Err(Outcome::fail(problems.join("; "))
+            .with(&exchange)
+            .expected(format!("the v0.3 task {id}")))
     }
 }
 
@@ -165,14 +221,20 @@ async fn task_not_found(context: Arc<Context>) -> Checked {
     let exchange = get(&context, target, &unknown_id()).await?;
     let want = match target.binding {
         ProtocolBinding::JsonRpc => ErrorCode::JsonRpc(-32001),
-        ProtocolBinding::HttpJson | ProtocolBinding::Grpc | ProtocolBinding::Other(_) => ErrorCode::Http(404),
+        ProtocolBinding::HttpJson | ProtocolBinding::Grpc | ProtocolBinding::Other(_) => {
+            ErrorCode::Http(404)
+        }
     };
     match &exchange.result {
         Err(error) if error.code == want => Ok(Outcome::pass()),
-        Err(error) => Err(Outcome::fail(format!("the agent answered {}", error.describe()))
+        Err(error) => Err(
+            Outcome::fail(format!("the agent answered {}", error.describe()))
+                .with(&exchange)
+                .expected("TaskNotFoundError"),
+        ),
+        Ok(_) => Err(Outcome::fail("the agent answered success")
             .with(&exchange)
             .expected("TaskNotFoundError")),
-        Ok(_) => Err(Outcome::fail("the agent answered success").with(&exchange).expected("TaskNotFoundError")),
     }
 }
 
@@ -195,11 +257,17 @@ async fn stream_final(context: Arc<Context>) -> Checked {
     )
     .await;
     if let Some(error) = &record.refused {
-        return Err(Outcome::fail(format!("the stream was refused: {}", error.describe()))
-            .with(&record.exchange())
-            .expected("a v0.3 event stream"));
+        return Err(
+            Outcome::fail(format!("the stream was refused: {}", error.describe()))
+                .with(&record.exchange())
+                .expected("a v0.3 event stream"),
+        );
     }
-    if let Some(event) = record.events.iter().find(|event| event.get("kind").is_none()) {
+    if let Some(event) = record
+        .events
+        .iter()
+        .find(|event| event.get("kind").is_none())
+    {
         return Err(Outcome::fail("an event has no kind")
             .with_text(&record.sent, &event.to_string())
             .expected("kind: task, message, status-update or artifact-update"));
@@ -212,9 +280,11 @@ async fn stream_final(context: Arc<Context>) -> Checked {
     match last_status {
         None => Err(Outcome::skip("the stream carried no status-update")),
         Some(event) if event.get("final") == Some(&json!(true)) => Ok(Outcome::pass()),
-        Some(event) => Err(Outcome::fail("the last status-update does not have final: true")
-            .with_text(&record.sent, &event.to_string())
-            .expected("final: true")),
+        Some(event) => Err(
+            Outcome::fail("the last status-update does not have final: true")
+                .with_text(&record.sent, &event.to_string())
+                .expected("final: true"),
+        ),
     }
 }
 
@@ -228,7 +298,12 @@ impl crate::wire::Wire for V03Method<'_> {
         self.0.wire.call(op, params, options).await
     }
 
-    async fn stream(&self, _op: Op, params: Value, options: &CallOptions) -> crate::wire::StreamRecord {
+    async fn stream(
+        &self,
+        _op: Op,
+        params: Value,
+        options: &CallOptions,
+    ) -> crate::wire::StreamRecord {
         match self.0.wire.jsonrpc() {
             Some(wire) => wire.stream_method("message/stream", params, options).await,
             None => crate::wire::StreamRecord::default(),

@@ -22,8 +22,14 @@ rule!(MISSING, "versions.missing-means-0.3", Must, "3.6.2", V1, false,
 async fn unsupported(context: Arc<Context>) -> Checked {
     let mut options = context.options();
     options.version = Some("99.0".to_owned());
-    let exchange = context.call_with(Op::GetTask, json!({"id": unknown_id()}), &options).await?;
-    expect::error(&context.target()?.binding, &exchange, Expected::VersionNotSupported)?;
+    let exchange = context
+        .call_with(Op::GetTask, json!({"id": unknown_id()}), &options)
+        .await?;
+    expect::error(
+        &context.target()?.binding,
+        &exchange,
+        Expected::VersionNotSupported,
+    )?;
     Ok(Outcome::pass())
 }
 
@@ -42,7 +48,9 @@ async fn missing(context: Arc<Context>) -> Checked {
     }
     let mut options = context.options();
     options.version = None;
-    let exchange = context.call_with(Op::GetTask, json!({"id": unknown_id()}), &options).await?;
+    let exchange = context
+        .call_with(Op::GetTask, json!({"id": unknown_id()}), &options)
+        .await?;
     expect::error(&target.binding, &exchange, Expected::VersionNotSupported)?;
     Ok(Outcome::pass())
 }

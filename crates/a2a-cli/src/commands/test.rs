@@ -24,7 +24,13 @@ pub(crate) struct TestArgs {
     #[arg(long, help_heading = "Rules")]
     list: bool,
     /// With --list: text, or the Markdown of docs/conformance.md
-    #[arg(long, value_enum, default_value = "text", requires = "list", help_heading = "Rules")]
+    #[arg(
+        long,
+        value_enum,
+        default_value = "text",
+        requires = "list",
+        help_heading = "Rules"
+    )]
     format: ListFormat,
     /// Only the rules whose id matches this glob (`*`, `?`; repeatable), e.g. 'card.*'
     #[arg(long, value_name = "GLOB", help_heading = "Rules")]
@@ -42,7 +48,12 @@ pub(crate) struct TestArgs {
     #[arg(long, value_name = "N", default_value_t = 16, help_heading = "Rules")]
     concurrency: usize,
     /// Where the webhook receiver of the push checks listens
-    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:0", help_heading = "Push receiver")]
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        default_value = "127.0.0.1:0",
+        help_heading = "Push receiver"
+    )]
     receiver_bind: SocketAddr,
     /// The receiver's URL as the agent reaches it (a tunnel, a public address) [default: http://the bound address]
     #[arg(long, value_name = "URL", help_heading = "Push receiver")]
@@ -93,7 +104,10 @@ pub(crate) async fn run(args: TestArgs) -> anyhow::Result<()> {
     let mut options = RunOptions::default();
     options.credentials = connection::credentials(client);
     options.headers = client.header_pairs()?;
-    options.bindings = client.binding.map(|binding| vec![binding.protocol()]).unwrap_or_default();
+    options.bindings = client
+        .binding
+        .map(|binding| vec![binding.protocol()])
+        .unwrap_or_default();
     options.versions = client
         .protocol_version
         .map(|version| vec![version.library().as_str().to_owned()])
@@ -109,7 +123,12 @@ pub(crate) async fn run(args: TestArgs) -> anyhow::Result<()> {
         if !show_progress {
             return;
         }
-        if let Progress::Finished { done, total, result } = event {
+        if let Progress::Finished {
+            done,
+            total,
+            result,
+        } = event
+        {
             output::spinner_frame(&format!(
                 "\x1b[2K[{done}/{total}] {} {}",
                 result.rule,
@@ -139,7 +158,11 @@ pub(crate) async fn run(args: TestArgs) -> anyhow::Result<()> {
         output::text(&report::table(&report, client.style().is_colored()))?;
     }
     if report.failed(args.strict) {
-        let level = if args.strict { "MUST or SHOULD" } else { "MUST" };
+        let level = if args.strict {
+            "MUST or SHOULD"
+        } else {
+            "MUST"
+        };
         anyhow::bail!("the agent fails {level} rules of A2A");
     }
     Ok(())

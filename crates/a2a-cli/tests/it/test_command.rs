@@ -16,7 +16,9 @@ use crate::support::{Server, run};
 /// `a2a test ARGS…` on a blocking thread; exit code and stdout.
 async fn a2a_test(args: Vec<String>) -> (Option<i32>, String, String) {
     tokio::task::spawn_blocking(move || {
-        let args: Vec<&str> = std::iter::once("test").chain(args.iter().map(String::as_str)).collect();
+        let args: Vec<&str> = std::iter::once("test")
+            .chain(args.iter().map(String::as_str))
+            .collect();
         let output = run(&args);
         (
             output.status.code(),
@@ -55,16 +57,32 @@ async fn the_conformance_agent_on_three_bindings_with_v03_fails_no_must_rule() {
     let started = Instant::now();
     let (code, stdout, stderr) = a2a_test(vec![server.url.clone(), "--json".into()]).await;
     let took = started.elapsed();
-    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("not JSON: {stdout}\n{stderr}"));
+    let report: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("not JSON: {stdout}\n{stderr}"));
     let checked: Vec<String> = report["interfaces"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|interface| interface["checked"] == true)
-        .map(|interface| format!("{} {}", interface["binding"].as_str().unwrap(), interface["version"].as_str().unwrap()))
+        .map(|interface| {
+            format!(
+                "{} {}",
+                interface["binding"].as_str().unwrap(),
+                interface["version"].as_str().unwrap()
+            )
+        })
         .collect();
-    for wanted in ["JSONRPC 1.0", "HTTP+JSON 1.0", "GRPC 1.0", "JSONRPC 0.3", "HTTP+JSON 0.3"] {
-        assert!(checked.iter().any(|got| got == wanted), "{wanted} not checked: {checked:?}");
+    for wanted in [
+        "JSONRPC 1.0",
+        "HTTP+JSON 1.0",
+        "GRPC 1.0",
+        "JSONRPC 0.3",
+        "HTTP+JSON 0.3",
+    ] {
+        assert!(
+            checked.iter().any(|got| got == wanted),
+            "{wanted} not checked: {checked:?}"
+        );
     }
     let failed_musts: Vec<&Value> = report["results"]
         .as_array()
@@ -73,9 +91,16 @@ async fn the_conformance_agent_on_three_bindings_with_v03_fails_no_must_rule() {
         .filter(|result| result["level"] == "MUST" && result["verdict"] == "FAIL")
         .filter(|result| !KNOWN_ISSUE_35.contains(&result["rule"].as_str().unwrap()))
         .collect();
-    assert!(failed_musts.is_empty(), "MUST rules fail: {failed_musts:#?}");
+    assert!(
+        failed_musts.is_empty(),
+        "MUST rules fail: {failed_musts:#?}"
+    );
     // The checks that need the conformance behaviours ran: the card declares them.
-    for rule in ["streaming.subscribe", "operations.cancel", "push.no-delivery-after-delete"] {
+    for rule in [
+        "streaming.subscribe",
+        "operations.cancel",
+        "push.no-delivery-after-delete",
+    ] {
         for result in results(&report, rule) {
             assert_eq!(result["verdict"], "PASS", "{result:#}");
         }
@@ -90,7 +115,14 @@ async fn the_conformance_agent_on_three_bindings_with_v03_fails_no_must_rule() {
     );
     // The issue's goal is under 30 s here; the bound is generous for a loaded machine.
     assert!(took < Duration::from_secs(60), "the run took {took:?}");
-    let expected_code = if results(&report, "push.delete-idempotent").iter().any(|result| result["verdict"] == "FAIL") { 1 } else { 0 };
+    let expected_code = if results(&report, "push.delete-idempotent")
+        .iter()
+        .any(|result| result["verdict"] == "FAIL")
+    {
+        1
+    } else {
+        0
+    };
     assert_eq!(code, Some(expected_code), "{stderr}");
 }
 
@@ -106,14 +138,22 @@ async fn read_only_runs_create_nothing_and_the_junit_file_lists_every_result() {
         junit.display().to_string(),
     ])
     .await;
-    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("not JSON: {stdout}\n{stderr}"));
+    let report: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("not JSON: {stdout}\n{stderr}"));
     let listed = server.rpc("ListTasks", json!({})).await;
-    assert_eq!(listed["result"]["tasks"], json!([]), "a read-only run made tasks: {listed}");
+    assert_eq!(
+        listed["result"]["tasks"],
+        json!([]),
+        "a read-only run made tasks: {listed}"
+    );
     let xml = std::fs::read_to_string(&junit).unwrap();
     let _ = std::fs::remove_file(&junit);
     let cases = xml.matches("<testcase ").count();
     assert_eq!(cases, report["results"].as_array().unwrap().len(), "{xml}");
-    assert!(xml.contains("name=\"errors.task-not-found [JSONRPC 1.0]\""), "{xml}");
+    assert!(
+        xml.contains("name=\"errors.task-not-found [JSONRPC 1.0]\""),
+        "{xml}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -133,15 +173,20 @@ async fn exit_codes_say_usage_and_unreachable() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn docs_conformance_md_is_the_generated_rule_list() {
-    let (code, generated, stderr) = a2a_test(vec!["--list".into(), "--format".into(), "markdown".into()]).await;
+    let (code, generated, stderr) =
+        a2a_test(vec!["--list".into(), "--format".into(), "markdown".into()]).await;
     assert_eq!(code, Some(0), "{stderr}");
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/conformance.md");
     let on_disk = std::fs::read_to_string(path).unwrap_or_default();
     let generated_part = on_disk.get(..generated.len()).unwrap_or(&on_disk);
-    assert_eq!(
-        generated_part, generated,
-        "docs/conformance.md differs from `a2a test --list --format markdown`; regenerate its \
-         generated part (everything up to the end-of-generated-rules line)"
+    let first_difference = generated
+        .lines()
+        .zip(generated_part.lines())
+        .find(|(want, got)| want != got);
+    assert!(
+        generated_part == generated,
+        "docs/conformance.md differs from `a2a test --list --format markdown` (first: {first_difference:?}); \
+         regenerate its generated part (everything up to the end-of-generated-rules line)"
     );
 }
 
@@ -158,7 +203,8 @@ fn broken_agent(base: String) -> axum::Router {
         "defaultOutputModes": ["text/plain"],
         "skills": [],
     });
-    let task = json!({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}});
+    let task =
+        json!({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}});
     axum::Router::new()
         .route("/.well-known/agent-card.json", get(move || async move { axum::Json(card) }))
         .route(
@@ -209,7 +255,8 @@ async fn a_broken_agent_fails_the_rules_its_faults_break_and_says_what_went_wron
     ])
     .await;
     assert_eq!(code, Some(1), "{stderr}");
-    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("not JSON: {stdout}\n{stderr}"));
+    let report: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("not JSON: {stdout}\n{stderr}"));
     let failure = |rule: &str| {
         let found = results(&report, rule);
         assert_eq!(found.len(), 1, "{rule}: {report:#}");
@@ -219,14 +266,29 @@ async fn a_broken_agent_fails_the_rules_its_faults_break_and_says_what_went_wron
     let missing = failure("card.required-fields");
     assert!(missing.contains("lacks description"), "{missing}");
     let wrong_code = failure("errors.task-not-found");
-    assert!(wrong_code.contains("JSON-RPC error -32603, not -32001"), "{wrong_code}");
+    assert!(
+        wrong_code.contains("JSON-RPC error -32603, not -32001"),
+        "{wrong_code}"
+    );
     let open = failure("streaming.ends-at-terminal");
-    assert!(open.contains("stayed open") && open.contains("after its final event"), "{open}");
+    assert!(
+        open.contains("stayed open") && open.contains("after its final event"),
+        "{open}"
+    );
     let ignored = failure("push.delivery");
-    assert!(ignored.contains("no delivery reached the receiver"), "{ignored}");
+    assert!(
+        ignored.contains("no delivery reached the receiver"),
+        "{ignored}"
+    );
     let result = &results(&report, "errors.task-not-found")[0];
-    assert!(result["sent"].as_str().unwrap().contains("GetTask"), "{result:#}");
-    assert!(result["expected"].as_str().unwrap().contains("-32001"), "{result:#}");
+    assert!(
+        result["sent"].as_str().unwrap().contains("GetTask"),
+        "{result:#}"
+    );
+    assert!(
+        result["expected"].as_str().unwrap().contains("-32001"),
+        "{result:#}"
+    );
 }
 
 /// Runs `a2a test` against an official SDK agent at `url`: the run completes with a report,
@@ -236,22 +298,47 @@ async fn a_broken_agent_fails_the_rules_its_faults_break_and_says_what_went_wron
 async fn against_sdk_agent(url: String, interfaces: usize, known: &[&str]) {
     let (code, stdout, stderr) = a2a_test(vec![url, "--json".into()]).await;
     assert!(matches!(code, Some(0 | 1)), "exit {code:?}: {stderr}");
-    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("not JSON: {stdout}\n{stderr}"));
-    let checked = report["interfaces"].as_array().unwrap().iter().filter(|interface| interface["checked"] == true).count();
+    let report: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("not JSON: {stdout}\n{stderr}"));
+    let checked = report["interfaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|interface| interface["checked"] == true)
+        .count();
     assert_eq!(checked, interfaces, "{:#}", report["interfaces"]);
     let failures: Vec<String> = report["results"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|result| result["verdict"] == "FAIL")
-        .map(|result| format!("{} [{}]: {}", result["rule"].as_str().unwrap(), result["interface"].as_str().unwrap_or("-"), result["reason"].as_str().unwrap_or_default()))
+        .map(|result| {
+            format!(
+                "{} [{}]: {}",
+                result["rule"].as_str().unwrap(),
+                result["interface"].as_str().unwrap_or("-"),
+                result["reason"].as_str().unwrap_or_default()
+            )
+        })
         .collect();
-    eprintln!("{} by level: {}\nfailures:\n  {}", report["agent_name"], report["summary"]["by_level"], failures.join("\n  "));
+    eprintln!(
+        "{} by level: {}\nfailures:\n  {}",
+        report["agent_name"],
+        report["summary"]["by_level"],
+        failures.join("\n  ")
+    );
     let unexpected: Vec<&String> = failures
         .iter()
-        .filter(|failure| !known.iter().any(|rule| failure.starts_with(&format!("{rule} ["))))
+        .filter(|failure| {
+            !known
+                .iter()
+                .any(|rule| failure.starts_with(&format!("{rule} [")))
+        })
         .collect();
-    assert!(unexpected.is_empty(), "failures not known as divergences of this SDK: {unexpected:#?}");
+    assert!(
+        unexpected.is_empty(),
+        "failures not known as divergences of this SDK: {unexpected:#?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -263,7 +350,12 @@ async fn the_python_sdk_echo_agent_is_checked_on_its_three_bindings() {
     against_sdk_agent(
         agent.url.clone(),
         3,
-        &["card.caching", "errors.content-type-not-supported", "versions.unsupported", "versions.missing-means-0.3"],
+        &[
+            "card.caching",
+            "errors.content-type-not-supported",
+            "versions.unsupported",
+            "versions.missing-means-0.3",
+        ],
     )
     .await;
 }
@@ -274,12 +366,24 @@ async fn the_js_sdk_echo_agent_is_checked() {
         return;
     };
     let mut command = std::process::Command::new(node);
-    command.arg(dir.join("echo_agent.mjs")).arg("0").current_dir(&dir);
-    let agent = a2a_test_support::python::Listening::start(command, "ready ", "echo_agent.mjs", Duration::from_secs(30));
+    command
+        .arg(dir.join("echo_agent.mjs"))
+        .arg("0")
+        .current_dir(&dir);
+    let agent = a2a_test_support::python::Listening::start(
+        command,
+        "ready ",
+        "echo_agent.mjs",
+        Duration::from_secs(30),
+    );
     against_sdk_agent(
         agent.url.clone(),
         1,
-        &["card.caching", "errors.invalid-params", "errors.content-type-not-supported"],
+        &[
+            "card.caching",
+            "errors.invalid-params",
+            "errors.content-type-not-supported",
+        ],
     )
     .await;
 }

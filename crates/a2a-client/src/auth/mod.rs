@@ -14,8 +14,8 @@ use std::sync::Arc;
 use http::header::HeaderName;
 
 pub use self::oauth::OAuth2ClientCredentials;
-pub use self::request::RequestAuth;
 pub(crate) use self::oauth::TokenCache;
+pub use self::request::RequestAuth;
 
 /// A secret string: an API key, token or client secret. `Debug` and `Display` print
 /// `<redacted>`.

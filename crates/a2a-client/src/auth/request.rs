@@ -43,7 +43,11 @@ impl RequestAuth {
     /// # Errors
     /// A token endpoint that refuses or cannot be reached; a credential that is not a valid
     /// header value.
-    pub async fn apply(&self, url: &mut url::Url, headers: &mut HeaderMap) -> Result<(), ClientError> {
+    pub async fn apply(
+        &self,
+        url: &mut url::Url,
+        headers: &mut HeaderMap,
+    ) -> Result<(), ClientError> {
         self.authenticator.apply(url, headers).await.map(|_| ())
     }
 }

@@ -66,10 +66,19 @@ pub fn junit(report: &Report) -> String {
         match outcome.verdict {
             Verdict::Pass => xml.push_str("/>\n"),
             Verdict::Skip => {
-                let _ = writeln!(xml, ">\n      <skipped message=\"{}\"/>\n    </testcase>", escape(reason));
+                let _ = writeln!(
+                    xml,
+                    ">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                    escape(reason)
+                );
             }
             Verdict::Fail => {
-                let mut body = format!("{} ({}, spec §{})\n", result.checks, result.level.as_str(), result.section);
+                let mut body = format!(
+                    "{} ({}, spec §{})\n",
+                    result.checks,
+                    result.level.as_str(),
+                    result.section
+                );
                 for (label, text) in [
                     ("sent", &outcome.sent),
                     ("received", &outcome.received),

@@ -79,7 +79,11 @@ pub fn table(report: &Report, color: bool) -> String {
             let _ = writeln!(text, "    {reason}");
         }
         if outcome.verdict == Verdict::Fail {
-            let _ = writeln!(text, "    rule: {} (spec §{})", result.checks, result.section);
+            let _ = writeln!(
+                text,
+                "    rule: {} (spec §{})",
+                result.checks, result.section
+            );
             for (label, value) in [
                 ("sent", &outcome.sent),
                 ("received", &outcome.received),

@@ -34,7 +34,11 @@ impl GrpcWire {
     ///
     /// # Errors
     /// An address tonic cannot use.
-    pub(crate) fn new(address: url::Url, peer: HttpPeer, connect: Duration) -> Result<Self, String> {
+    pub(crate) fn new(
+        address: url::Url,
+        peer: HttpPeer,
+        connect: Duration,
+    ) -> Result<Self, String> {
         let mut endpoint = Endpoint::from_shared(address.origin().ascii_serialization())
             .map_err(|error| format!("invalid gRPC address {address}: {error}"))?
             .connect_timeout(connect);
@@ -150,7 +154,8 @@ impl Wire for GrpcWire {
     async fn stream(&self, op: Op, params: Value, options: &CallOptions) -> StreamRecord {
         let sent = self.sent(op, &params, options);
         let deadline = Instant::now() + options.timeout;
-        let refused = |error: WireError| StreamRecord::refused(sent.clone(), error.describe(), error);
+        let refused =
+            |error: WireError| StreamRecord::refused(sent.clone(), error.describe(), error);
         let metadata = match self.metadata(options).await {
             Ok(metadata) => metadata,
             Err(error) => return refused(error),
@@ -209,22 +214,20 @@ impl Wire for GrpcWire {
                     record.error_event = Some(status_error(&status));
                     break;
                 }
-                Ok(Ok(Some(message))) => {
-                    match json_of::<_, types::StreamResponse>(message) {
-                        Ok(event) => {
-                            if record.received.len() < 4096 {
-                                record.received.push_str(&format!("{event}\n"));
-                            }
-                            if final_at.is_none()
-                                && let Some(kind) = is_final(&event)
-                            {
-                                final_at = Some((Instant::now(), kind));
-                            }
-                            record.events.push(event);
+                Ok(Ok(Some(message))) => match json_of::<_, types::StreamResponse>(message) {
+                    Ok(event) => {
+                        if record.received.len() < 4096 {
+                            record.received.push_str(&format!("{event}\n"));
                         }
-                        Err(error) => record.framing.push(error.describe()),
+                        if final_at.is_none()
+                            && let Some(kind) = is_final(&event)
+                        {
+                            final_at = Some((Instant::now(), kind));
+                        }
+                        record.events.push(event);
                     }
-                }
+                    Err(error) => record.framing.push(error.describe()),
+                },
             }
         }
         record
@@ -232,7 +235,12 @@ impl Wire for GrpcWire {
 }
 
 impl GrpcWire {
-    async fn unary(&self, op: Op, params: &Value, options: &CallOptions) -> Result<Value, WireError> {
+    async fn unary(
+        &self,
+        op: Op,
+        params: &Value,
+        options: &CallOptions,
+    ) -> Result<Value, WireError> {
         let metadata = self.metadata(options).await?;
         let mut client = self.client.clone();
         let timeout = options.timeout;
@@ -253,7 +261,9 @@ impl GrpcWire {
                 types::SendMessageRequest => proto::SendMessageRequest,
                 types::SendMessageResponse
             ),
-            Op::GetTask => rpc!(get_task, types::GetTaskRequest => proto::GetTaskRequest, types::Task),
+            Op::GetTask => {
+                rpc!(get_task, types::GetTaskRequest => proto::GetTaskRequest, types::Task)
+            }
             Op::ListTasks => rpc!(
                 list_tasks,
                 types::ListTasksRequest => proto::ListTasksRequest,

@@ -33,12 +33,12 @@ impl JsonRpcWire {
         let body = options.raw_body.clone().unwrap_or_else(|| {
             json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
         });
-        let sent = format!(
-            "POST {} ({}) {body}",
-            self.url,
-            shown_parameters(options)
-        );
-        let request = match self.peer.request(reqwest::Method::POST, &self.url, options).await {
+        let sent = format!("POST {} ({}) {body}", self.url, shown_parameters(options));
+        let request = match self
+            .peer
+            .request(reqwest::Method::POST, &self.url, options)
+            .await
+        {
             Ok(request) => request,
             Err(error) => return failed(sent, error),
         };
@@ -123,7 +123,11 @@ impl JsonRpcWire {
             json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
         let sent = format!("POST {} ({}) {body}", self.url, shown_parameters(options));
         let deadline = Instant::now() + options.timeout;
-        let request = match self.peer.request(reqwest::Method::POST, &self.url, options).await {
+        let request = match self
+            .peer
+            .request(reqwest::Method::POST, &self.url, options)
+            .await
+        {
             Ok(request) => request,
             Err(error) => return StreamRecord::refused(sent, error.describe(), error),
         };

@@ -3,8 +3,8 @@
 //! every binding the same way.
 
 mod grpc;
-mod peer;
 mod jsonrpc;
+mod peer;
 mod rest;
 mod sse;
 
@@ -13,8 +13,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 pub(crate) use self::grpc::GrpcWire;
-pub(crate) use self::peer::HttpPeer;
 pub(crate) use self::jsonrpc::JsonRpcWire;
+pub(crate) use self::peer::HttpPeer;
 pub(crate) use self::rest::RestWire;
 pub(crate) use self::sse::is_final;
 
@@ -184,10 +184,7 @@ impl StreamRecord {
         Exchange {
             sent: self.sent.clone(),
             received: self.received.clone(),
-            result: self
-                .refused
-                .clone()
-                .map_or(Ok(Value::Null), Err),
+            result: self.refused.clone().map_or(Ok(Value::Null), Err),
         }
     }
 }

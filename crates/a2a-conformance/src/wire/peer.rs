@@ -81,8 +81,14 @@ pub(crate) fn decoded(code: ErrorCode, details: Option<&Value>) -> WireError {
                 match kind {
                     None => error.untyped_details = true,
                     Some(kind) if kind.ends_with("google.rpc.ErrorInfo") => {
-                        error.reason = item.get("reason").and_then(Value::as_str).map(str::to_owned);
-                        error.domain = item.get("domain").and_then(Value::as_str).map(str::to_owned);
+                        error.reason = item
+                            .get("reason")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned);
+                        error.domain = item
+                            .get("domain")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned);
                     }
                     Some(_) => {}
                 }

@@ -47,9 +47,15 @@ impl RestWire {
     ) -> Exchange {
         let url = format!("{}{}", self.base, path);
         let shown_body = body.map(|(_, text)| text).unwrap_or_default();
-        let sent = format!("{method} {url} ({}) {shown_body}", shown_parameters(options));
+        let sent = format!(
+            "{method} {url} ({}) {shown_body}",
+            shown_parameters(options)
+        );
         let Ok(address) = url::Url::parse(&url) else {
-            return failed(sent, WireError::broken("the interface URL cannot take this path"));
+            return failed(
+                sent,
+                WireError::broken("the interface URL cannot take this path"),
+            );
         };
         let mut request = match self.peer.request(method, &address, options).await {
             Ok(request) => request.header("accept", format!("{MEDIA}, application/json")),
@@ -95,7 +101,10 @@ impl RestWire {
         let (method, path) = match op {
             Op::SendMessage => (reqwest::Method::POST, "/message:send".to_owned()),
             Op::SendStreamingMessage => (reqwest::Method::POST, "/message:stream".to_owned()),
-            Op::GetTask => (reqwest::Method::GET, format!("/tasks/{}", segment(&take("id")))),
+            Op::GetTask => (
+                reqwest::Method::GET,
+                format!("/tasks/{}", segment(&take("id"))),
+            ),
             Op::ListTasks => (reqwest::Method::GET, "/tasks".to_owned()),
             Op::CancelTask => (
                 reqwest::Method::POST,
@@ -107,7 +116,10 @@ impl RestWire {
             ),
             Op::CreatePushConfig => (
                 reqwest::Method::POST,
-                format!("/tasks/{}/pushNotificationConfigs", segment(&take("taskId"))),
+                format!(
+                    "/tasks/{}/pushNotificationConfigs",
+                    segment(&take("taskId"))
+                ),
             ),
             Op::GetPushConfig | Op::DeletePushConfig => {
                 let task = segment(&take("taskId"));
@@ -117,11 +129,17 @@ impl RestWire {
                 } else {
                     reqwest::Method::DELETE
                 };
-                (method, format!("/tasks/{task}/pushNotificationConfigs/{id}"))
+                (
+                    method,
+                    format!("/tasks/{task}/pushNotificationConfigs/{id}"),
+                )
             }
             Op::ListPushConfigs => (
                 reqwest::Method::GET,
-                format!("/tasks/{}/pushNotificationConfigs", segment(&take("taskId"))),
+                format!(
+                    "/tasks/{}/pushNotificationConfigs",
+                    segment(&take("taskId"))
+                ),
             ),
             Op::GetExtendedAgentCard => (reqwest::Method::GET, "/extendedAgentCard".to_owned()),
         };
@@ -163,7 +181,10 @@ fn query_of(fields: &Map<String, Value>) -> Vec<(String, String)> {
                 Value::Bool(flag) => flag.to_string(),
                 Value::Array(items) => items
                     .iter()
-                    .map(|item| item.as_str().map_or_else(|| item.to_string(), str::to_owned))
+                    .map(|item| {
+                        item.as_str()
+                            .map_or_else(|| item.to_string(), str::to_owned)
+                    })
                     .collect::<Vec<_>>()
                     .join(","),
                 Value::Null | Value::Object(_) => return None,
@@ -227,12 +248,16 @@ impl Wire for RestWire {
             Err(error) => return failed(format!("{} {}", route.method, route.path), error),
         };
         let body = route.body.as_ref().map(Value::to_string);
-        self.raw_url(route.method, &address, body.as_deref(), options).await
+        self.raw_url(route.method, &address, body.as_deref(), options)
+            .await
     }
 
     async fn stream(&self, op: Op, params: Value, options: &CallOptions) -> StreamRecord {
         let route = self.route(op, &params);
-        let body = route.body.as_ref().map_or_else(|| "{}".to_owned(), Value::to_string);
+        let body = route
+            .body
+            .as_ref()
+            .map_or_else(|| "{}".to_owned(), Value::to_string);
         let sent = format!(
             "{} {}{} ({}) {body}",
             route.method,

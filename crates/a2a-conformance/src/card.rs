@@ -1,3 +1,5 @@
+//! Rules on the Agent Card.
+//!
 //! Rules on the Agent Card: served at the well-known URI, its required members and their
 //! types, its interfaces and security schemes, caching headers, and its signatures.
 

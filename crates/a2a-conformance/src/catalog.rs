@@ -1,3 +1,5 @@
+//! Every rule, in the order reports list them.
+//!
 //! Every rule, area by area, in the order reports list them.
 
 use crate::rule::Rule;

@@ -1,3 +1,5 @@
+//! What a check is given.
+//!
 //! What a check is given: the card as fetched, the interface under test and its wire, every
 //! v1.0 interface (for equivalence), whether the agent offers the conformance behaviours, the
 //! push receiver, and the per-call timeout; with the small steps many checks share.

@@ -1,3 +1,5 @@
+//! Rules across bindings.
+//!
 //! Rules across bindings: the same task read over each v1.0 interface gives the same data.
 
 use std::sync::Arc;

@@ -1,3 +1,5 @@
+//! Rules on the errors the spec defines.
+//!
 //! Rules on errors: each error case the spec defines answered with its code on each binding
 //! (unknown task, not cancelable, terminal task, invalid params, capabilities not declared,
 //! unsupported content type, required extension), ErrorInfo details, and the JSON-RPC

@@ -1,3 +1,5 @@
+//! The error each binding must answer for each A2A error.
+//!
 //! The error each binding must answer for each A2A error (spec §5.4 table, v1.0.1; the
 //! v1.0.0 statuses that revision changed are accepted too, since peers of both exist), and
 //! the check of an answer against it.

@@ -1,3 +1,5 @@
+//! `--filter` patterns on rule ids.
+//!
 //! `--filter` patterns on rule ids: `*` matches any run of characters, `?` one character.
 
 /// Whether `text` matches `pattern`.

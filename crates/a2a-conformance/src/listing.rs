@@ -1,3 +1,5 @@
+//! Rules on ListTasks.
+//!
 //! Rules on ListTasks: the answer's members, artifacts left out unless asked for, the
 //! order, the context and status filters, and paging with page tokens.
 

@@ -1,3 +1,5 @@
+//! Rules on each operation's success.
+//!
 //! Rules on each operation's success: the shape of SendMessage's answer, blocking and
 //! non-blocking sends, GetTask with and without historyLength, contexts, cancelling a running
 //! task, and the extended card.
@@ -51,21 +53,21 @@ const STATES: [&str; 8] = [
     "TASK_STATE_AUTH_REQUIRED",
 ];
 
+/// Whether `holder.member` is missing or an empty string.
+fn blank(holder: &Value, member: &str) -> bool {
+    holder
+        .get(member)
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+}
+
 /// The problems of `task` as a Task.
 pub(crate) fn task_problems(task: &Value) -> Vec<String> {
     let mut problems = Vec::new();
-    if !task
-        .get("id")
-        .and_then(Value::as_str)
-        .is_some_and(|id| !id.is_empty())
-    {
+    if blank(task, "id") {
         problems.push("the task has no id".to_owned());
     }
-    if !task
-        .get("contextId")
-        .and_then(Value::as_str)
-        .is_some_and(|id| !id.is_empty())
-    {
+    if blank(task, "contextId") {
         problems.push("the task has no contextId".to_owned());
     }
     match task.pointer("/status/state").and_then(Value::as_str) {
@@ -90,18 +92,14 @@ pub(crate) fn message_problems(message: &Value) -> Vec<String> {
                 .map_or("absent".to_owned(), Value::to_string)
         ));
     }
-    if !message
+    if message
         .get("parts")
         .and_then(Value::as_array)
-        .is_some_and(|parts| !parts.is_empty())
+        .is_none_or(Vec::is_empty)
     {
         problems.push("the message has no parts".to_owned());
     }
-    if !message
-        .get("contextId")
-        .and_then(Value::as_str)
-        .is_some_and(|id| !id.is_empty())
-    {
+    if blank(message, "contextId") {
         problems.push("the agent's message has no contextId".to_owned());
     }
     problems

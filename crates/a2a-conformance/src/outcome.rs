@@ -1,7 +1,10 @@
+//! What one check found.
+//!
 //! What one check found: PASS, FAIL or SKIP, and on a failure what was sent, what came back
 //! and what was expected.
 
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::wire::Exchange;
 
@@ -115,6 +118,20 @@ pub(crate) fn excerpt(text: &str) -> String {
         end -= 1;
     }
     format!("{}… ({} bytes)", &text[..end], text.len())
+}
+
+impl Exchange {
+    /// The result value, or the error as a failure saying `what` could not be done.
+    pub(crate) fn ok(&self, what: &str) -> Result<&Value, Outcome> {
+        match &self.result {
+            Ok(value) => Ok(value),
+            Err(error) => Err(Outcome::fail(format!(
+                "{what}: the agent answered {}",
+                error.describe()
+            ))
+            .with(self)),
+        }
+    }
 }
 
 /// What a check returns: `Err` ends it early with a failure or a skip, so `?` reads as

@@ -1,3 +1,5 @@
+//! Rules on push notifications.
+//!
 //! Rules on push notifications: config create, get, list and delete (idempotent), and
 //! deliveries to the run's own receiver: that one arrives, its body, its credentials, and
 //! none after the config is deleted.

@@ -1,3 +1,5 @@
+//! The webhook receiver a run serves on a local port.
+//!
 //! The webhook receiver a run serves on a local port: each push check gets a URL of its own
 //! (`/hooks/{id}`), and every delivery to it is kept, headers and body, for the check to read.
 

@@ -1,3 +1,5 @@
+//! What a rule is.
+//!
 //! What a rule is: its id, level, spec section, the sentence saying what it checks, where it
 //! runs, and the function that checks it.
 

@@ -1,3 +1,5 @@
+//! A run of the checks.
+//!
 //! A run: the card fetched, the plan made (each rule on each interface its scope names, less
 //! what `--filter`, `--binding`, `--protocol-version` and `--read-only` leave out), the checks
 //! run concurrently, each within its time limit, with a progress report as each finishes.

@@ -1,3 +1,5 @@
+//! Rules on streams.
+//!
 //! Rules on streams: the first event, the order of the rest, the end at a terminal state,
 //! the SSE framing, subscribing to a running, a finished and an unknown task, and resuming
 //! with Last-Event-ID where the agent numbers its events.

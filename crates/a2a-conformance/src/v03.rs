@@ -1,3 +1,5 @@
+//! Rules on v0.3 interfaces, in v0.3's own shapes.
+//!
 //! Rules on v0.3 interfaces, in v0.3's own shapes (A2A v0.3 specification): JSON-RPC
 //! `message/send`, `tasks/get` and `message/stream` with `kind` discriminators and lower-case
 //! states, and the v0.3 REST routes under `/v1`.

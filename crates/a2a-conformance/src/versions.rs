@@ -1,3 +1,5 @@
+//! Rules on version negotiation.
+//!
 //! Rules on version negotiation: a version the interface does not serve is refused with
 //! VersionNotSupportedError, and a request without A2A-Version counts as v0.3.
 

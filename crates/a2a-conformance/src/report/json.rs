@@ -1,9 +1,8 @@
+//! The report as one JSON object (`--json`).
+//!
 //! The report as one JSON object (`--json`); its schema is `docs/a2a-test-report.schema.json`.
 
-use super::Report;
-
-/// The identifier of the report's JSON shape; a new one when a field changes meaning or goes.
-pub const SCHEMA: &str = "https://a2a-rs.invalid/schemas/a2a-test-report/v1";
+use super::model::Report;
 
 /// The report as pretty-printed JSON.
 #[must_use]

@@ -1,9 +1,11 @@
+//! The report as JUnit XML (`--junit FILE`).
+//!
 //! The report as JUnit XML (`--junit FILE`), for CI systems: one test case per result, a
 //! `failure` for a FAIL, `skipped` for a SKIP.
 
 use std::fmt::Write as _;
 
-use super::Report;
+use super::model::Report;
 use crate::outcome::Verdict;
 
 /// XML text with `&`, `<`, `>` and quotes escaped.

@@ -1,3 +1,5 @@
+//! The rule list (`a2a test --list`).
+//!
 //! The rule list (`a2a test --list`): as text, and as the Markdown of `docs/conformance.md`.
 
 use std::fmt::Write as _;

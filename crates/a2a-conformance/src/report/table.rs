@@ -1,10 +1,12 @@
+//! The report as a table for a terminal.
+//!
 //! The report as a table for a terminal: one row per result (rule, level, interface,
 //! verdict), the reason under each failure and skip with what was sent, what came back and
 //! what was expected, then the counts by level.
 
 use std::fmt::Write as _;
 
-use super::Report;
+use super::model::Report;
 use crate::outcome::Verdict;
 
 /// The report as text; `color` adds ANSI colours to the verdicts.

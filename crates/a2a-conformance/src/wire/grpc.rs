@@ -1,3 +1,5 @@
+//! The gRPC binding's wire.
+//!
 //! The gRPC binding: `lf.a2a.v1.A2AService` over HTTP/2, service parameters in metadata, and
 //! every message turned into its ProtoJSON form (through `a2a-types`) so rules read it as they
 //! read the JSON bindings.
@@ -16,9 +18,10 @@ use tonic::metadata::{MetadataKey, MetadataMap, MetadataValue};
 use tonic::transport::{Channel, Endpoint};
 use tonic_types::StatusExt as _;
 
+use super::Wire;
+use super::exchange::{CallOptions, ErrorCode, Exchange, FINAL_GRACE, Op, StreamRecord, WireError};
 use super::peer::HttpPeer;
 use super::sse::{Final, is_final};
-use super::{CallOptions, ErrorCode, Exchange, FINAL_GRACE, Op, StreamRecord, Wire, WireError};
 
 /// One gRPC interface.
 #[derive(Debug)]

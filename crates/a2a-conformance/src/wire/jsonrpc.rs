@@ -1,3 +1,5 @@
+//! The JSON-RPC 2.0 binding's wire.
+//!
 //! The JSON-RPC 2.0 binding: every operation a `POST` of one request object to the interface
 //! URL; streams as SSE whose every `data` is a JSON-RPC response with the request's id.
 
@@ -6,9 +8,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
+use super::Wire;
+use super::exchange::{CallOptions, ErrorCode, Exchange, Op, StreamRecord, WireError};
 use super::peer::{HttpPeer, decoded, shown_parameters, unreachable};
 use super::sse::{self, Frame};
-use super::{CallOptions, ErrorCode, Exchange, Op, StreamRecord, Wire, WireError};
 
 /// One JSON-RPC interface.
 #[derive(Debug)]

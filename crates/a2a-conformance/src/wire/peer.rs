@@ -1,3 +1,5 @@
+//! What both HTTP bindings share.
+//!
 //! What both HTTP bindings share: the HTTP client, the credentials and the `--header`s added
 //! to every request, and the decoding of an error's detail objects.
 
@@ -5,7 +7,7 @@ use a2a_client::RequestAuth;
 use http::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 
-use super::{CallOptions, ErrorCode, WireError};
+use super::exchange::{CallOptions, ErrorCode, WireError};
 
 /// How requests reach the agent over HTTP.
 #[derive(Debug, Clone)]

@@ -1,3 +1,5 @@
+//! The HTTP+JSON binding's wire.
+//!
 //! The HTTP+JSON binding: each operation its verb and path under the interface URL (and the
 //! interface's `/{tenant}`), path-bound fields in the path, the rest in the query (GET,
 //! DELETE) or the JSON body (POST); streams as SSE of bare `StreamResponse`s.
@@ -5,9 +7,10 @@
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
+use super::Wire;
+use super::exchange::{CallOptions, ErrorCode, Exchange, Op, StreamRecord, WireError};
 use super::peer::{HttpPeer, decoded, shown_parameters, unreachable};
 use super::sse::{self, Frame};
-use super::{CallOptions, ErrorCode, Exchange, Op, StreamRecord, Wire, WireError};
 
 /// The media type requests are sent in (spec §11.1 SHOULD).
 const MEDIA: &str = "application/a2a+json";

@@ -1,3 +1,5 @@
+//! Reading a Server-Sent Events answer.
+//!
 //! Reading a Server-Sent Events answer (both HTTP bindings): frames split and decoded, and the
 //! reading stopped when the agent ends the stream, when it stays open too long after a final
 //! event, or at the deadline.
@@ -5,7 +7,7 @@
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::{FINAL_GRACE, StreamRecord, WireError};
+use super::exchange::{FINAL_GRACE, StreamRecord, WireError};
 
 /// What one SSE `data` decodes to.
 pub(super) enum Frame {

@@ -23,6 +23,7 @@ pub(crate) const RULES: &[Rule] = &[
     UNKNOWN_CONFIG,
     DELIVERY,
     DELIVERY_CREDENTIALS,
+    DELIVERY_SIGNATURE,
     NONE_AFTER_DELETE,
 ];
 
@@ -36,6 +37,8 @@ rule!(DELIVERY, "push.delivery", Must, "4.3.3", V1, true,
     "A webhook registered with SendMessage receives at least one POST whose body is one StreamResponse of that task." => delivery);
 rule!(DELIVERY_CREDENTIALS, "push.delivery-credentials", Must, "4.3.3", V1, true,
     "Deliveries carry the config's authentication as Authorization: <scheme> <credentials>." => delivery_credentials);
+rule!(DELIVERY_SIGNATURE, "push.delivery-signature", Should, "4.3.3", V1, true,
+    "A delivery the agent signs (A2A-Notification-Signature) verifies against the JWK Set the agent publishes at /.well-known/jwks.json." => delivery_signature);
 rule!(NONE_AFTER_DELETE, "push.no-delivery-after-delete", Must, "3.1.10", V1, true,
     "After its config is deleted, a webhook receives nothing more for the task." => none_after_delete);
 
@@ -315,6 +318,41 @@ async fn delivery_credentials(context: Arc<Context>) -> Checked {
                 &format!("headers: {}", shown.join(", ")),
             )
             .expected("Authorization: Bearer <the registered credentials>"));
+        }
+    }
+    Ok(Outcome::pass())
+}
+
+async fn delivery_signature(context: Arc<Context>) -> Checked {
+    let (_, deliveries, url) = delivered(&context, &secret()).await?;
+    let signed: Vec<&Delivery> = deliveries
+        .iter()
+        .filter(|delivery| {
+            delivery
+                .headers
+                .contains_key(a2a_client::push::SIGNATURE_HEADER)
+        })
+        .collect();
+    if signed.is_empty() {
+        return Err(Outcome::skip("the agent does not sign its deliveries"));
+    }
+    let keys = a2a_client::push::agent_jwks_url(context.card.url.as_str())
+        .map_err(|error| Outcome::skip(format!("no JWK Set URL for the agent: {error}")))?;
+    let verifier = a2a_client::push::PushVerifier::fetch(keys.as_str())
+        .await
+        .map_err(|error| {
+            Outcome::fail(format!(
+                "the deliveries are signed, but the agent's keys cannot be read: {error}"
+            ))
+            .expected(format!("a JWK Set at {keys}"))
+        })?;
+    for delivery in signed {
+        if let Err(error) = verifier.verify_signature(&delivery.headers, delivery.body.as_bytes()) {
+            return Err(
+                Outcome::fail(format!("a delivery's signature does not verify: {error}"))
+                    .with_text(&format!("POST {url}"), &delivery.body)
+                    .expected(format!("a detached JWS by a key of {keys}")),
+            );
         }
     }
     Ok(Outcome::pass())

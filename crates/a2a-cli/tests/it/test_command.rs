@@ -193,7 +193,7 @@ async fn docs_conformance_md_is_the_generated_rule_list() {
 /// A deliberately broken agent: its card lacks `description` and declares push; GetTask of
 /// any id answers an internal error instead of TaskNotFound; its streams never end; it
 /// accepts webhooks and never calls them.
-fn broken_agent(base: String) -> axum::Router {
+fn broken_agent(base: &str) -> axum::Router {
     let card = json!({
         "name": "Broken agent",
         "supportedInterfaces": [{"url": base, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
@@ -237,7 +237,7 @@ fn broken_agent(base: String) -> axum::Router {
 async fn a_broken_agent_fails_the_rules_its_faults_break_and_says_what_went_wrong() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let app = broken_agent(base.clone());
+    let app = broken_agent(&base);
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     let (code, stdout, stderr) = a2a_test(vec![
         base,

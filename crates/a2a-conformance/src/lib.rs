@@ -13,6 +13,29 @@
 //! skipped with that reason. Push checks register webhooks at a receiver the run serves on a
 //! local port.
 //!
+//! ```no_run
+//! use a2a_conformance::{RunOptions, report};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let report = a2a_conformance::run("http://127.0.0.1:8080", &RunOptions::default(), &|_| {}).await?;
+//! print!("{}", report::table(&report, false));
+//! assert!(!report.failed(false), "a MUST rule fails");
+//! # Ok(()) }
+//! ```
+//!
+//! # Feature flags
+//!
+//! No feature flags.
+//!
+//! # The a2a crates
+//!
+//! Part of the a2a toolkit: [`a2a-types`](https://docs.rs/a2a-types) (the wire model),
+//! [`a2a-grpc`](https://docs.rs/a2a-grpc) (the gRPC wire form), [`a2a-client`](https://docs.rs/a2a-client)
+//! (credentials, push signature checks), [`a2a-server`](https://docs.rs/a2a-server) (the
+//! agent server the tests run it against), and [`a2a-cli`](https://docs.rs/a2a-cli), whose
+//! `a2a test` is this crate.
+//!
 //! # Layout
 //!
 //! * `rule`, `outcome`: what a rule and a verdict are; `catalog`: every rule, in order.

@@ -37,6 +37,8 @@ pub struct RunOptions {
     pub read_only: bool,
     /// How long one call may take.
     pub timeout: Duration,
+    /// How long connecting may take.
+    pub connect_timeout: Duration,
     /// How many checks run at once.
     pub concurrency: usize,
     /// Where the webhook receiver listens.
@@ -55,6 +57,7 @@ impl Default for RunOptions {
             filters: Vec::new(),
             read_only: false,
             timeout: Duration::from_secs(15),
+            connect_timeout: Duration::from_secs(10),
             concurrency: 16,
             receiver_bind: SocketAddr::from(([127, 0, 0, 1], 0)),
             receiver_url: None,
@@ -115,7 +118,7 @@ pub async fn run(
         a2a_client::card_url(url, None).map_err(|error| RunError::Usage(error.to_string()))?;
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
-        .connect_timeout(options.timeout.min(Duration::from_secs(10)))
+        .connect_timeout(options.connect_timeout.min(options.timeout))
         .build()
         .map_err(|error| RunError::Usage(error.to_string()))?;
     let card = Arc::new(fetch_card(&client, &card_url, options).await?);
@@ -425,7 +428,7 @@ fn targets(
                 Err("v0.3 gRPC is not checked by this tester".to_owned())
             }
             ProtocolBinding::Grpc => grpc_address(&interface.url, card_url).and_then(|address| {
-                GrpcWire::new(address, peer.clone(), options.timeout)
+                GrpcWire::new(address, peer.clone(), options.connect_timeout.min(options.timeout))
                     .map(|wire| Box::new(wire) as Box<dyn Wire>)
             }),
             ProtocolBinding::Other(name) => Err(format!("custom binding {name} is not checked")),

@@ -92,6 +92,12 @@ pub(crate) async fn run(args: TestArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    if client.host.is_some() || client.port.is_some() {
+        return Err(UsageError::new(
+            "a2a test checks the interfaces as the card names them; --host and --port do not apply",
+        )
+        .into());
+    }
     if client.stream_max_duration.is_some() {
         return Err(UsageError::new(
             "--stream-max-duration does not apply to a2a test; --timeout bounds every call and stream",
@@ -115,6 +121,10 @@ pub(crate) async fn run(args: TestArgs) -> anyhow::Result<()> {
     options.filters.clone_from(&args.filter);
     options.read_only = args.read_only;
     options.timeout = client.timeout.unwrap_or(DEFAULT_TIMEOUT);
+    // The card is never followed through a redirect (--no-redirects always holds here).
+    if let Some(connect) = client.connect_timeout {
+        options.connect_timeout = connect;
+    }
     options.concurrency = args.concurrency;
     options.receiver_bind = args.receiver_bind;
     options.receiver_url.clone_from(&args.receiver_url);

@@ -428,8 +428,12 @@ fn targets(
                 Err("v0.3 gRPC is not checked by this tester".to_owned())
             }
             ProtocolBinding::Grpc => grpc_address(&interface.url, card_url).and_then(|address| {
-                GrpcWire::new(address, peer.clone(), options.connect_timeout.min(options.timeout))
-                    .map(|wire| Box::new(wire) as Box<dyn Wire>)
+                GrpcWire::new(
+                    address,
+                    peer.clone(),
+                    options.connect_timeout.min(options.timeout),
+                )
+                .map(|wire| Box::new(wire) as Box<dyn Wire>)
             }),
             ProtocolBinding::Other(name) => Err(format!("custom binding {name} is not checked")),
         };

@@ -40,10 +40,6 @@ fn results<'a>(report: &'a Value, rule: &str) -> Vec<&'a Value> {
         .collect()
 }
 
-/// MUST rules our server fails today only because of a known point of issue 35 (push-config
-/// delete is not idempotent yet); they stay strict rules, listed here until that lands.
-const KNOWN_ISSUE_35: &[&str] = &["push.delete-idempotent"];
-
 #[tokio::test(flavor = "multi_thread")]
 async fn the_conformance_agent_on_three_bindings_with_v03_fails_no_must_rule() {
     let server = Server::start(&[
@@ -89,7 +85,6 @@ async fn the_conformance_agent_on_three_bindings_with_v03_fails_no_must_rule() {
         .unwrap()
         .iter()
         .filter(|result| result["level"] == "MUST" && result["verdict"] == "FAIL")
-        .filter(|result| !KNOWN_ISSUE_35.contains(&result["rule"].as_str().unwrap()))
         .collect();
     assert!(
         failed_musts.is_empty(),

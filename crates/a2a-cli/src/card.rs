@@ -323,6 +323,16 @@ fn preview(agent: &AgentSetup) -> AgentCard {
     };
     card.default_input_modes = vec!["text/plain".to_owned()];
     card.default_output_modes = vec!["text/plain".to_owned()];
+    if matches!(agent, AgentSetup::Conformance) {
+        // Says that this agent behaves by messageId prefix, so `a2a test` runs the checks
+        // that need a task to wait for input or to work for a while.
+        card.capabilities.extensions.push(a2a_types::card::AgentExtension {
+            uri: a2a_conformance::BEHAVIOURS_EXTENSION.to_owned(),
+            description: "Behaves by messageId prefix (tck-input-required-…, test-resubscribe-message-id-…, …) as the A2A conformance kit drives it".to_owned(),
+            required: false,
+            params: None,
+        });
+    }
     card
 }
 

@@ -46,6 +46,8 @@ enum Command {
     Push(Box<commands::push::PushArgs>),
     /// Receive push notifications and print them, checking signatures and tokens (development).
     Webhook(Box<commands::webhook::WebhookArgs>),
+    /// Check an agent against the A2A spec's rules on every interface its card declares.
+    Test(Box<commands::test::TestArgs>),
     /// Open a web page for looking at an agent or gateway: its card, chat, tasks, calls and push deliveries.
     Inspect(Box<commands::inspect::InspectArgs>),
     /// Print a shell completion script: bash, zsh, fish, powershell or elvish.
@@ -123,6 +125,15 @@ impl Cli {
         <Self as clap::CommandFactory>::command()
             .mut_subcommand("serve", name_variables)
             .mut_subcommand("gateway", name_variables)
+            // `a2a test --list` needs no agent: the URL is then left empty, and a run without
+            // one is refused as a usage error.
+            .mut_subcommand("test", |command| {
+                command.mut_arg("url", |arg| {
+                    arg.required(false)
+                        .default_value("")
+                        .hide_default_value(true)
+                })
+            })
     }
 }
 
@@ -156,6 +167,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Push(args) => runtime.block_on(traced("push", commands::push::run(*args))),
         Command::Webhook(args) => runtime.block_on(commands::webhook::run(*args)),
         Command::Inspect(args) => runtime.block_on(commands::inspect::run(*args)),
+        Command::Test(args) => runtime.block_on(commands::test::run(*args)),
         Command::Completions(args) => {
             commands::completions::run(&args, Cli::command_with_variables())
         }

@@ -183,7 +183,7 @@ fn read(flag: &str, path: &Path) -> Result<Vec<u8>, UsageError> {
 }
 
 /// The one kind of credentials the flags name (clap makes them exclusive).
-fn credentials(args: &ClientArgs) -> Option<Credentials> {
+pub(crate) fn credentials(args: &ClientArgs) -> Option<Credentials> {
     if let Some(key) = &args.api_key {
         let key = key.expose().to_owned();
         return Some(match &args.api_key_header {

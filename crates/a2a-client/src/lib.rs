@@ -114,7 +114,7 @@ mod trace;
 pub mod transport;
 mod version;
 
-pub use self::auth::{ApiKeyPlacement, Credentials, OAuth2ClientCredentials, Secret};
+pub use self::auth::{ApiKeyPlacement, Credentials, OAuth2ClientCredentials, RequestAuth, Secret};
 pub use self::builder::{A2aClientBuilder, DEFAULT_MAX_PAYLOAD_SIZE, DEFAULT_STREAM_MAX_DURATION};
 pub use self::card_signature::{CardVerifier, SignatureChecks};
 pub use self::client::A2aClient;

@@ -14,4 +14,5 @@ pub(crate) mod push;
 pub(crate) mod send;
 pub(crate) mod serve;
 pub(crate) mod subscribe;
+pub(crate) mod test;
 pub(crate) mod webhook;

@@ -49,6 +49,11 @@ impl Style {
     }
 
     /// Bold text.
+    /// True when output is coloured.
+    pub(crate) fn is_colored(self) -> bool {
+        self.colour
+    }
+
     pub(crate) fn bold(self, text: &str) -> String {
         self.paint(sgr::BOLD, text)
     }

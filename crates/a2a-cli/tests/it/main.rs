@@ -52,6 +52,7 @@ mod serve;
 mod store_cleanup;
 mod stuck_tasks;
 mod support;
+mod test_command;
 mod tls;
 mod traces;
 mod usage;

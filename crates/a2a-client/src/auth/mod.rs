@@ -6,6 +6,7 @@ mod authenticator;
 mod card;
 mod credentials;
 mod oauth;
+mod request;
 mod secret;
 
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use http::header::HeaderName;
 
 pub use self::oauth::OAuth2ClientCredentials;
 pub(crate) use self::oauth::TokenCache;
+pub use self::request::RequestAuth;
 
 /// A secret string: an API key, token or client secret. `Debug` and `Display` print
 /// `<redacted>`.

@@ -37,26 +37,38 @@ pub(crate) fn edges(tree: &Tree) -> Edges {
         }
     }
     for file in &tree.files {
-        let Some(index) = indexes.get(&file.target) else { continue };
+        let Some(index) = indexes.get(&file.target) else {
+            continue;
+        };
         let mut found = Vec::new();
         for path in file.scan.paths.iter().filter(|p| p.reexport && !p.glob) {
             let scope = scope_of(&file.module, path);
-            if let (Some(name), Some(target)) = (&path.binds, absolute(index, &scope, &path.segments)) {
+            if let (Some(name), Some(target)) =
+                (&path.binds, absolute(index, &scope, &path.segments))
+            {
                 found.push((scope, name.clone(), target));
             }
         }
         if let Some(index) = indexes.get_mut(&file.target) {
             for (scope, name, target) in found {
-                index.reexports.entry(scope).or_default().insert(name, target);
+                index
+                    .reexports
+                    .entry(scope)
+                    .or_default()
+                    .insert(name, target);
             }
         }
     }
     let mut edges = Edges::new();
     for (id, file) in tree.files.iter().enumerate() {
-        let Some(index) = indexes.get(&file.target) else { continue };
+        let Some(index) = indexes.get(&file.target) else {
+            continue;
+        };
         for path in &file.scan.paths {
             let scope = scope_of(&file.module, path);
-            let Some(target) = absolute(index, &scope, &path.segments) else { continue };
+            let Some(target) = absolute(index, &scope, &path.segments) else {
+                continue;
+            };
             let mut seen = BTreeSet::new();
             for to in resolve(index, &target, 0) {
                 let module = &tree.files[to].module;
@@ -65,7 +77,10 @@ pub(crate) fn edges(tree: &Tree) -> Edges {
                 if to == id || facade_export || !seen.insert(to) {
                     continue;
                 }
-                let written = Use { line: path.line, written: path.segments.join("::") };
+                let written = Use {
+                    line: path.line,
+                    written: path.segments.join("::"),
+                };
                 edges.entry(id).or_default().entry(to).or_insert(written);
             }
         }
@@ -120,7 +135,10 @@ fn resolve(index: &Index, path: &[String], hops: usize) -> Vec<usize> {
             module = child;
             continue;
         }
-        let reexported = index.reexports.get(&module).and_then(|names| names.get(segment));
+        let reexported = index
+            .reexports
+            .get(&module)
+            .and_then(|names| names.get(segment));
         if let Some(target) = reexported.filter(|_| hops < 8) {
             let mut onward = target.clone();
             onward.extend(path[at + 1..].iter().cloned());
@@ -134,7 +152,10 @@ fn resolve(index: &Index, path: &[String], hops: usize) -> Vec<usize> {
 /// The strongly connected groups of more than one file: each is a circle of imports.
 pub(crate) fn circles(edges: &Edges) -> Vec<Vec<usize>> {
     let mut state = Tarjan::default();
-    let nodes: BTreeSet<usize> = edges.iter().flat_map(|(from, to)| std::iter::once(*from).chain(to.keys().copied())).collect();
+    let nodes: BTreeSet<usize> = edges
+        .iter()
+        .flat_map(|(from, to)| std::iter::once(*from).chain(to.keys().copied()))
+        .collect();
     for node in nodes {
         if !state.index.contains_key(&node) {
             state.visit(node, edges);
@@ -208,8 +229,8 @@ pub(crate) fn shortest_circle(edges: &Edges, group: &[usize], start: usize) -> V
                 path.reverse();
                 return path;
             }
-            if !came_from.contains_key(&next) {
-                came_from.insert(next, node);
+            if let std::collections::hash_map::Entry::Vacant(slot) = came_from.entry(next) {
+                slot.insert(node);
                 queue.push_back(next);
             }
         }

@@ -25,7 +25,12 @@ pub(crate) enum Kind {
 /// Splits `source` into tokens. Never fails: an unterminated literal or comment runs to the end.
 pub(crate) fn tokens(source: &str) -> Vec<Token> {
     let chars: Vec<char> = source.chars().collect();
-    let mut lexer = Lexer { chars: &chars, at: 0, line: 1, out: Vec::new() };
+    let mut lexer = Lexer {
+        chars: &chars,
+        at: 0,
+        line: 1,
+        out: Vec::new(),
+    };
     lexer.run();
     lexer.out
 }
@@ -196,7 +201,10 @@ impl Lexer<'_> {
             self.bump();
             self.bump();
         } else {
-            while self.peek(0).is_some_and(|c| c == '_' || c.is_alphanumeric()) {
+            while self
+                .peek(0)
+                .is_some_and(|c| c == '_' || c.is_alphanumeric())
+            {
                 self.bump();
             }
         }
@@ -251,7 +259,10 @@ mod tests {
     fn comments_strings_and_lifetimes_hide_no_identifiers() {
         let source = "// crate::a\n/* crate::b /* nested */ */ let s = \"crate::c\"; \
                       let r = r#\"crate::d\"#; fn f<'a>(x: &'a str) -> char { 'x' } use";
-        assert_eq!(idents(source), ["let", "s", "let", "r", "fn", "f", "x", "str", "char", "use"]);
+        assert_eq!(
+            idents(source),
+            ["let", "s", "let", "r", "fn", "f", "x", "str", "char", "use"]
+        );
     }
 
     #[test]

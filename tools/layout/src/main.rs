@@ -78,7 +78,13 @@ fn check(root: &Path) -> Result<bool, String> {
     let (left, unused) = allow::apply(problems, &entries);
     let mut out = std::io::stdout().lock();
     for problem in &left {
-        let _ = writeln!(out, "{}: {}\n  fix: {}\n", problem.rule.name(), problem.message, problem.rule.fix());
+        let _ = writeln!(
+            out,
+            "{}: {}\n  fix: {}\n",
+            problem.rule.name(),
+            problem.message,
+            problem.rule.fix()
+        );
     }
     for entry in &unused {
         let _ = writeln!(

@@ -36,7 +36,9 @@ impl Rule {
     }
 
     pub(crate) fn from_name(name: &str) -> Option<Rule> {
-        [Rule::Size, Rule::Circle, Rule::Facade].into_iter().find(|rule| rule.name() == name)
+        [Rule::Size, Rule::Circle, Rule::Facade]
+            .into_iter()
+            .find(|rule| rule.name() == name)
     }
 
     /// The fix people usually make.
@@ -66,7 +68,11 @@ pub(crate) fn sizes(tree: &Tree) -> Vec<Problem> {
         .map(|file| Problem {
             rule: Rule::Size,
             path: file.path.clone(),
-            message: format!("{} has {} lines (at most {MAX_LINES})", file.path.display(), file.lines),
+            message: format!(
+                "{} has {} lines (at most {MAX_LINES})",
+                file.path.display(),
+                file.lines
+            ),
         })
         .collect()
 }
@@ -75,12 +81,18 @@ pub(crate) fn sizes(tree: &Tree) -> Vec<Problem> {
 pub(crate) fn import_circles(tree: &Tree, edges: &Edges) -> Vec<Problem> {
     let mut problems = Vec::new();
     for group in circles(edges) {
-        let Some(&start) = group.first() else { continue };
+        let Some(&start) = group.first() else {
+            continue;
+        };
         let circle = shortest_circle(edges, &group, start);
         let package = &tree.targets[tree.files[start].target].package;
         let names: Vec<String> = circle.iter().map(|&id| short(tree, id)).collect();
-        let mut message =
-            format!("import circle in {}: {} → {}", package.display(), names.join(" → "), names[0]);
+        let mut message = format!(
+            "import circle in {}: {} → {}",
+            package.display(),
+            names.join(" → "),
+            names[0]
+        );
         for (at, &from) in circle.iter().enumerate() {
             let to = circle[(at + 1) % circle.len()];
             if let Some(used) = edges.get(&from).and_then(|uses| uses.get(&to)) {
@@ -92,7 +104,11 @@ pub(crate) fn import_circles(tree: &Tree, edges: &Edges) -> Vec<Problem> {
             let all: Vec<String> = group.iter().map(|&id| short(tree, id)).collect();
             message.push_str(&format!("\n    the whole circle: {}", all.join(", ")));
         }
-        problems.push(Problem { rule: Rule::Circle, path: tree.files[start].path.clone(), message });
+        problems.push(Problem {
+            rule: Rule::Circle,
+            path: tree.files[start].path.clone(),
+            message,
+        });
     }
     problems
 }
@@ -102,7 +118,11 @@ fn short(tree: &Tree, id: usize) -> String {
     let file = &tree.files[id];
     let package = &tree.targets[file.target].package;
     let inside = file.path.strip_prefix(package).unwrap_or(&file.path);
-    inside.strip_prefix("src").unwrap_or(inside).display().to_string()
+    inside
+        .strip_prefix("src")
+        .unwrap_or(inside)
+        .display()
+        .to_string()
 }
 
 /// `mod.rs` and `lib.rs` files holding functions or `impl` blocks.
@@ -111,8 +131,12 @@ pub(crate) fn facades(tree: &Tree) -> Vec<Problem> {
         .iter()
         .filter(|file| file.facade && !file.scan.logic.is_empty())
         .map(|file| {
-            let items: Vec<String> =
-                file.scan.logic.iter().map(|item| format!("{} (line {})", item.what, item.line)).collect();
+            let items: Vec<String> = file
+                .scan
+                .logic
+                .iter()
+                .map(|item| format!("{} (line {})", item.what, item.line))
+                .collect();
             Problem {
                 rule: Rule::Facade,
                 path: file.path.clone(),

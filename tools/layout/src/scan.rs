@@ -49,7 +49,13 @@ pub(crate) struct Scan {
 /// Reads `source`.
 pub(crate) fn scan(source: &str) -> Scan {
     let toks = tokens(source);
-    let mut scanner = Scanner { toks: &toks, at: 0, depth: 0, scope: Vec::new(), out: Scan::default() };
+    let mut scanner = Scanner {
+        toks: &toks,
+        at: 0,
+        depth: 0,
+        scope: Vec::new(),
+        out: Scan::default(),
+    };
     scanner.run();
     scanner.out
 }
@@ -117,7 +123,11 @@ impl Scanner<'_> {
                 }
                 Some(Kind::Punct('}')) => {
                     self.depth = self.depth.saturating_sub(1);
-                    if self.scope.last().is_some_and(|(_, depth)| *depth > self.depth) {
+                    if self
+                        .scope
+                        .last()
+                        .is_some_and(|(_, depth)| *depth > self.depth)
+                    {
                         self.scope.pop();
                     }
                     self.at += 1;
@@ -201,7 +211,11 @@ impl Scanner<'_> {
             return;
         };
         if self.is_punct(2, ';') {
-            let decl = ModDecl { scope: self.scope_names(), name, path: attributes.path };
+            let decl = ModDecl {
+                scope: self.scope_names(),
+                name,
+                path: attributes.path,
+            };
             self.out.mods.push(decl);
             self.at += 3;
         } else if self.is_punct(2, '{') {
@@ -255,7 +269,11 @@ impl Scanner<'_> {
     }
 
     /// One use tree: `a::b`, `a::{…}`, `a::*`, `a as b`; leaves are (segments, glob, name).
-    fn use_tree(&mut self, prefix: Vec<String>, leaves: &mut Vec<(Vec<String>, bool, Option<String>)>) {
+    fn use_tree(
+        &mut self,
+        prefix: Vec<String>,
+        leaves: &mut Vec<(Vec<String>, bool, Option<String>)>,
+    ) {
         let mut segments = prefix;
         loop {
             match self.kind(0) {
@@ -313,7 +331,10 @@ impl Scanner<'_> {
                 _ => None,
             };
             if let Some(what) = what {
-                self.out.logic.push(LogicItem { line: self.line(), what });
+                self.out.logic.push(LogicItem {
+                    line: self.line(),
+                    what,
+                });
             }
         }
         self.at += 1;
@@ -353,9 +374,14 @@ impl Scanner<'_> {
         let line = self.line();
         let mut segments = Vec::new();
         while let Some(name) = self.ident(0).map(str::to_owned) {
-            segments.push(if macro_crate && segments.is_empty() { "crate".to_owned() } else { name });
+            segments.push(if macro_crate && segments.is_empty() {
+                "crate".to_owned()
+            } else {
+                name
+            });
             self.at += 1;
-            if self.kind(0) == Some(&Kind::PathSep) && matches!(self.kind(1), Some(Kind::Ident(_))) {
+            if self.kind(0) == Some(&Kind::PathSep) && matches!(self.kind(1), Some(Kind::Ident(_)))
+            {
                 self.at += 1;
             } else {
                 break;
@@ -378,13 +404,25 @@ mod tests {
     use super::scan;
 
     fn written(source: &str) -> Vec<String> {
-        scan(source).paths.iter().map(|p| p.segments.join("::")).collect()
+        scan(source)
+            .paths
+            .iter()
+            .map(|p| p.segments.join("::"))
+            .collect()
     }
 
     #[test]
     fn use_trees_are_split_into_their_leaves() {
         let found = written("use crate::a::{self, b::{C, D as E}, f::*};");
-        assert_eq!(found, ["crate::a", "crate::a::b::C", "crate::a::b::D", "crate::a::f"]);
+        assert_eq!(
+            found,
+            [
+                "crate::a",
+                "crate::a::b::C",
+                "crate::a::b::D",
+                "crate::a::f"
+            ]
+        );
     }
 
     #[test]
@@ -399,7 +437,11 @@ mod tests {
         let found = scan("pub(crate) use self::a::B;\nmod a;\ntrait T { fn d() {} }\nfn f() {}");
         assert!(found.paths[0].reexport);
         assert_eq!(found.mods.len(), 1);
-        let logic: Vec<_> = found.logic.iter().map(|l| (l.line, l.what.clone())).collect();
+        let logic: Vec<_> = found
+            .logic
+            .iter()
+            .map(|l| (l.line, l.what.clone()))
+            .collect();
         assert_eq!(logic, [(4, "fn f".to_owned())]);
     }
 }

@@ -46,15 +46,18 @@ pub(crate) fn read(root: &Path) -> std::io::Result<Tree> {
     for package in packages {
         for target_root in target_roots(&package)? {
             let target = tree.targets.len();
-            tree.targets.push(Target { package: relative(root, &package) });
-            walk(root, &target_root, Vec::new(), target, true, &mut tree)?;
+            tree.targets.push(Target {
+                package: relative(root, &package),
+            });
+            walk(root, &target_root, &[], target, true, &mut tree)?;
         }
     }
     Ok(tree)
 }
 
 fn relative(root: &Path, path: &Path) -> PathBuf {
-    path.strip_prefix(root).map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
+    path.strip_prefix(root)
+        .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
 }
 
 fn find_packages(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -66,7 +69,10 @@ fn find_packages(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let entry = entry?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if entry.file_type()?.is_dir() && !name.starts_with('.') && !SKIPPED.contains(&name.as_ref()) {
+        if entry.file_type()?.is_dir()
+            && !name.starts_with('.')
+            && !SKIPPED.contains(&name.as_ref())
+        {
             find_packages(&entry.path(), out)?;
         }
     }
@@ -105,21 +111,28 @@ fn target_roots(package: &Path) -> std::io::Result<Vec<PathBuf>> {
 fn walk(
     root: &Path,
     file: &Path,
-    module: Vec<String>,
+    module: &[String],
     target: usize,
     is_root: bool,
     tree: &mut Tree,
 ) -> std::io::Result<()> {
     let source = fs::read_to_string(file)?;
     let scanned = scan(&source);
-    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let owns_dir = is_root || name == "mod.rs" || name == "lib.rs" || name == "main.rs";
     let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-    let children = if owns_dir { dir.clone() } else { dir.join(file.file_stem().unwrap_or_default()) };
+    let children = if owns_dir {
+        dir.clone()
+    } else {
+        dir.join(file.file_stem().unwrap_or_default())
+    };
     let decls = scanned.mods.clone();
     tree.files.push(SourceFile {
         path: relative(root, file),
-        module: module.clone(),
+        module: module.to_vec(),
         target,
         facade: name == "mod.rs" || name == "lib.rs",
         lines: source.lines().count(),
@@ -133,16 +146,19 @@ fn walk(
         let found = match &decl.path {
             Some(path) if decl.scope.is_empty() => Some(dir.join(path)),
             Some(path) => Some(base.join(path)),
-            None => [base.join(format!("{}.rs", decl.name)), base.join(&decl.name).join("mod.rs")]
-                .into_iter()
-                .find(|p| p.is_file()),
+            None => [
+                base.join(format!("{}.rs", decl.name)),
+                base.join(&decl.name).join("mod.rs"),
+            ]
+            .into_iter()
+            .find(|p| p.is_file()),
         };
-        let mut child = module.clone();
+        let mut child = module.to_vec();
         child.extend(decl.scope.iter().cloned());
         child.push(decl.name.clone());
         // A declared module with no file does not compile; the compiler reports it, not this check.
         if let Some(path) = found.filter(|p| p.is_file()) {
-            walk(root, &path, child, target, false, tree)?;
+            walk(root, &path, &child, target, false, tree)?;
         }
     }
     Ok(())

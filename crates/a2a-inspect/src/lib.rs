@@ -116,14 +116,18 @@
 //! `$A2A_API_KEY`… gRPC calls are recorded at the call level (operation, request and
 //! answer JSON).
 
+mod agent_list;
 mod app;
 pub mod assets;
 mod chat;
+mod connect;
 mod connection;
 mod credentials;
 pub mod error;
 mod gateway;
 pub mod push;
+mod schemes;
+mod state;
 mod tasks;
 pub mod validate;
 pub mod wire;

@@ -19,9 +19,10 @@ use futures::{Stream, StreamExt as _};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::connection::{Auth, Connection};
+use crate::connection::Auth;
 use crate::error::ApiError;
 use crate::push::PushInbox;
+use crate::state::{AppState, Shared, normalise};
 use crate::wire::WireLog;
 
 /// The page's Content-Security-Policy: nothing but this origin, no inline code.
@@ -43,47 +44,6 @@ pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
 #[derive(Debug, Clone)]
 pub struct Inspector {
     pub(crate) state: Arc<Shared>,
-}
-
-/// What every handler shares.
-#[derive(Debug)]
-pub(crate) struct Shared {
-    pub(crate) connections: RwLock<BTreeMap<u64, Arc<Connection>>>,
-    pub(crate) next_connection: AtomicU64,
-    pub(crate) wire: Arc<WireLog>,
-    pub(crate) push: PushInbox,
-    pub(crate) http: Arc<dyn Transport>,
-    /// `http://host:port` the page is served at; the webhook is under it.
-    pub(crate) base_url: RwLock<Option<String>>,
-    /// Credentials to use for a URL when the page connects to it without its own.
-    pub(crate) presets: Vec<(String, Auth)>,
-    pub(crate) request_timeout: Duration,
-    /// The largest `POST …/send` body.
-    pub(crate) max_message_bytes: usize,
-}
-
-impl Shared {
-    pub(crate) fn connection(&self, id: &str) -> Result<Arc<Connection>, ApiError> {
-        let number = id
-            .strip_prefix('c')
-            .and_then(|number| number.parse::<u64>().ok());
-        let connections = self
-            .connections
-            .read()
-            .unwrap_or_else(PoisonError::into_inner);
-        number
-            .and_then(|number| connections.get(&number))
-            .cloned()
-            .ok_or_else(|| ApiError::unknown_connection(id))
-    }
-
-    pub(crate) fn base_url(&self) -> String {
-        self.base_url
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-            .unwrap_or_else(|| "http://127.0.0.1".to_owned())
-    }
 }
 
 /// Settings for an [`Inspector`].
@@ -156,11 +116,6 @@ impl InspectorBuilder {
     }
 }
 
-/// A URL without its trailing slash, for comparing.
-pub(crate) fn normalise(url: &str) -> String {
-    url.trim().trim_end_matches('/').to_owned()
-}
-
 impl Inspector {
     /// Settings, then [`InspectorBuilder::build`].
     pub fn builder() -> InspectorBuilder {
@@ -181,7 +136,7 @@ impl Inspector {
     pub fn router(&self) -> Router {
         let api = Router::new()
             .route("/api/info", get(info))
-            .route("/api/connect", post(crate::connection::connect))
+            .route("/api/connect", post(crate::connect::connect))
             .route("/api/connections", get(list_connections))
             .route("/api/connections/{c}", delete(delete_connection))
             .route(
@@ -263,8 +218,6 @@ impl Inspector {
             .await
     }
 }
-
-pub(crate) type AppState = State<Arc<Shared>>;
 
 /// The page's security headers on every answer; `no-store` on API answers.
 async fn security_headers(request: Request, next: Next) -> Response {

@@ -14,9 +14,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 
-use crate::app::{AppState, Shared};
 use crate::connection::Connection;
 use crate::error::{ApiError, ErrorKindName};
+use crate::state::{AppState, Shared};
 use crate::wire::{CALL_IDS, GrpcCall};
 
 /// The body of a send.

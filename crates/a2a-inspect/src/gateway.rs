@@ -11,11 +11,11 @@ use axum::Json;
 use axum::extract::{Path, State};
 use serde_json::{Value, json};
 
-use crate::app::{AppState, normalise};
-use crate::connection::{
-    Connection, SharedTransport, build_client, card_api_key_header, gateway_agents,
-};
+use crate::agent_list::gateway_agents;
+use crate::connection::{Connection, SharedTransport, build_client};
 use crate::error::{ApiError, ErrorKindName};
+use crate::schemes::card_api_key_header;
+use crate::state::{AppState, normalise};
 
 /// How long a liveness probe may take in all: the card through the gateway, then one call.
 const LIVENESS_TIMEOUT: Duration = Duration::from_secs(5);

@@ -134,14 +134,18 @@
 //! [`a2a-gateway`](https://docs.rs/a2a-gateway) (the registry and proxy),
 //! [`a2a-cli`](https://docs.rs/a2a-cli) (the `a2a` command).
 
+mod agent_list;
 mod app;
 pub mod assets;
 mod chat;
+mod connect;
 mod connection;
 mod credentials;
 pub mod error;
 mod gateway;
 pub mod push;
+mod schemes;
+mod state;
 mod tasks;
 pub mod validate;
 pub mod wire;

@@ -19,10 +19,10 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 
-use crate::app::AppState;
 use crate::chat::{event_stream, frame};
 use crate::connection::Connection;
 use crate::error::ApiError;
+use crate::state::AppState;
 use crate::wire::{CALL_IDS, now};
 
 /// `GET …/tasks`'s query.

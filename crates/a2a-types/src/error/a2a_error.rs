@@ -3,10 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use super::details::A2A_DOMAIN;
 use super::{BadRequest, ErrorInfo, ErrorKind, FieldViolation};
-
-/// The `ErrorInfo.domain` of every error in the A2A catalogue.
-pub const A2A_DOMAIN: &str = "a2a-protocol.org";
 
 /// An error an A2A peer reports, independent of the binding that carries it.
 ///

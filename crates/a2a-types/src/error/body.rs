@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::details::ParsedDetails;
+use super::problem::MAX_ECHOED_BODY_CHARS;
 use super::{A2aError, ErrorKind, LegacyErrorBody, ProblemDetails, RestStatusProfile};
 
 /// The `error` member of a JSON-RPC response. Build one from an [`A2aError`] with
@@ -24,9 +25,6 @@ pub struct JsonRpcError {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
 }
-
-/// Longest non-JSON body text [`A2aError::from_http_body`] repeats in a message.
-pub(super) const MAX_ECHOED_BODY_CHARS: usize = 200;
 
 /// The HTTP+JSON error body: `{"error": {"code", "status", "message", "details"}}`.
 ///

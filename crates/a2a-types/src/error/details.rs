@@ -3,10 +3,11 @@
 
 use std::collections::BTreeMap;
 
+/// The `ErrorInfo.domain` of every error in the A2A catalogue.
+pub const A2A_DOMAIN: &str = "a2a-protocol.org";
+
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
-
-use super::A2A_DOMAIN;
 
 /// One `google.rpc.BadRequest.FieldViolation`: which request field failed and why.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

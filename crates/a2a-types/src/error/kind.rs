@@ -2,6 +2,9 @@
 //! `ErrorInfo` reason, problem type slug, suggested message). Transport statuses live in
 //! `status.rs`.
 
+/// Prefix of every A2A problem `type`; the kind's slug follows.
+pub const PROBLEM_TYPE_BASE: &str = "https://a2a-protocol.org/errors/";
+
 /// Every error an A2A peer can report, whatever the binding.
 ///
 /// The first nine variants are the A2A-specific errors (spec §3.3.2, `a2a-v1.md` §7.1); the
@@ -257,10 +260,10 @@ impl ErrorKind {
     }
 
     /// The kind named by a full problem `type` URI under
-    /// [`PROBLEM_TYPE_BASE`](super::PROBLEM_TYPE_BASE); `None` for any other URI
+    /// [`PROBLEM_TYPE_BASE`]; `None` for any other URI
     /// (including `about:blank`).
     pub fn from_problem_type(uri: &str) -> Option<Self> {
-        uri.strip_prefix(super::PROBLEM_TYPE_BASE)
+        uri.strip_prefix(PROBLEM_TYPE_BASE)
             .and_then(Self::from_problem_slug)
     }
 

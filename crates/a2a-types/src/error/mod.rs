@@ -37,9 +37,9 @@ mod body_tests;
 #[cfg(test)]
 mod tests;
 
-pub use self::a2a_error::{A2A_DOMAIN, A2aError};
+pub use self::a2a_error::A2aError;
 pub use self::body::{RpcStatus, RpcStatusBody};
-pub use self::details::{BadRequest, ErrorInfo, FieldViolation};
-pub use self::kind::ErrorKind;
-pub use self::problem::{LegacyErrorBody, PROBLEM_JSON, PROBLEM_TYPE_BASE, ProblemDetails};
+pub use self::details::{A2A_DOMAIN, BadRequest, ErrorInfo, FieldViolation};
+pub use self::kind::{ErrorKind, PROBLEM_TYPE_BASE};
+pub use self::problem::{LegacyErrorBody, PROBLEM_JSON, ProblemDetails};
 pub use self::status::{RestStatusProfile, UnknownRestStatusProfile};

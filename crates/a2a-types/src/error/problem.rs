@@ -7,15 +7,15 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::body::MAX_ECHOED_BODY_CHARS;
 use super::details::lenient_metadata;
+use super::kind::PROBLEM_TYPE_BASE;
 use super::{A2aError, ErrorInfo, ErrorKind, FieldViolation, RestStatusProfile};
+
+/// Longest non-JSON body text [`A2aError::from_http_body`] repeats in a message.
+pub(super) const MAX_ECHOED_BODY_CHARS: usize = 200;
 
 /// Media type of an RFC 9457 problem body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
-
-/// Prefix of every A2A problem `type`; the kind's slug follows.
-pub const PROBLEM_TYPE_BASE: &str = "https://a2a-protocol.org/errors/";
 
 /// An RFC 9457 problem body, as A2A peers send it.
 ///

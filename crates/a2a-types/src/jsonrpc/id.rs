@@ -6,8 +6,7 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Number, Value};
 
-use super::EnvelopeError;
-use super::envelope::ID_EXPECTED;
+use super::error::{EnvelopeError, ID_EXPECTED};
 
 /// A JSON-RPC request id. Numbers keep their JSON form, so `7` and `7.0` stay distinct.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -1,10 +1,10 @@
-//! [`Method`]: the eleven v1.0 operations, their names in both protocol versions, and
-//! whether they stream.
+//! [`Method`]: the eleven v1.0 operations, their names, and whether they stream (their v0.3
+//! names are [`super::v0_3`]'s).
 
 use std::fmt;
 use std::str::FromStr;
 
-use super::{methods, v0_3};
+use super::methods;
 
 /// The eleven A2A v1.0 operations.
 ///
@@ -67,23 +67,6 @@ impl Method {
             Self::DeleteTaskPushNotificationConfig => methods::DELETE_TASK_PUSH_NOTIFICATION_CONFIG,
             Self::GetExtendedAgentCard => methods::GET_EXTENDED_AGENT_CARD,
         }
-    }
-
-    /// The v0.3 method name, if v0.3 had this operation on JSON-RPC.
-    pub const fn v0_3_name(self) -> Option<&'static str> {
-        Some(match self {
-            Self::SendMessage => v0_3::MESSAGE_SEND,
-            Self::SendStreamingMessage => v0_3::MESSAGE_STREAM,
-            Self::GetTask => v0_3::TASKS_GET,
-            Self::ListTasks => return None,
-            Self::CancelTask => v0_3::TASKS_CANCEL,
-            Self::SubscribeToTask => v0_3::TASKS_RESUBSCRIBE,
-            Self::CreateTaskPushNotificationConfig => v0_3::PUSH_CONFIG_SET,
-            Self::GetTaskPushNotificationConfig => v0_3::PUSH_CONFIG_GET,
-            Self::ListTaskPushNotificationConfigs => v0_3::PUSH_CONFIG_LIST,
-            Self::DeleteTaskPushNotificationConfig => v0_3::PUSH_CONFIG_DELETE,
-            Self::GetExtendedAgentCard => v0_3::GET_AUTHENTICATED_EXTENDED_CARD,
-        })
     }
 
     /// Whether a successful answer is an SSE stream rather than one response.

@@ -25,6 +25,7 @@
 //! ```
 
 mod envelope;
+mod error;
 mod id;
 mod method;
 pub mod methods;
@@ -34,8 +35,9 @@ pub mod v0_3;
 mod tests;
 
 pub use self::envelope::{
-    EnvelopeError, JSONRPC_VERSION, JsonRpcPayload, JsonRpcRequest, JsonRpcResponse, ResponseError,
+    JSONRPC_VERSION, JsonRpcPayload, JsonRpcRequest, JsonRpcResponse, ResponseError,
 };
+pub use self::error::EnvelopeError;
 pub use self::id::RequestId;
 pub use self::method::{Method, UnknownMethod};
 // The error object lives with the other error bodies, below this module.

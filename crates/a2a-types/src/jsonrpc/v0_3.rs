@@ -49,3 +49,22 @@ pub fn to_method(name: &str) -> Option<Method> {
 pub fn to_v1_name(name: &str) -> Option<&'static str> {
     to_method(name).map(Method::as_str)
 }
+
+impl Method {
+    /// The v0.3 method name, if v0.3 had this operation on JSON-RPC.
+    pub const fn v0_3_name(self) -> Option<&'static str> {
+        Some(match self {
+            Self::SendMessage => MESSAGE_SEND,
+            Self::SendStreamingMessage => MESSAGE_STREAM,
+            Self::GetTask => TASKS_GET,
+            Self::ListTasks => return None,
+            Self::CancelTask => TASKS_CANCEL,
+            Self::SubscribeToTask => TASKS_RESUBSCRIBE,
+            Self::CreateTaskPushNotificationConfig => PUSH_CONFIG_SET,
+            Self::GetTaskPushNotificationConfig => PUSH_CONFIG_GET,
+            Self::ListTaskPushNotificationConfigs => PUSH_CONFIG_LIST,
+            Self::DeleteTaskPushNotificationConfig => PUSH_CONFIG_DELETE,
+            Self::GetExtendedAgentCard => GET_AUTHENTICATED_EXTENDED_CARD,
+        })
+    }
+}

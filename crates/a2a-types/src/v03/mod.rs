@@ -57,6 +57,7 @@
 //!   card both generations of clients read.
 
 mod card;
+mod card_convert;
 mod convert;
 mod error;
 mod message;
@@ -70,8 +71,8 @@ pub use self::card::{
     AgentCapabilities, AgentCard, AgentExtension, AgentInterface, AgentSkill, ApiKeySecurityScheme,
     HttpAuthSecurityScheme, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows,
     OpenIdConnectSecurityScheme, PROTOCOL_VERSION, SecurityRequirements, SecurityScheme,
-    dual_protocol_card,
 };
+pub use self::card_convert::dual_protocol_card;
 pub use self::convert::ConversionError;
 pub use self::error::{ErrorCode, JsonRpcError};
 pub use self::message::{

@@ -2,7 +2,7 @@
 
 use crate::card::AgentCard;
 
-use super::card::LEGACY_CARD_MEMBERS;
+use super::card_convert::LEGACY_CARD_MEMBERS;
 
 /// The v0.3 member of a capability set.
 const LEGACY_CAPABILITY_MEMBERS: [&str; 1] = ["stateTransitionHistory"];

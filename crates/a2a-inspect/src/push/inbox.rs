@@ -1,37 +1,5 @@
-//! [`PushInbox`]: the inspector's own push-notification receiver.
-//!
-//! An agent running on this machine can deliver its push notifications to the inspector:
-//! the inspector registers a push config whose URL is `{inspector}/webhook/{connection}` and
-//! whose token it made for that connection ([`PushInbox::token_for`]). Each delivery is
-//! checked the way `a2a webhook` checks one, with `a2a-client`'s push verification: the
-//! token (`X-A2A-Notification-Token` or `A2A-Notification-Token`) against the one given to
-//! the connection, and a signature (`A2A-Notification-Signature`, a detached JWS) against the
-//! agent's JWK Set ([`PushInbox::set_jwks_url`]). Every delivery is kept (the last
-//! `capacity`) and broadcast, accepted or not, so the page can show what arrived and why it
-//! was refused.
-//!
-//! Answers: 200 for a good delivery; 401 when the token is wrong or missing (for a
-//! connection that was given one) or a signature is present and does not verify; 400 for a
-//! body that is not a JSON `StreamResponse`.
-//!
-//! ```
-//! use a2a_inspect::push::PushInbox;
-//!
-//! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> std::io::Result<()> {
-//! let inbox = PushInbox::new(100);
-//! // The token goes in the push config registered for connection c1.
-//! let token = inbox.token_for("c1");
-//! assert_eq!(inbox.token_for("c1"), token);
-//! inbox.set_jwks_url("c1", "http://127.0.0.1:8080/.well-known/jwks.json".to_owned());
-//!
-//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-//! let webhook = format!("http://{}/webhook/c1", listener.local_addr()?);
-//! let mut deliveries = inbox.subscribe();
-//! tokio::spawn(axum::serve(listener, inbox.router()).into_future());
-//! # let _ = (webhook, &mut deliveries);
-//! # Ok(()) }
-//! ```
+//! The inbox: deliveries checked against each connection's token and the agent's keys,
+//! kept, broadcast, and received at `/webhook` and `/webhook/{connection}`.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -48,10 +16,11 @@ use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::response::{IntoResponse as _, Response};
 use axum::routing::post;
-use http::{HeaderMap, StatusCode, header};
-use serde::Serialize;
-use serde_json::Value;
+use http::{HeaderMap, StatusCode};
 use tokio::sync::broadcast;
+
+use super::body::{read_body, redacted};
+use super::delivery::{Checks, Delivery, SignatureCheck, TokenCheck};
 
 /// Deliveries larger than this are refused (413) unread.
 const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
@@ -60,8 +29,6 @@ const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 const REFETCH_COOLDOWN: Duration = Duration::from_secs(10);
 /// How many deliveries a slow subscriber may fall behind before it misses some.
 const BROADCAST_CAPACITY: usize = 256;
-/// What a secret header's value is shown as.
-const REDACTED: &str = "<redacted>";
 
 /// The inspector's push receiver: tokens per connection, the agents' keys, and the last
 /// deliveries. Cloning shares it.
@@ -100,75 +67,6 @@ impl std::fmt::Debug for PushInbox {
             .field("connections", &connections)
             .finish_non_exhaustive()
     }
-}
-
-/// One delivery as received: when, for which connection and task, what it carried, and how
-/// its checks went.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Delivery {
-    /// 1, 2, 3… in order of arrival.
-    pub id: u64,
-    /// When it arrived (RFC 3339, UTC, milliseconds).
-    pub time: String,
-    /// The connection it was for: from the webhook path, or, on `/webhook`, the connection
-    /// whose token it carries.
-    pub connection: Option<String>,
-    /// The task it is about.
-    pub task_id: Option<String>,
-    /// The task state it reports (`TASK_STATE_…`), when it reports one.
-    pub state: Option<String>,
-    /// The request's headers in order, secret values shown as `<redacted>`.
-    pub headers: Vec<(String, String)>,
-    /// The body: its JSON, or its text when it is not JSON.
-    pub body: Value,
-    /// How the token and signature checks went.
-    pub checks: Checks,
-    /// Whether it was answered 200.
-    pub accepted: bool,
-    /// Why it was refused, or why a check could not be made, in one sentence.
-    pub detail: Option<String>,
-}
-
-/// The checks of one delivery.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Checks {
-    /// The notification token.
-    pub token: TokenCheck,
-    /// The signature.
-    pub signature: SignatureCheck,
-    /// The key that signed, when the signature verified.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub key_id: Option<String>,
-}
-
-/// How a delivery's token compared with the one the inspector gave its connection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum TokenCheck {
-    /// It carries the connection's token.
-    Ok,
-    /// It carries a token that is not the connection's (or a token nobody was given).
-    Mismatch,
-    /// It carries none.
-    Absent,
-}
-
-/// How a delivery's signature checked out against the agent's keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum SignatureCheck {
-    /// Signed by one of the agent's keys, recently.
-    Verified,
-    /// Signed, and the signature does not verify (wrong key, changed body, too old…).
-    Invalid,
-    /// Not signed.
-    Unsigned,
-    /// Signed, but the agent's keys are unknown or could not be fetched.
-    NoKey,
 }
 
 impl PushInbox {
@@ -546,79 +444,4 @@ async fn receive_for(
     body: Bytes,
 ) -> Response {
     inbox.receive(Some(connection), &headers, &body).await
-}
-
-/// What a delivery is about.
-#[derive(Default)]
-struct About {
-    task_id: Option<String>,
-    state: Option<String>,
-}
-
-/// The body as JSON (or text), what it is about, and why it is not a `StreamResponse`.
-fn read_body(body: &[u8]) -> (Value, About, Option<String>) {
-    let json: Value = match serde_json::from_slice(body) {
-        Ok(json) => json,
-        Err(error) => {
-            return (
-                Value::String(String::from_utf8_lossy(body).into_owned()),
-                About::default(),
-                Some(format!("The body is not JSON: {error}.")),
-            );
-        }
-    };
-    let problem = push::decode_body(body)
-        .err()
-        .map(|error| format!("The body is not an A2A StreamResponse: {error}."));
-    let about = about(&json);
-    (json, about, problem)
-}
-
-/// The task and state a `StreamResponse` reports, read from its JSON as sent.
-fn about(json: &Value) -> About {
-    let text = |value: Option<&Value>| value.and_then(Value::as_str).map(str::to_owned);
-    if let Some(task) = json.get("task") {
-        About {
-            task_id: text(task.get("id")),
-            state: text(task.pointer("/status/state")),
-        }
-    } else if let Some(update) = json.get("statusUpdate") {
-        About {
-            task_id: text(update.get("taskId")),
-            state: text(update.pointer("/status/state")),
-        }
-    } else if let Some(update) = json.get("artifactUpdate") {
-        About {
-            task_id: text(update.get("taskId")),
-            state: None,
-        }
-    } else if let Some(message) = json.get("message") {
-        About {
-            task_id: text(message.get("taskId")),
-            state: None,
-        }
-    } else {
-        About::default()
-    }
-}
-
-/// The headers in order, with the values of the token, credential and cookie headers
-/// replaced by `<redacted>`.
-fn redacted(headers: &HeaderMap) -> Vec<(String, String)> {
-    headers
-        .iter()
-        .map(|(name, value)| {
-            let secret = *name == header::AUTHORIZATION
-                || *name == header::PROXY_AUTHORIZATION
-                || *name == header::COOKIE
-                || name.as_str().eq_ignore_ascii_case(TOKEN_HEADER)
-                || name.as_str().eq_ignore_ascii_case(LEGACY_TOKEN_HEADER);
-            let value = if secret {
-                REDACTED.to_owned()
-            } else {
-                String::from_utf8_lossy(value.as_bytes()).into_owned()
-            };
-            (name.as_str().to_owned(), value)
-        })
-        .collect()
 }

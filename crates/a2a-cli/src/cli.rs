@@ -45,6 +45,8 @@ enum Command {
     Webhook(Box<commands::webhook::WebhookArgs>),
     /// Open a web page for looking at an agent or gateway: its card, chat, tasks, calls and push deliveries.
     Inspect(Box<commands::inspect::InspectArgs>),
+    /// Offer A2A agents as tools to MCP hosts (Claude Desktop, VS Code, Cursor…), over stdio or HTTP.
+    Mcp(Box<commands::mcp::McpArgs>),
 }
 
 impl Cli {
@@ -142,6 +144,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Push(args) => runtime.block_on(traced("push", commands::push::run(*args))),
         Command::Webhook(args) => runtime.block_on(commands::webhook::run(*args)),
         Command::Inspect(args) => runtime.block_on(commands::inspect::run(*args)),
+        Command::Mcp(args) => runtime.block_on(commands::mcp::run(*args)),
     };
     // Off the runtime: the exporter's last batch goes out on a thread of its own.
     drop(runtime);

@@ -139,12 +139,16 @@ impl Call<'_> {
                 }
             };
             let Some(event) = event else { break };
+            // A follow-up's first snapshot may still show the state that asked for it: only
+            // an update settles the turn before the stream ends.
+            let mut settles = false;
             match event? {
                 StreamResponse::Message(message) => {
                     return Ok(Turn::Answered(Answer::Message(message)));
                 }
                 StreamResponse::Task(snapshot) => {
                     self.report(sent, status_line(&snapshot)).await;
+                    settles = snapshot.status.state.is_terminal();
                     task = Some(snapshot);
                 }
                 StreamResponse::StatusUpdate(update) => {
@@ -156,6 +160,7 @@ impl Call<'_> {
                         )
                     });
                     current.status = update.status;
+                    settles = is_settled(current.status.state);
                     let line = status_line(current);
                     self.report(sent, line).await;
                 }
@@ -172,10 +177,7 @@ impl Call<'_> {
                     self.report(sent, format!("artifact {name}")).await;
                 }
             }
-            if task
-                .as_ref()
-                .is_some_and(|task| is_settled(task.status.state))
-            {
+            if settles {
                 break;
             }
         }

@@ -19,6 +19,7 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct GatewayWatcher {
     url: String,
     interval: Duration,
+    fixed: Vec<Target>,
     http: reqwest::Client,
 }
 
@@ -35,6 +36,7 @@ impl GatewayWatcher {
         Ok(Self {
             url: url.into().trim_end_matches('/').to_owned(),
             interval: DEFAULT_POLL_INTERVAL,
+            fixed: Vec::new(),
             http,
         })
     }
@@ -44,6 +46,23 @@ impl GatewayWatcher {
     pub fn interval(mut self, interval: Duration) -> Self {
         self.interval = interval;
         self
+    }
+
+    /// Offers `targets` too, before the registry's agents (agents named on the command line).
+    #[must_use]
+    pub fn with_targets(mut self, targets: Vec<Target>) -> Self {
+        self.fixed = targets;
+        self
+    }
+
+    /// The targets to offer now: [`with_targets`](Self::with_targets)' and the registry's.
+    ///
+    /// # Errors
+    /// As [`targets`](Self::targets).
+    pub async fn all_targets(&self) -> Result<Vec<Target>, GatewayError> {
+        let mut targets = self.fixed.clone();
+        targets.extend(self.targets().await?);
+        Ok(targets)
     }
 
     /// The registered agents now, in id order.
@@ -90,7 +109,7 @@ impl GatewayWatcher {
     /// read leaves the tools as they are and is read again at the next interval.
     pub async fn watch(self, bridge: Bridge, stop: CancellationToken) {
         loop {
-            match self.targets().await {
+            match self.all_targets().await {
                 Ok(targets) => {
                     let count = targets.len();
                     if bridge.set_targets(targets).await {

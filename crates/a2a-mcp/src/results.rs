@@ -207,11 +207,20 @@ fn sanitise_path(name: &str) -> String {
 /// MCP content for `parts`; `place` names them in the URIs of embedded resources
 /// (`a2a://task/PLACE/INDEX`).
 fn parts_content(parts: &[Part], place: &str) -> Vec<ContentBlock> {
-    parts
-        .iter()
-        .enumerate()
-        .map(|(index, part)| part_content(part, &format!("a2a://task/{place}/{index}")))
-        .collect()
+    let mut content: Vec<ContentBlock> = Vec::new();
+    let mut last_was_text = false;
+    for (index, part) in parts.iter().enumerate() {
+        // Text parts in a row are one text, streamed in pieces: they are read as one.
+        if let (PartContent::Text(text), true, Some(ContentBlock::Text(joined))) =
+            (&part.content, last_was_text, content.last_mut())
+        {
+            joined.text.push_str(text);
+            continue;
+        }
+        last_was_text = matches!(part.content, PartContent::Text(_));
+        content.push(part_content(part, &format!("a2a://task/{place}/{index}")));
+    }
+    content
 }
 
 fn part_content(part: &Part, uri: &str) -> ContentBlock {

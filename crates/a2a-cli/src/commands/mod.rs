@@ -8,6 +8,7 @@ pub(crate) mod gateway;
 pub(crate) mod get;
 pub(crate) mod inspect;
 pub(crate) mod list;
+pub(crate) mod mcp;
 pub(crate) mod push;
 pub(crate) mod send;
 pub(crate) mod serve;

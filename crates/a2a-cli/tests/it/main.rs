@@ -35,6 +35,7 @@ mod gateway;
 mod inspect;
 mod inspect_cli;
 mod llm;
+mod mcp;
 mod metrics;
 mod operations;
 mod page_tokens;

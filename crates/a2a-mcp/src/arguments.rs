@@ -119,14 +119,14 @@ mod tests {
 
     use super::*;
 
-    fn object(value: Value) -> JsonObject {
+    fn object(value: &Value) -> JsonObject {
         value.as_object().unwrap().clone()
     }
 
     #[test]
     fn every_argument_lands_in_the_message() {
         let request = send_request(
-            &object(json!({
+            &object(&json!({
                 "message": "hi",
                 "task_id": "t-1",
                 "context_id": "c-1",
@@ -154,15 +154,15 @@ mod tests {
     #[test]
     fn bad_arguments_are_explained() {
         assert_eq!(
-            send_request(&object(json!({})), None).unwrap_err(),
+            send_request(&object(&json!({})), None).unwrap_err(),
             "message is required"
         );
         assert_eq!(
-            send_request(&object(json!({"message": 3})), None).unwrap_err(),
+            send_request(&object(&json!({"message": 3})), None).unwrap_err(),
             "message must be a string"
         );
         let error = send_request(
-            &object(json!({"message": "x", "files": [{"content_base64": "%%"}]})),
+            &object(&json!({"message": "x", "files": [{"content_base64": "%%"}]})),
             None,
         )
         .unwrap_err();

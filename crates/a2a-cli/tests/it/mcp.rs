@@ -321,7 +321,7 @@ async fn over_stdio_tools_are_listed_sends_answered_streamed_continued_and_secre
 
     // The secret is in no description, no result and no log line (debug level).
     let everything = format!(
-        "{}{}{}{}{}",
+        "{}{}{}{:?}{}",
         serde_json::to_string(&tools).unwrap(),
         serde_json::to_string(&[
             &answer,
@@ -333,7 +333,7 @@ async fn over_stdio_tools_are_listed_sends_answered_streamed_continued_and_secre
         ])
         .unwrap(),
         serde_json::to_string(&read).unwrap(),
-        format!("{:?}", client.peer_info()),
+        client.peer_info(),
         log.lock().unwrap()
     );
     assert!(!everything.contains(SECRET), "the secret leaked");
@@ -622,4 +622,64 @@ fn print_config_gives_each_hosts_block_without_the_secrets() {
         block["servers"]["a2a"],
         json!({"type": "http", "url": "http://127.0.0.1:8765/mcp"})
     );
+}
+
+/// `tests/mcp/host.py MODE ARGS…` with the official MCP Python SDK, to its end: every check
+/// it prints must pass.
+fn python_host(python: &std::path::Path, args: &[&str]) {
+    let script =
+        a2a_test_support::python::workspace_root().join("crates/a2a-cli/tests/mcp/host.py");
+    let output = a2a_test_support::python::command(python, &script)
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stdout.contains("done"),
+        "host.py {args:?} failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(
+        !stderr.contains(SECRET) && !stdout.contains(SECRET),
+        "the secret leaked"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_python_sdk_drives_it_over_stdio_http_and_a_gateway() {
+    let Some(python) = a2a_test_support::python::mcp_interpreter() else {
+        return;
+    };
+    let (tck, echo) = agents();
+    let binary = env!("CARGO_BIN_EXE_a2a");
+    tokio::task::block_in_place(|| python_host(&python, &["stdio", binary, &tck.url, &echo.url]));
+
+    let mut command = a2a();
+    command.args([
+        "mcp",
+        "--listen",
+        "127.0.0.1:0",
+        "--max-wait",
+        "2s",
+        &tck.url,
+        &echo.url,
+    ]);
+    let mcp = Server::spawn(command, "a2a mcp --listen");
+    let url = format!("{}/mcp", mcp.url);
+    tokio::task::block_in_place(|| python_host(&python, &["http", &url]));
+
+    let db = TempFile::new("gw.db", "");
+    let store = format!("sqlite://{}", db.path());
+    let mut gateway = a2a();
+    gateway.args([
+        "gateway",
+        "--shutdown-grace",
+        "1s",
+        "--bind",
+        "127.0.0.1:0",
+        "--store",
+        &store,
+    ]);
+    let gateway = Server::spawn(gateway, "a2a gateway");
+    tokio::task::block_in_place(|| python_host(&python, &["gateway", binary, &gateway.url]));
 }

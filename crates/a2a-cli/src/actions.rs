@@ -32,6 +32,10 @@ pub(crate) const CLIENT_TOOLS_KEY: &str = "clientTools";
 pub(crate) const DRAFT_KEY: &str = "draft";
 /// The one stop reason after which the next message resumes the run.
 pub(crate) const RESUMABLE_STOP: &str = "drained";
+/// The stop reason of a run that waits for an operator to settle its calls.
+pub(crate) const RECONCILE_STOP: &str = "tool-reconciliation-required";
+/// The data part key of an operator's results for a stopped run's calls.
+pub(crate) const RECONCILED_KEY: &str = "reconciledToolResults";
 
 /// One thing a run waits for.
 #[derive(Debug, Clone, PartialEq)]
@@ -280,6 +284,21 @@ pub(crate) fn stopped(message: Option<&Message>) -> Option<&str> {
     data_with(message, STOPPED_KEY)
         .and_then(|map| map.get(STOPPED_KEY))
         .and_then(Value::as_str)
+}
+
+/// The calls a run stopped for tool reconciliation waits to have settled: (tool-call id,
+/// tool name, input) each.
+pub(crate) fn to_reconcile(message: Option<&Message>) -> Vec<(String, String, Value)> {
+    data_with(message, STOPPED_KEY)
+        .and_then(|map| map.get("reconcile"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|call| {
+            let text = |key: &str| call[key].as_str().unwrap_or_default().to_owned();
+            (text("toolCallId"), text("toolName"), call["input"].clone())
+        })
+        .collect()
 }
 
 /// True for a data part of a run's own (`actions`, `stopped`), which a person reads as

@@ -251,9 +251,10 @@ fn accept_legacy(card: &mut serde_json::Value) -> Vec<String> {
     warnings
 }
 
-/// The card's interfaces this server does not serve, each as a warning: a custom binding, a
+/// The card's interfaces this server does not serve, each with why: a custom binding, a
 /// GRPC interface without `--grpc-bind`, or a protocol version other than 1.x and 0.3.
-/// Clients that pick one of them will not reach the agent there.
+/// Clients that pick one of them would not reach the agent there, so `a2a serve` refuses to
+/// start with any.
 pub(crate) fn unserved_interfaces(card: &AgentCard, grpc_served: bool) -> Vec<String> {
     card.supported_interfaces
         .iter()

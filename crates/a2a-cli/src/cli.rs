@@ -8,11 +8,14 @@ use crate::commands;
 #[derive(Debug, clap::Parser)]
 #[command(
     name = "a2a",
-    version,
+    version = crate::version::text(),
     about = "Serve A2A agents, run a gateway, call agents",
     after_help = "Exit codes: 0 ok, 1 the agent refused or the task failed, 2 usage, 3 cannot reach the agent"
 )]
 pub struct Cli {
+    /// Colour the output: auto (on a terminal, unless NO_COLOR is set), always or never
+    #[arg(long, global = true, value_enum, value_name = "WHEN")]
+    color: Option<crate::color::ColorChoice>,
     #[command(subcommand)]
     command: Command,
 }
@@ -47,6 +50,10 @@ enum Command {
     Inspect(Box<commands::inspect::InspectArgs>),
     /// Offer A2A agents as tools to MCP hosts (Claude Desktop, VS Code, Cursor…), over stdio or HTTP.
     Mcp(Box<commands::mcp::McpArgs>),
+    /// Print a shell completion script: bash, zsh, fish, powershell or elvish.
+    Completions(commands::completions::CompletionsArgs),
+    /// Write the man pages of a2a and each of its subcommands into a directory.
+    Man(commands::man::ManArgs),
 }
 
 impl Cli {
@@ -69,7 +76,9 @@ impl Cli {
         lookup: impl Fn(&str) -> Option<std::ffi::OsString>,
     ) -> Result<Self, clap::Error> {
         use clap::FromArgMatches as _;
-        let command = Self::command_with_variables();
+        let no_color = lookup(crate::color::NO_COLOR);
+        let early = crate::color::decide(crate::color::scan(&args), no_color.as_deref());
+        let command = Self::command_with_variables().color(crate::color::for_clap(early));
         let is_gateway = args.get(1).is_some_and(|arg| arg == "gateway");
         let layered = match command.find_subcommand("gateway") {
             Some(gateway) if is_gateway => {
@@ -82,7 +91,9 @@ impl Cli {
         let matches = command
             .try_get_matches_from(&layered.args)
             .map_err(|error| layered.explain(error))?;
-        Self::from_arg_matches(&matches).map_err(|error| layered.explain(error))
+        let cli = Self::from_arg_matches(&matches).map_err(|error| layered.explain(error))?;
+        crate::color::init(crate::color::decide(cli.color, no_color.as_deref()));
+        Ok(cli)
     }
 
     /// The command tree with `[env: A2A_<NAME>]` added to the help of every option of
@@ -101,7 +112,10 @@ impl Cli {
                         | clap::ArgAction::HelpLong
                         | clap::ArgAction::Version
                 );
-                if !is_setting || help.contains("[env: ") {
+                if !is_setting
+                    || crate::config::NOT_SETTINGS.contains(&long)
+                    || help.contains("[env: ")
+                {
                     return arg;
                 }
                 let variable = crate::config::variable_of(long);
@@ -145,6 +159,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Webhook(args) => runtime.block_on(commands::webhook::run(*args)),
         Command::Inspect(args) => runtime.block_on(commands::inspect::run(*args)),
         Command::Mcp(args) => runtime.block_on(commands::mcp::run(*args)),
+        Command::Completions(args) => {
+            commands::completions::run(&args, Cli::command_with_variables())
+        }
+        Command::Man(args) => commands::man::run(&args, Cli::command_with_variables()),
     };
     // Off the runtime: the exporter's last batch goes out on a thread of its own.
     drop(runtime);

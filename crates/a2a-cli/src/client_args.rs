@@ -1,5 +1,6 @@
 //! The flags every client command shares: the agent's URL, how to reach it (binding,
-//! headers, credentials, TLS, timeout) and how to print (`--json`, `--no-color`).
+//! headers, credentials, TLS, timeouts, host override, redirects) and how to print
+//! (`--json`, `--no-color`).
 //!
 //! Secrets (`--api-key`, `--bearer`, `--oauth-client-secret`, header values) are kept in
 //! [`Secret`], whose `Debug` hides them, and no error message repeats them.
@@ -127,14 +128,40 @@ pub(crate) struct ClientArgs {
     )]
     pub(crate) key: Option<PathBuf>,
 
+    /// Give up connecting to the agent after this long (e.g. 5s; a bare number is
+    /// milliseconds) [default: 30s, or --timeout when that is shorter]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Connection")]
+    pub(crate) connect_timeout: Option<Duration>,
+
+    /// Send requests to this host instead of the one the card's interface names (a card
+    /// that advertises an address this machine cannot reach); `http://` or `https://` may
+    /// lead, else the scheme is URL's. The card itself is still read from URL
+    #[arg(long, value_name = "HOST", help_heading = "Connection")]
+    pub(crate) host: Option<String>,
+
+    /// The port requests go to on --host
+    #[arg(
+        long,
+        value_name = "PORT",
+        requires = "host",
+        help_heading = "Connection"
+    )]
+    pub(crate) port: Option<u16>,
+
+    /// Refuse a redirect when reading the card, as the client library does by default
+    /// [default: follow up to five]
+    #[arg(long, help_heading = "Connection")]
+    pub(crate) no_redirects: bool,
+
     /// Give up on a request, or on a stream that stays silent, after this long (e.g. 30s, 5m; a
     /// bare number is milliseconds) [default: 60s per request, 300s of stream silence]
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Connection")]
     pub(crate) timeout: Option<Duration>,
 
     /// Close a stream still open after this long, whether or not events keep coming (e.g. 5m;
-    /// a bare number is milliseconds) [default: no limit besides --timeout's silence]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Connection")]
+    /// a bare number is milliseconds; 0 for no limit besides --timeout's silence) [default: 300s]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, env = "A2A_STREAM_MAX_DURATION",
+          help_heading = "Connection")]
     pub(crate) stream_max_duration: Option<Duration>,
 
     /// Print the protocol JSON as received (in v1.0 shapes, a v0.3 agent's answers translated),
@@ -142,7 +169,7 @@ pub(crate) struct ClientArgs {
     #[arg(long, help_heading = "Output")]
     pub(crate) json: bool,
 
-    /// No colours (also off when stdout is not a terminal or NO_COLOR is set)
+    /// No colours: the same as --color never
     #[arg(long, help_heading = "Output")]
     pub(crate) no_color: bool,
 }
@@ -201,6 +228,20 @@ impl ClientArgs {
         } else {
             Style::detect(self.no_color)
         }
+    }
+
+    /// The `--host` override as the client library takes it: with a scheme, URL's scheme
+    /// when `--host` names none.
+    pub(crate) fn host_override(&self) -> Option<String> {
+        let host = self.host.as_deref()?.trim();
+        if host.contains("://") {
+            return Some(host.to_owned());
+        }
+        let scheme = match url::Url::parse(&self.url) {
+            Ok(url) if url.scheme() == "http" => "http",
+            _ => "https",
+        };
+        Some(format!("{scheme}://{host}"))
     }
 
     /// The `--header` flags as (name, value) pairs.
@@ -293,6 +334,38 @@ mod tests {
         assert!(!error.contains("sekrit"), "{error}");
         let error = parse_header("X-Bad: sekrit\u{7}").unwrap_err().to_string();
         assert!(!error.contains("sekrit"), "{error}");
+    }
+
+    #[test]
+    fn a_host_without_a_scheme_takes_the_urls() {
+        use clap::Parser as _;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            client: ClientArgs,
+        }
+        let host = |args: &[&str]| {
+            Cli::try_parse_from(args)
+                .map(|cli| cli.client.host_override())
+                .map_err(|error| error.kind())
+        };
+        assert_eq!(
+            host(&["a2a", "http://agent:1", "--host", "127.0.0.1"]),
+            Ok(Some("http://127.0.0.1".to_owned()))
+        );
+        assert_eq!(
+            host(&["a2a", "https://agent", "--host", "gw:8443"]),
+            Ok(Some("https://gw:8443".to_owned()))
+        );
+        assert_eq!(
+            host(&["a2a", "https://agent", "--host", "http://gw"]),
+            Ok(Some("http://gw".to_owned()))
+        );
+        assert_eq!(host(&["a2a", "http://agent"]), Ok(None));
+        assert_eq!(
+            host(&["a2a", "http://agent", "--port", "8080"]),
+            Err(clap::error::ErrorKind::MissingRequiredArgument)
+        );
     }
 
     #[test]

@@ -45,10 +45,7 @@ pub(crate) async fn open(args: &ClientArgs) -> anyhow::Result<A2aClient> {
 /// # Errors
 /// As [`open`], less the binding check.
 pub(crate) async fn fetch_card(args: &ClientArgs) -> anyhow::Result<AgentCard> {
-    let mut options = card_fetch_options(args)?;
-    if let Some(tls) = tls_options(args)? {
-        options = options.transport(HttpTransport::with_tls(connect_timeout(args), &tls)?);
-    }
+    let options = card_fetch_options(args)?.transport(card_transport(args)?);
     Ok(a2a_client::fetch_agent_card(&args.url, &options).await?)
 }
 
@@ -57,16 +54,18 @@ pub(crate) async fn fetch_card_signatures(
     args: &ClientArgs,
     verifier: a2a_client::CardVerifier,
 ) -> anyhow::Result<(AgentCard, a2a_client::SignatureChecks)> {
-    let mut options = card_fetch_options(args)?.verify_signatures(verifier);
-    if let Some(tls) = tls_options(args)? {
-        options = options.transport(HttpTransport::with_tls(connect_timeout(args), &tls)?);
-    }
+    let options = card_fetch_options(args)?
+        .verify_signatures(verifier)
+        .transport(card_transport(args)?);
     Ok(a2a_client::fetch_agent_card_signatures(&args.url, &options).await?)
 }
 
-/// How the card is fetched: with the `--header`s and the `--timeout`.
+/// How the card is fetched: with the `--header`s, the `--timeout`, the connect timeout and
+/// redirects followed unless `--no-redirects`.
 fn card_fetch_options(args: &ClientArgs) -> Result<CardFetchOptions, UsageError> {
-    let mut options = CardFetchOptions::new();
+    // A person at a terminal expects a card that moved (http to https, a new path) to be
+    // found, as a browser finds it; `--no-redirects` keeps the library's refusal.
+    let mut options = CardFetchOptions::new().follow_redirects(!args.no_redirects);
     for header in &args.headers {
         let (name, value) = crate::client_args::parse_header(header.expose())?;
         // Both were checked by `parse_header`, so this cannot fail.
@@ -83,6 +82,12 @@ fn card_fetch_options(args: &ClientArgs) -> Result<CardFetchOptions, UsageError>
         options = options.timeout(timeout);
     }
     Ok(options)
+}
+
+/// The transport a card fetch without a client uses: the TLS flags and the connect timeout.
+fn card_transport(args: &ClientArgs) -> anyhow::Result<HttpTransport> {
+    let tls = tls_options(args)?.unwrap_or_default();
+    Ok(HttpTransport::with_tls(connect_timeout(args), &tls)?)
 }
 
 fn builder(args: &ClientArgs) -> Result<A2aClientBuilder, UsageError> {
@@ -106,6 +111,13 @@ fn builder(args: &ClientArgs) -> Result<A2aClientBuilder, UsageError> {
             stream_idle: timeout,
         });
     }
+    builder = builder.connect_timeout(connect_timeout(args));
+    if let Some(host) = args.host_override() {
+        builder = builder.host(host);
+        if let Some(port) = args.port {
+            builder = builder.port(port);
+        }
+    }
     if let Some(limit) = args.stream_max_duration {
         builder = builder.stream_max_duration(limit);
     }
@@ -115,8 +127,12 @@ fn builder(args: &ClientArgs) -> Result<A2aClientBuilder, UsageError> {
     Ok(builder)
 }
 
-/// The connect timeout: the library's, or `--timeout` when that is shorter.
+/// The connect timeout: `--connect-timeout`, else the library's, or `--timeout` when that
+/// is shorter.
 fn connect_timeout(args: &ClientArgs) -> std::time::Duration {
+    if let Some(timeout) = args.connect_timeout {
+        return timeout;
+    }
     let default = Timeouts::default().connect;
     args.timeout.map_or(default, |timeout| timeout.min(default))
 }

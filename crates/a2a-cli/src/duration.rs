@@ -64,6 +64,28 @@ impl FromStr for Millis {
     }
 }
 
+impl Millis {
+    /// The duration in its largest whole unit, as a person writes it: `1h`, `5m`, `30s`,
+    /// `250ms`, `0ms`; [`Millis::from_str`] reads it back.
+    pub(crate) fn human(self) -> String {
+        let millis = self.0.as_millis();
+        match millis {
+            0 => "0ms".to_owned(),
+            _ if millis.is_multiple_of(3_600_000) => format!("{}h", millis / 3_600_000),
+            _ if millis.is_multiple_of(60_000) => format!("{}m", millis / 60_000),
+            _ if millis.is_multiple_of(1_000) => format!("{}s", millis / 1_000),
+            _ => format!("{millis}ms"),
+        }
+    }
+}
+
+/// Written as [`Millis::human`] text, which every configuration source reads.
+impl serde::Serialize for Millis {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.human())
+    }
+}
+
 impl fmt::Display for Millis {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}ms", self.0.as_millis())

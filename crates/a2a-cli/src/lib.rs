@@ -21,9 +21,9 @@
 //! - `commands/`: one file per subcommand: `serve`, `gateway` (the registry and proxy of
 //!   `a2a-gateway` on one address, KubeMQ's defaults), the client commands `card`, `send`,
 //!   `chat`, `get`, `list`, `cancel`, `subscribe`, `push`, and `webhook`, a receiver of push
-//!   deliveries for development.
+//!   deliveries for development; `completions` and `man`, the command's own documentation.
 //! - `config`: flags, `A2A_*` environment variables and the TOML file, merged in one place
-//!   into validated settings.
+//!   into validated settings, and printed back as TOML by `--print-config`.
 //! - `card`: the agent card served, from a file and/or parameters.
 //! - `authentication`: the security options as the card's schemes and the server's
 //!   `Authentication`.
@@ -39,9 +39,30 @@
 //!   and stops gracefully.
 //! - `register`: `a2a serve --register`, keeping the served agent registered with a
 //!   gateway.
-//! - `output`: the only module that prints to stdout.
+//! - `output`: the only module that prints to stdout; `color`: whether anything is coloured.
+//! - `version`: the text of `--version`, with the git commit `build.rs` records.
 //! - `duration`: the one reading of a duration (`1500`, `30s`, `5m`) that flags and the
 //!   config file share.
+//!
+//! # Feature flags
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `otel` | yes | OTLP export of traces from `a2a serve`, `a2a gateway` and the calling commands, configured by the standard `OTEL_*` variables |
+//!
+//! # The a2a crates
+//!
+//! This crate is part of a2a, the A2A protocol in Rust:
+//! [`a2a-types`](https://docs.rs/a2a-types) (the wire model),
+//! [`a2a-grpc`](https://docs.rs/a2a-grpc) (the gRPC wire form),
+//! [`a2a-signature`](https://docs.rs/a2a-signature) (signed cards),
+//! [`a2a-retry`](https://docs.rs/a2a-retry) (retry schedules),
+//! [`a2a-server`](https://docs.rs/a2a-server) (the server framework),
+//! [`a2a-store-sql`](https://docs.rs/a2a-store-sql) (SQLite and PostgreSQL stores),
+//! [`a2a-client`](https://docs.rs/a2a-client) (the client),
+//! [`a2a-run`](https://docs.rs/a2a-run) (agent runs with tools and approvals),
+//! [`a2a-gateway`](https://docs.rs/a2a-gateway) (the registry and proxy),
+//! [`a2a-inspect`](https://docs.rs/a2a-inspect) (the web inspector).
 
 mod actions;
 mod agents;
@@ -49,6 +70,7 @@ mod authentication;
 mod card;
 mod cli;
 mod client_args;
+mod color;
 mod commands;
 mod config;
 mod connection;
@@ -71,6 +93,7 @@ mod telemetry;
 #[cfg(not(feature = "otel"))]
 #[path = "telemetry_off.rs"]
 mod telemetry;
+mod version;
 
 pub use self::cli::{Cli, run};
 pub use self::error::{report_failure, report_usage_error};

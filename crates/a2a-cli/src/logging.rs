@@ -13,8 +13,6 @@
 //! The A2A spans (target `a2a::span`) stay out of the log unless the filter names that target;
 //! they go to the trace exporter instead when one is configured ([`crate::telemetry`]).
 
-use std::io::IsTerminal as _;
-
 use anyhow::Context as _;
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::Layer as _;
@@ -64,7 +62,7 @@ pub(crate) fn init(format: LogFormat, log_level: &str) -> anyhow::Result<LogGuar
     // The filter is the log's own, so that spans reach the trace exporter whatever it says.
     let log = match format {
         LogFormat::Text => layer
-            .with_ansi(std::io::stderr().is_terminal())
+            .with_ansi(crate::color::stderr())
             .with_filter(filter)
             .boxed(),
         LogFormat::Json => layer.json().with_filter(filter).boxed(),

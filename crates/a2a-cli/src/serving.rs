@@ -191,7 +191,7 @@ fn positive_count(text: &str) -> Result<usize, String> {
 
 /// The connection limits of `a2a gateway`, as flags, `A2A_*` variables and file keys; see
 /// [`a2a_server::connections`] for how each is enforced.
-#[derive(Debug, Clone, clap::Args)]
+#[derive(Debug, Clone, clap::Args, serde::Serialize)]
 pub(crate) struct GatewayConnectionArgs {
     /// Time a connection gets to send a complete request head: from the accept (after TLS, the handshake) for its first request, from the head's first byte on a kept-alive connection; else it is closed
     #[arg(long, value_name = "DURATION", default_value = "10s",

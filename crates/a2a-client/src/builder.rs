@@ -21,6 +21,10 @@ use crate::transport::{TlsOptions, Transport};
 /// The default limit on one SSE event or one response body: 10 MiB.
 pub const DEFAULT_MAX_PAYLOAD_SIZE: usize = 10 * 1024 * 1024;
 
+/// The default cap on a stream's whole life: 300 s (see
+/// [`A2aClientBuilder::stream_max_duration`]).
+pub const DEFAULT_STREAM_MAX_DURATION: Duration = Duration::from_secs(300);
+
 /// Configures an [`A2aClient`](crate::A2aClient).
 ///
 /// Give it a card ([`card`](Self::card), or [`discover`](Self::discover) to fetch one) or a
@@ -122,7 +126,7 @@ impl A2aClientBuilder {
             card_fetch: CardFetchOptions::default(),
             default_operation: SendOperation::default(),
             history_length: None,
-            stream_max_duration: None,
+            stream_max_duration: Some(DEFAULT_STREAM_MAX_DURATION),
             invalid: None,
         }
     }
@@ -342,8 +346,10 @@ impl A2aClientBuilder {
     /// Closes a stream (SendStreamingMessage, SubscribeToTask) that is still open `limit`
     /// after it was asked for, whether or not events keep coming, with
     /// [`ClientError::Timeout`]`(`[`TimeoutKind::StreamDuration`](crate::TimeoutKind::StreamDuration)`)`
-    /// as its last item. Resumptions count towards it. Default: no limit besides
-    /// [`stream_idle_timeout`](Self::stream_idle_timeout).
+    /// as its last item. Resumptions count towards it. Default
+    /// [`DEFAULT_STREAM_MAX_DURATION`], 300 s (a
+    /// streaming request's time limit in Apache Camel's client); `Duration::ZERO` lifts the
+    /// cap, leaving only [`stream_idle_timeout`](Self::stream_idle_timeout).
     ///
     /// ```
     /// use std::time::Duration;
@@ -358,7 +364,7 @@ impl A2aClientBuilder {
     /// # let _ = client; Ok(()) }
     /// ```
     pub fn stream_max_duration(mut self, limit: Duration) -> Self {
-        self.stream_max_duration = Some(limit);
+        self.stream_max_duration = (!limit.is_zero()).then_some(limit);
         self
     }
 

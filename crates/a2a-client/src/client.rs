@@ -297,9 +297,8 @@ impl A2aClient {
         self.unary(Call::ListPushConfigs(request)).await
     }
 
-    /// `DeleteTaskPushNotificationConfig` (spec §2.10). The spec asks agents to treat a second
-    /// delete as success; `a2a serve` answers TaskNotFound for a config that is not there
-    /// (as a2a-java's REST transport expects), so expect either.
+    /// `DeleteTaskPushNotificationConfig` (spec §2.10). Idempotent: deleting a config that is
+    /// already gone succeeds, as `a2a serve` answers; an unknown task is TaskNotFound.
     ///
     /// # Errors
     /// [`ClientError::Agent`] or a transport failure.

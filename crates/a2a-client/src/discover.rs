@@ -283,12 +283,17 @@ async fn fetch_once(
     options: &CardFetchOptions,
 ) -> Result<Fetched, Failed> {
     let mut redirects = 0;
+    let origin = url.origin();
     loop {
         let mut request = http::Request::get(url.as_str())
             .body(Bytes::new())
             .map_err(|error| ClientError::config(format!("invalid card url: {error}")))?;
         let headers = request.headers_mut();
-        headers.extend(options.headers.clone());
+        // The caller's headers (credentials, often) go only to the origin they were given
+        // for: a redirect to another origin is fetched without them, as browsers do.
+        if url.origin() == origin {
+            headers.extend(options.headers.clone());
+        }
         headers.insert(ACCEPT, HeaderValue::from_static(APPLICATION_JSON));
         headers.insert(
             A2A_VERSION,

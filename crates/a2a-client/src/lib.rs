@@ -72,6 +72,27 @@
 //! * [`message`]: small constructors for user messages.
 //! * [`push`]: checking signed push deliveries at a webhook
 //!   ([`PushVerifier`](push::PushVerifier)).
+//!
+//! # Feature flags
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `otel` | yes | W3C trace context of the current `tracing` span sent on every call, through OpenTelemetry |
+//! | `executor` | no | `?` on a `ClientError` inside an `a2a-server` executor: another agent's error fails the task |
+//!
+//! # The a2a crates
+//!
+//! This crate is part of a2a, the A2A protocol in Rust:
+//! [`a2a-types`](https://docs.rs/a2a-types) (the wire model),
+//! [`a2a-grpc`](https://docs.rs/a2a-grpc) (the gRPC wire form),
+//! [`a2a-signature`](https://docs.rs/a2a-signature) (signed cards),
+//! [`a2a-retry`](https://docs.rs/a2a-retry) (retry schedules),
+//! [`a2a-server`](https://docs.rs/a2a-server) (the server framework),
+//! [`a2a-store-sql`](https://docs.rs/a2a-store-sql) (SQLite and PostgreSQL stores),
+//! [`a2a-run`](https://docs.rs/a2a-run) (agent runs with tools and approvals),
+//! [`a2a-gateway`](https://docs.rs/a2a-gateway) (the registry and proxy),
+//! [`a2a-inspect`](https://docs.rs/a2a-inspect) (the web inspector),
+//! [`a2a-cli`](https://docs.rs/a2a-cli) (the `a2a` command).
 
 mod auth;
 mod binding;
@@ -94,7 +115,7 @@ pub mod transport;
 mod version;
 
 pub use self::auth::{ApiKeyPlacement, Credentials, OAuth2ClientCredentials, Secret};
-pub use self::builder::{A2aClientBuilder, DEFAULT_MAX_PAYLOAD_SIZE};
+pub use self::builder::{A2aClientBuilder, DEFAULT_MAX_PAYLOAD_SIZE, DEFAULT_STREAM_MAX_DURATION};
 pub use self::card_signature::{CardVerifier, SignatureChecks};
 pub use self::client::A2aClient;
 pub use self::discover::{

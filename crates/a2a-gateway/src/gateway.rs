@@ -26,7 +26,7 @@ use crate::registry::{self, Registry};
 /// |---|---|
 /// | `/agents…` | the registry API ([`registry::router`]), writes guarded by [`Gateway::registry_key`] |
 /// | `/a2a/{agent_id}…`, `/.well-known/agent-card.json` | the proxy ([`proxy::router`]) |
-/// | `GET /metrics` | the page of [`Gateway::metrics`] (served only when one is set); at each scrape the live agents are listed, so the registry-size gauge is right with several instances over one database and the series of agents that are gone are dropped ([`Gateway::agent_series`]) |
+/// | `GET /metrics` | the page of [`Gateway::metrics`] (served only when one is set, and on [`Gateway::metrics_router`] alone after [`Gateway::metrics_apart`]); at each scrape the live agents are listed, so the registry-size gauge is right with several instances over one database and the series of agents that are gone are dropped ([`Gateway::agent_series`]) |
 /// | `GET /healthz` | 200 `{"status":"ok"}` while the process serves |
 /// | `GET /readyz` | 200 `{"status":"ready"}` when the registry's database answers `SELECT 1` in time; 503 `{"status":"draining"}` after [`Gateway::drain`], 503 `{"status":"store unreachable"}` otherwise |
 ///
@@ -56,6 +56,8 @@ pub struct Gateway {
     registry_key: Option<Arc<Secret>>,
     page: Option<MetricsRender>,
     agent_series: Option<Arc<dyn AgentSeries>>,
+    /// `/metrics` is served by [`Gateway::metrics_router`] alone, not beside the proxy.
+    metrics_apart: bool,
     /// Set by [`Gateway::drain`]; shared by every clone and router.
     draining: Arc<AtomicBool>,
 }
@@ -71,6 +73,7 @@ impl Gateway {
             registry_key: None,
             page: None,
             agent_series: None,
+            metrics_apart: false,
             draining: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -112,6 +115,34 @@ impl Gateway {
         self
     }
 
+    /// Serves `/metrics` only on [`metrics_router`](Self::metrics_router), for a listener
+    /// of its own (an address only the scraper reaches), not on [`router`](Self::router).
+    #[must_use]
+    pub fn metrics_apart(mut self) -> Self {
+        self.metrics_apart = true;
+        self
+    }
+
+    /// `GET /metrics` alone, as [`router`](Self::router) serves it (nothing without a
+    /// [`metrics`](Self::metrics) page).
+    pub fn metrics_router(&self) -> Router {
+        let mut metrics = Router::new();
+        if let Some(page) = &self.page {
+            // Served only with a page to show: the library records, its host exports.
+            let scrape = Scrape {
+                registry: Arc::clone(&self.registry),
+                metrics: Arc::clone(&self.metrics),
+                page: page.clone(),
+                agent_series: self.agent_series.clone(),
+            };
+            metrics = metrics.route(
+                "/metrics",
+                axum::routing::get(render_metrics).with_state(Arc::new(scrape)),
+            );
+        }
+        metrics
+    }
+
     /// The registry the gateway routes by.
     #[must_use]
     pub fn registry(&self) -> &Arc<Registry> {
@@ -129,20 +160,11 @@ impl Gateway {
                 guard_writes,
             ));
         }
-        let mut metrics = Router::new();
-        if let Some(page) = &self.page {
-            // Served only with a page to show: the library records, its host exports.
-            let scrape = Scrape {
-                registry: Arc::clone(&self.registry),
-                metrics: Arc::clone(&self.metrics),
-                page: page.clone(),
-                agent_series: self.agent_series.clone(),
-            };
-            metrics = metrics.route(
-                "/metrics",
-                axum::routing::get(render_metrics).with_state(Arc::new(scrape)),
-            );
-        }
+        let metrics = if self.metrics_apart {
+            Router::new()
+        } else {
+            self.metrics_router()
+        };
         let health = Router::new()
             .route(HEALTHZ_PATH, axum::routing::get(live))
             .route(READYZ_PATH, axum::routing::get(ready))

@@ -22,6 +22,26 @@
 //! - [`metrics`]: the series the gateway records through the `metrics` facade; the host
 //!   exports them (`a2a gateway` serves Prometheus text at `/metrics`).
 //! - [`registry`]: the agent registry behind `/agents`.
+//!
+//! # Feature flags
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `otel` | yes | W3C trace context read from callers and carried on to agents, through OpenTelemetry |
+//!
+//! # The a2a crates
+//!
+//! This crate is part of a2a, the A2A protocol in Rust:
+//! [`a2a-types`](https://docs.rs/a2a-types) (the wire model),
+//! [`a2a-grpc`](https://docs.rs/a2a-grpc) (the gRPC wire form),
+//! [`a2a-signature`](https://docs.rs/a2a-signature) (signed cards),
+//! [`a2a-retry`](https://docs.rs/a2a-retry) (retry schedules),
+//! [`a2a-server`](https://docs.rs/a2a-server) (the server framework),
+//! [`a2a-store-sql`](https://docs.rs/a2a-store-sql) (SQLite and PostgreSQL stores),
+//! [`a2a-client`](https://docs.rs/a2a-client) (the client),
+//! [`a2a-run`](https://docs.rs/a2a-run) (agent runs with tools and approvals),
+//! [`a2a-inspect`](https://docs.rs/a2a-inspect) (the web inspector),
+//! [`a2a-cli`](https://docs.rs/a2a-cli) (the `a2a` command).
 
 pub mod agent;
 mod gateway;

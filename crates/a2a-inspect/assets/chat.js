@@ -294,11 +294,14 @@ class Turn {
       this.artifacts.append(node);
     }
     if (!appendChunk) clear(entry.parts);
-    for (const part of artifact.parts ?? []) {
+    // Text appended to text is one flowing text (an agent streaming tokens); any other
+    // part, and every part after the first of one chunk, is a part of its own.
+    (artifact.parts ?? []).forEach((part, index) => {
       const last = entry.parts.lastElementChild;
-      if (appendChunk && part.text !== undefined && last?.dataset.kind === "text") last.textContent += part.text;
+      const joins = appendChunk && index === 0 && part.text !== undefined && last?.dataset.kind === "text";
+      if (joins) last.textContent += part.text;
       else entry.parts.append(renderPart(part));
-    }
+    });
     entry.chunks += 1;
     entry.node.dataset.chunks = String(entry.chunks);
     if (lastChunk) entry.node.dataset.complete = "true";

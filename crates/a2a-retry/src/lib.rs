@@ -28,6 +28,24 @@
 //! assert_eq!(backoff.wait(Duration::from_millis(5), asked), Duration::from_secs(2));
 //! # }
 //! ```
+//!
+//! # Feature flags
+//!
+//! None: everything is always built.
+//!
+//! # The a2a crates
+//!
+//! This crate is part of a2a, the A2A protocol in Rust:
+//! [`a2a-types`](https://docs.rs/a2a-types) (the wire model),
+//! [`a2a-grpc`](https://docs.rs/a2a-grpc) (the gRPC wire form),
+//! [`a2a-signature`](https://docs.rs/a2a-signature) (signed cards),
+//! [`a2a-server`](https://docs.rs/a2a-server) (the server framework),
+//! [`a2a-store-sql`](https://docs.rs/a2a-store-sql) (SQLite and PostgreSQL stores),
+//! [`a2a-client`](https://docs.rs/a2a-client) (the client),
+//! [`a2a-run`](https://docs.rs/a2a-run) (agent runs with tools and approvals),
+//! [`a2a-gateway`](https://docs.rs/a2a-gateway) (the registry and proxy),
+//! [`a2a-inspect`](https://docs.rs/a2a-inspect) (the web inspector),
+//! [`a2a-cli`](https://docs.rs/a2a-cli) (the `a2a` command).
 
 use std::time::{Duration, SystemTime};
 

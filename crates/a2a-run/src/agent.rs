@@ -9,8 +9,10 @@
 //!   before anything is written, and a failed check refuses the message with InvalidParams,
 //!   leaving task and run untouched. A message without answers is refused.
 //! - **stopped, drained**: the message resumes the run from its last save (on any instance).
-//! - **stopped, any other reason**: refused with UnsupportedOperation (a run stopped for
-//!   tool reconciliation waits for an operator).
+//! - **stopped for tool reconciliation**: waits for an operator, whose message settles each
+//!   call of unknown outcome (`{reconciledToolResults}`, checked like answers); the run then
+//!   goes on. Any other message is refused with UnsupportedOperation.
+//! - **stopped, any other reason**: refused with UnsupportedOperation.
 //! - **running** (its instance stopped mid-leg and the turn is recovered): resumes; a tool
 //!   call with side effects that was under way stops the run for reconciliation.
 
@@ -24,11 +26,12 @@ use a2a_types::{A2aError, Artifact, ArtifactChunk, Message, Part, Role, Task};
 use async_trait::async_trait;
 use sha2::{Digest, Sha256};
 
-use crate::answers::{self, Incoming, Resolution};
+use crate::answers::{self, Incoming, RECONCILED_KEY, Resolution};
 use crate::approval::ApprovalKey;
 use crate::engine::{Leg, LegError, Outcome};
 use crate::model::Model;
 use crate::policy::ToolPolicy;
+use crate::reconcile;
 use crate::run::{CallState, ChatMessage, Run, RunStatus, StopReason, ToolSpec};
 use crate::store::RunStore;
 use crate::tools::Toolbox;
@@ -368,9 +371,21 @@ impl RunAgent {
                 resume_calls(&mut run);
                 run.status = RunStatus::Running;
             }
+            RunStatus::Stopped {
+                reason: StopReason::ToolReconciliationRequired,
+            } if incoming.has_answers => {
+                let resolutions =
+                    reconcile::check(incoming, &run).map_err(ExecutorError::Refuse)?;
+                // As with answers, the message's text stays in the task's history only.
+                apply(&mut run, resolutions);
+                resume_calls(&mut run);
+                run.status = RunStatus::Running;
+            }
             RunStatus::Stopped { reason } => {
                 let message = if reason == StopReason::ToolReconciliationRequired {
-                    "the run stopped during a tool call that may have had effects; it waits until an operator settles it".to_owned()
+                    format!(
+                        "the run stopped during a tool call that may have had effects; it waits until an operator settles it with {RECONCILED_KEY}"
+                    )
                 } else {
                     format!("the run stopped ({reason}) and cannot go on; start a new task")
                 };
@@ -507,14 +522,18 @@ impl RunAgent {
             Ok(Outcome::Stopped(reason)) => {
                 let text = match reason {
                     StopReason::Drained => "The agent paused because its server is shutting down; send any message to resume.".to_owned(),
-                    StopReason::ToolReconciliationRequired => "The run stopped during a tool call that may have had effects; an operator must settle it.".to_owned(),
+                    StopReason::ToolReconciliationRequired => format!("The run stopped during a tool call that may have had effects; an operator must settle it: send each call's result in a data part {{{RECONCILED_KEY}: [{{toolCallId, output}}]}}."),
                     other => format!("The run stopped ({other})."),
                 };
                 let message = Message::new(
                     Role::Agent,
                     vec![
                         Part::text(text),
-                        Part::data(serde_json::json!({ "stopped": reason.as_str() })),
+                        reconcile::stopped_part(
+                            run,
+                            reason.as_str(),
+                            reason == StopReason::ToolReconciliationRequired,
+                        ),
                     ],
                 );
                 updater.require_input(message).await?;
@@ -580,6 +599,11 @@ impl AgentExecutor for RunAgent {
             tenant: context.tenant.clone(),
             owner: context.owner.clone(),
         };
+        answers::refuse_owned_options(context.metadata.as_ref(), "request")
+            .and_then(|()| {
+                answers::refuse_owned_options(context.message.metadata.as_ref(), "message")
+            })
+            .map_err(ExecutorError::Refuse)?;
         let incoming = answers::read(&context.message).map_err(ExecutorError::Refuse)?;
         let (run, version) = match self.start(&context, &scope, &incoming).await? {
             Start::AskAgain(run) => {

@@ -1,6 +1,7 @@
 //! What a message to a run carries: its text, and the answers to the run's pending actions
-//! (`{approvalResponses?, clientToolResults?}` data parts), read and checked before anything
-//! is written. Also the `{actions:[…]}` data part that lists what a run waits for.
+//! (`{approvalResponses?, clientToolResults?}` data parts) or an operator's settlement of a
+//! run stopped for tool reconciliation (`{reconciledToolResults}`), read and checked before
+//! anything is written. Also the `{actions:[…]}` data part that lists what a run waits for.
 
 use a2a_types::{A2aError, Message, Part, PartContent};
 use serde::Deserialize;
@@ -15,6 +16,11 @@ pub const ACTIONS_KEY: &str = "actions";
 pub const APPROVALS_KEY: &str = "approvalResponses";
 /// The data part key of client-tool results.
 pub const RESULTS_KEY: &str = "clientToolResults";
+/// The data part key saying why a run stopped.
+pub(crate) const STOPPED_KEY: &str = "stopped";
+/// The data part key of an operator's results for the calls a stopped run did not know the
+/// outcome of (a run stopped for tool reconciliation).
+pub const RECONCILED_KEY: &str = "reconciledToolResults";
 
 /// One answer to an approval request.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -45,6 +51,8 @@ pub(crate) struct Incoming {
     pub(crate) text: String,
     pub(crate) approvals: Vec<ApprovalAnswer>,
     pub(crate) results: Vec<ClientResult>,
+    /// An operator's results for calls whose outcome the run does not know.
+    pub(crate) reconciled: Vec<ClientResult>,
     /// True when some data part is an answer part.
     pub(crate) has_answers: bool,
     /// Data parts that are not answers.
@@ -68,7 +76,9 @@ pub(crate) fn read(message: &Message) -> Result<Incoming, A2aError> {
             PartContent::Text(_) => {}
             PartContent::Data(value) => {
                 let answer_part = value.as_object().is_some_and(|map| {
-                    map.contains_key(APPROVALS_KEY) || map.contains_key(RESULTS_KEY)
+                    map.contains_key(APPROVALS_KEY)
+                        || map.contains_key(RESULTS_KEY)
+                        || map.contains_key(RECONCILED_KEY)
                 });
                 if answer_part {
                     incoming.has_answers = true;
@@ -98,9 +108,13 @@ fn read_answer_part(value: &Value, incoming: &mut Incoming) -> Result<(), A2aErr
                 let entries: Vec<ClientResult> = entries_of(key, entries)?;
                 incoming.results.extend(entries);
             }
+            RECONCILED_KEY => {
+                let entries: Vec<ClientResult> = entries_of(key, entries)?;
+                incoming.reconciled.extend(entries);
+            }
             other => {
                 return Err(refuse(format!(
-                    "an answer part holds only {APPROVALS_KEY} and {RESULTS_KEY}, not {other:?}"
+                    "an answer part holds only {APPROVALS_KEY}, {RESULTS_KEY} and {RECONCILED_KEY}, not {other:?}"
                 )));
             }
         }
@@ -158,6 +172,11 @@ pub(crate) fn check(
     if !incoming.other_data.is_empty() {
         return Err(refuse(format!(
             "a data part of an answer message must hold {APPROVALS_KEY} or {RESULTS_KEY}"
+        )));
+    }
+    if !incoming.reconciled.is_empty() {
+        return Err(refuse(format!(
+            "{RECONCILED_KEY} settle a run stopped for tool reconciliation; this run waits for {APPROVALS_KEY} or {RESULTS_KEY}"
         )));
     }
     if incoming.approvals.is_empty() && incoming.results.is_empty() {
@@ -235,10 +254,7 @@ pub(crate) fn check(
             )));
         }
         answered.push(&result.tool_call_id);
-        let content = match &result.output {
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        };
+        let content = output_text(&result.output);
         resolutions.push(Resolution::Ran {
             call_id: open.call.id.clone(),
             content,
@@ -308,6 +324,45 @@ pub(crate) fn lists_actions(message: Option<&Message>) -> bool {
     })
 }
 
-fn refuse(message: impl Into<String>) -> A2aError {
+/// Refuses per-turn options the executor owns: metadata (of the request or of its message,
+/// where a turn declares its client tools) that carries answers, a settlement or the run's
+/// own parts. The executor reads answers only from data parts and writes the others itself,
+/// so such metadata is a client mistake that would otherwise be silently ignored.
+///
+/// # Errors
+/// InvalidParams naming the key and where it belongs.
+pub(crate) fn refuse_owned_options(
+    metadata: Option<&a2a_types::Metadata>,
+    whose: &str,
+) -> Result<(), A2aError> {
+    let Some(metadata) = metadata else {
+        return Ok(());
+    };
+    for key in [APPROVALS_KEY, RESULTS_KEY, RECONCILED_KEY] {
+        if metadata.contains_key(key) {
+            return Err(refuse(format!(
+                "{key} in the {whose} metadata is the run's to read: send it in a data part of the message"
+            )));
+        }
+    }
+    for key in [ACTIONS_KEY, STOPPED_KEY] {
+        if metadata.contains_key(key) {
+            return Err(refuse(format!(
+                "{key} in the {whose} metadata is the run's own to write, not a caller's option"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The text a tool result gives the model: a string as it is, any other value as JSON.
+pub(crate) fn output_text(output: &Value) -> String {
+    match output {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+pub(crate) fn refuse(message: impl Into<String>) -> A2aError {
     A2aError::invalid_params(message)
 }

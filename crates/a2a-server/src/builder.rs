@@ -336,11 +336,11 @@ impl A2aServerBuilder {
             .unwrap_or_else(|| Arc::new(InMemoryTaskStore::new()));
         let max_body_bytes = self.config.max_payload_size;
         let rest_status_profile = self.config.rest_status_profile;
-        let cors = self
-            .config
-            .cors
-            .as_ref()
-            .map(|cors| Arc::new(CorsPolicy::new(cors)));
+        let cors = self.config.cors.as_ref().map(|cors| {
+            Arc::new(CorsPolicy::new(
+                &cors.clone().with_card_credentials(&self.card),
+            ))
+        });
         let authenticator = Authenticator::new(&self.card, &self.authentication)?;
         let cluster = self
             .cluster

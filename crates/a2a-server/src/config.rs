@@ -16,6 +16,15 @@ pub const DEFAULT_QUEUE_CAPACITY: usize = 1000;
 /// How long the public card may be cached by default (`Cache-Control: max-age=3600`).
 pub const DEFAULT_CARD_MAX_AGE: Duration = Duration::from_secs(3600);
 
+/// How long a blocking `SendMessage` waits for its turn by default (a2a-java's 30 s).
+pub const DEFAULT_BLOCKING_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long a blocking answer past its limit waits for the turn's first event by default.
+pub const DEFAULT_EVENT_CONSUMPTION_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long a blocking answer past its limit may take to read the task back by default.
+pub const DEFAULT_STORE_RECONCILIATION_TIMEOUT: Duration = Duration::from_secs(1);
+
 /// How many push configs one task may hold by default.
 pub const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK: usize = 100;
 
@@ -44,11 +53,21 @@ pub struct ServerConfig {
     pub async_timeout: Duration,
     /// How long a blocking `SendMessage` waits for its turn to finish or be interrupted
     /// (a2a-java's agent timeout of a blocking call); then it answers with the task as it
-    /// stands and the turn goes on, for the client to get or subscribe to. Default
-    /// `Duration::ZERO`: wait as long as the turn runs (up to `async_timeout`), as the
-    /// protocol asks of a blocking call (it answers only once the task is terminal or
-    /// interrupted). A limit (a2a-java uses 30 s) trades that rule for bounded calls.
+    /// stands and the turn goes on, for the client to get or subscribe to. Default 30 s, as
+    /// a2a-java: a blocking call is bounded, so a slow agent cannot hold a client (and its
+    /// connection) for the whole `async_timeout`. `Duration::ZERO` waits as long as the turn
+    /// runs, the protocol's reading of a blocking call (it answers only once the task is
+    /// terminal or interrupted).
     pub blocking_timeout: Duration,
+    /// Once `blocking_timeout` has passed, how long the answer waits for the turn's first
+    /// event (the task as it stands) before it is given without one (a2a-java's consumption
+    /// timeout). Default 5 s.
+    pub event_consumption_timeout: Duration,
+    /// Once `blocking_timeout` has passed, how long reading the task back from the store may
+    /// take, so the answer is the task as stored (a2a-java's store reconciliation); a store
+    /// slower than this is skipped and the answer is the task as the turn last saw it.
+    /// Default 1 s.
+    pub store_reconciliation_timeout: Duration,
     /// Fails tasks stuck in SUBMITTED or WORKING (`stuckTaskTtlMs`): a task whose status has
     /// not changed for longer than this, and whose turn does not run in this process, is
     /// failed through the engine with a status message saying so, so its event is logged and
@@ -220,7 +239,9 @@ impl Default for ServerConfig {
             subscribe_ends_on_interrupt: false,
             default_return_immediately: false,
             async_timeout: Duration::from_secs(300),
-            blocking_timeout: Duration::ZERO,
+            blocking_timeout: DEFAULT_BLOCKING_TIMEOUT,
+            event_consumption_timeout: DEFAULT_EVENT_CONSUMPTION_TIMEOUT,
+            store_reconciliation_timeout: DEFAULT_STORE_RECONCILIATION_TIMEOUT,
             stuck_task_ttl: Duration::ZERO,
             populate_referenced_tasks: true,
             max_payload_size: DEFAULT_MAX_BODY_BYTES,

@@ -1,6 +1,8 @@
 //! Cross-origin resource sharing for browser clients: off by default; when on,
 //! `tower_http::cors::CorsLayer` around the whole router answers preflights and marks
-//! every response.
+//! every response. A page may send the credentials the card asks for (`Authorization`,
+//! each API-key header of its schemes) and read the A2A response headers; a preflight from
+//! an origin that is not listed is refused with 403.
 //!
 //! ```
 //! use a2a_server::cors::CorsConfig;
@@ -15,13 +17,19 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::header::{self, HeaderValue};
-use http::{Method, Response};
-use tower_http::cors::{AllowHeaders, AllowMethods, AllowOrigin, CorsLayer, Vary};
+use a2a_types::AgentCard;
+use a2a_types::card::{ApiKeyLocation, SecuritySchemeKind};
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use http::header::{self, HeaderName, HeaderValue};
+use http::{Method, Response, StatusCode};
+use tower_http::cors::{AllowHeaders, AllowMethods, AllowOrigin, CorsLayer, ExposeHeaders, Vary};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-/// CORS settings; the defaults allow any origin, every method, the A2A headers and
-/// `Authorization`, cached for an hour.
+/// CORS settings; the defaults allow any origin, every method, the A2A headers,
+/// `Last-Event-ID` and `Authorization`, expose the A2A headers, `WWW-Authenticate` and
+/// `Retry-After`, and are cached for an hour. The server adds the header of each API-key
+/// scheme of its card to `allow_headers`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct CorsConfig {
@@ -31,6 +39,8 @@ pub struct CorsConfig {
     pub allow_methods: Vec<String>,
     /// `Access-Control-Allow-Headers`.
     pub allow_headers: Vec<String>,
+    /// `Access-Control-Expose-Headers`: response headers a page's script may read.
+    pub expose_headers: Vec<String>,
     /// `Access-Control-Max-Age`, in seconds.
     pub max_age_secs: u64,
     /// `Access-Control-Allow-Credentials`; dropped with a warning next to a `*` origin.
@@ -54,11 +64,46 @@ impl Default for CorsConfig {
                 "Access-Control-Request-Headers",
                 "A2A-Version",
                 "A2A-Extensions",
+                "Last-Event-ID",
                 "Authorization",
+            ]),
+            expose_headers: list(&[
+                "A2A-Version",
+                "A2A-Extensions",
+                "WWW-Authenticate",
+                "Retry-After",
             ]),
             max_age_secs: 3600,
             allow_credentials: false,
         }
+    }
+}
+
+impl CorsConfig {
+    /// Allows the request header `name` too, unless it is allowed already (in any case).
+    pub fn allow_header(&mut self, name: &str) {
+        let name = name.trim();
+        let known = self
+            .allow_headers
+            .iter()
+            .any(|header| header.trim() == "*" || header.trim().eq_ignore_ascii_case(name));
+        if !known && !name.is_empty() {
+            self.allow_headers.push(name.to_owned());
+        }
+    }
+
+    /// This configuration with the header of each of `card`'s API-key schemes allowed, so a
+    /// page can send the key the card asks for.
+    #[must_use]
+    pub fn with_card_credentials(mut self, card: &AgentCard) -> Self {
+        for scheme in card.security_schemes.values() {
+            if let SecuritySchemeKind::ApiKey(key) = &scheme.scheme
+                && key.location == ApiKeyLocation::Header
+            {
+                self.allow_header(&key.name);
+            }
+        }
+        self
     }
 }
 
@@ -69,9 +114,9 @@ pub(crate) struct CorsPolicy {
     /// `Access-Control-Allow-Headers` as configured. tower-http would spell the names in
     /// lower case; operators see what they wrote.
     allow_headers: Option<HeaderValue>,
-    /// Listed origins make the answer depend on the `Origin`, so caches must key on it
-    /// even when it is refused.
-    vary_origin: bool,
+    /// The origins allowed, when they are listed (`None`: any origin). Listed origins make
+    /// the answer depend on the `Origin`, so caches must key on it even when it is refused.
+    listed: Option<Arc<[HeaderValue]>>,
 }
 
 impl CorsPolicy {
@@ -80,19 +125,19 @@ impl CorsPolicy {
     pub(crate) fn new(config: &CorsConfig) -> Self {
         let is_wildcard = |items: &[String]| items.iter().any(|item| item.trim() == "*");
         let any_origin = is_wildcard(&config.allow_origins);
-        let origins = if any_origin {
-            AllowOrigin::any()
-        } else {
-            let listed: Vec<HeaderValue> = config
+        let listed: Option<Arc<[HeaderValue]>> = (!any_origin).then(|| {
+            config
                 .allow_origins
                 .iter()
                 .filter_map(|origin| header_text("allow_origins", origin.trim()))
-                .collect();
-            AllowOrigin::predicate(move |origin: &HeaderValue, _| {
-                listed
-                    .iter()
-                    .any(|known| known.as_bytes().eq_ignore_ascii_case(origin.as_bytes()))
-            })
+                .collect()
+        });
+        let origins = match &listed {
+            None => AllowOrigin::any(),
+            Some(listed) => {
+                let listed = Arc::clone(listed);
+                AllowOrigin::predicate(move |origin: &HeaderValue, _| is_listed(&listed, origin))
+            }
         };
         let any_method = is_wildcard(&config.allow_methods);
         let methods = if any_method {
@@ -129,17 +174,33 @@ impl CorsPolicy {
         let allow_headers = HeaderValue::from_str(&allow_headers.join(", "))
             .ok()
             .filter(|value| !value.is_empty());
+        let expose: Vec<HeaderName> = config
+            .expose_headers
+            .iter()
+            .filter_map(|name| {
+                let parsed = HeaderName::from_bytes(name.trim().as_bytes()).ok();
+                if parsed.is_none() {
+                    tracing::warn!(
+                        setting = "expose_headers",
+                        value = name.as_str(),
+                        "CORS entry skipped: not a header name"
+                    );
+                }
+                parsed
+            })
+            .collect();
         let layer = CorsLayer::new()
             .allow_origin(origins)
             .allow_methods(methods)
             .allow_headers(AllowHeaders::list([]))
+            .expose_headers(ExposeHeaders::list(expose))
             .max_age(Duration::from_secs(config.max_age_secs))
             .allow_credentials(credentials)
             .vary(Vary::list([]));
         Self {
             layer,
             allow_headers,
-            vary_origin: !any_origin,
+            listed,
         }
     }
 
@@ -163,15 +224,48 @@ impl CorsPolicy {
                     header::ACCESS_CONTROL_ALLOW_HEADERS,
                     on_preflight,
                 ));
-        if self.vary_origin {
-            router.layer(SetResponseHeaderLayer::appending(
-                header::VARY,
-                HeaderValue::from_static("Origin"),
-            ))
-        } else {
-            router
+        match &self.listed {
+            Some(listed) => router
+                .layer(axum::middleware::from_fn_with_state(
+                    Arc::clone(listed),
+                    refuse_unlisted_preflights,
+                ))
+                .layer(SetResponseHeaderLayer::appending(
+                    header::VARY,
+                    HeaderValue::from_static("Origin"),
+                )),
+            None => router,
         }
     }
+}
+
+/// True when `origin` is one of `listed`, in any case.
+fn is_listed(listed: &[HeaderValue], origin: &HeaderValue) -> bool {
+    listed
+        .iter()
+        .any(|known| known.as_bytes().eq_ignore_ascii_case(origin.as_bytes()))
+}
+
+/// A preflight (an OPTIONS request naming the method it asks for) from an origin that is not
+/// listed is answered 403 with no CORS header, so the browser's refusal has a clear cause
+/// in its network log; every other request goes on.
+async fn refuse_unlisted_preflights(
+    State(listed): State<Arc<[HeaderValue]>>,
+    request: Request,
+    next: Next,
+) -> Response<axum::body::Body> {
+    let headers = request.headers();
+    let refused = request.method() == Method::OPTIONS
+        && headers.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD)
+        && headers
+            .get(header::ORIGIN)
+            .is_some_and(|origin| !is_listed(&listed, origin));
+    if refused {
+        let mut response = Response::new(axum::body::Body::empty());
+        *response.status_mut() = StatusCode::FORBIDDEN;
+        return response;
+    }
+    next.run(request).await
 }
 
 /// `value` as a header value, or `None` with a warning naming the setting.

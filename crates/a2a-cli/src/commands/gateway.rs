@@ -27,7 +27,7 @@ use crate::{authentication, logging, output};
 #[command(after_help = "\
 Agents register with POST /agents/register (a2a serve --register URL does it, and keeps \
 heartbeating); callers POST JSON-RPC to /a2a/{agent_id} or use /a2a/{agent_id}/… for \
-HTTP+JSON; GET /metrics serves Prometheus text. GET /healthz answers 200 while the process is \
+HTTP+JSON; GET /metrics serves Prometheus text (on --metrics-bind's address alone when given). GET /healthz answers 200 while the process is \
 up, GET /readyz 200 when the registry database answers (503 when it does not, or while \
 draining after SIGINT/SIGTERM); neither needs credentials. Failed calls to agents are logged \
 at warn. RUST_LOG, when set and not empty, overrides --log-level.
@@ -57,6 +57,11 @@ pub(crate) struct GatewayArgs {
     /// TOML file with options (keys in snake_case) [env: A2A_CONFIG]
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Print the effective configuration as a TOML file (secrets hidden) and exit: the
+    /// settings the flags, variables and file give written out, every other one commented
+    /// with its default
+    #[arg(long)]
+    print_config: bool,
     #[command(flatten, next_help_heading = "Serving")]
     serving: ServingArgs,
     #[command(flatten, next_help_heading = "Connections")]
@@ -72,7 +77,7 @@ pub(crate) struct GatewayArgs {
 }
 
 /// Where and how the gateway listens.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize)]
 struct ServingArgs {
     /// Address to listen on (port 0 picks a free port)
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9090")]
@@ -80,6 +85,9 @@ struct ServingArgs {
     /// Root URL clients use to reach the gateway, for the cards it serves [default: http:// and the request's Host; with TLS, https:// and the bound address]
     #[arg(long, value_name = "URL")]
     public_url: Option<String>,
+    /// Serve GET /metrics on this address of its own (one only the scraper reaches) instead of beside the proxy
+    #[arg(long, value_name = "ADDR")]
+    metrics_bind: Option<String>,
     /// Origins whose browser pages may call the gateway, comma-separated; * for any
     #[arg(long, value_name = "ORIGINS", value_delimiter = ',')]
     cors_origins: Vec<String>,
@@ -95,7 +103,7 @@ struct ServingArgs {
 }
 
 /// The agent registry: its database, expiry, limits and card signatures.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize)]
 struct RegistryArgs {
     /// The registry's database: sqlite://FILE, sqlite::memory:, or postgres://… shared by several gateway instances
     #[arg(long, value_name = "URL", default_value = "sqlite://gateway.db")]
@@ -108,6 +116,7 @@ struct RegistryArgs {
     max_agents: usize,
     /// Key required on registry writes (register, heartbeat, deregister) as a bearer token or X-API-Key; without it anybody who reaches the gateway can register
     #[arg(long, value_name = "KEY", hide_env_values = true)]
+    #[serde(serialize_with = "crate::config::hidden")]
     registry_key: Option<Secret>,
     /// How long a call may reuse an agent's record before the database is read again; what other instances sharing the database change is seen within this (0: every call reads it)
     #[arg(long, value_name = "DURATION", default_value = "1s")]
@@ -123,7 +132,7 @@ struct RegistryArgs {
 }
 
 /// How calls are forwarded to agents: deadlines, streams and limits.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize)]
 struct ProxyArgs {
     /// Deadline of a call whose request sets none (a request's params.configuration.timeout is in seconds)
     #[arg(long, value_name = "DURATION", default_value = "300s")]
@@ -159,18 +168,20 @@ struct ProxyArgs {
 }
 
 /// The HTTP status of a caller's failed authentication on the JSON-RPC route.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 enum AuthFailureArg {
     /// HTTP 200 with the -32010 JSON-RPC error (KubeMQ's seed)
     #[value(name = "200")]
+    #[serde(rename = "200")]
     Ok,
     /// HTTP 401 with WWW-Authenticate: Bearer, the body still the -32010 error
     #[value(name = "401")]
+    #[serde(rename = "401")]
     Unauthorized,
 }
 
 /// The JWT callers must present.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize)]
 struct CallerArgs {
     /// Callers need a JWT signed by a key of this JWK Set; with --issuer and --audience
     #[arg(long, value_name = "URL", conflicts_with = "oidc_issuer")]
@@ -190,7 +201,7 @@ struct CallerArgs {
 }
 
 /// What the gateway logs, and how.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize)]
 struct LoggingArgs {
     /// Log format
     #[arg(long, value_enum, default_value = "text")]
@@ -200,8 +211,35 @@ struct LoggingArgs {
     log_level: String,
 }
 
+/// Prints the file `--print-config` stands for: the values parsed from the flags, which the
+/// variables and the file have become ([`crate::config::layered`]).
+fn print_config(args: &GatewayArgs) -> anyhow::Result<()> {
+    let mut values = toml::Table::new();
+    let groups = [
+        toml::Table::try_from(&args.serving),
+        toml::Table::try_from(&args.connections),
+        toml::Table::try_from(&args.registry),
+        toml::Table::try_from(&args.proxy),
+        toml::Table::try_from(&args.callers),
+        toml::Table::try_from(&args.logging),
+    ];
+    for group in groups {
+        values.extend(group.context("cannot write the settings as TOML")?);
+    }
+    let command = <GatewayArgs as clap::Args>::augment_args(clap::Command::new("gateway"));
+    output::text(&crate::config::render(
+        crate::config::Sample::Gateway,
+        &command,
+        &values,
+    ))?;
+    Ok(())
+}
+
 /// Serves the gateway until a termination signal, then drains and closes the registry.
 pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
+    if args.print_config {
+        return print_config(&args);
+    }
     let _log = logging::init(args.logging.log_format, &args.logging.log_level)?;
     let mut proxy = proxy_config(&args)?;
     let options = registry_options(&args.registry)?;
@@ -258,6 +296,19 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
     if let Some(exporter) = crate::metrics_export::install() {
         gateway = gateway.metrics(exporter.page()).agent_series(exporter);
     }
+    let metrics_listener = match &args.serving.metrics_bind {
+        Some(bind) => {
+            let listener = TcpListener::bind(bind).await.map_err(|source| {
+                UnreachableError::from(BindError {
+                    address: bind.clone(),
+                    source,
+                })
+            })?;
+            gateway = gateway.metrics_apart();
+            Some(listener)
+        }
+        None => None,
+    };
 
     let mut terminate = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
     let mut interrupt = signal(SignalKind::interrupt()).context("cannot watch SIGINT")?;
@@ -273,6 +324,19 @@ pub(crate) async fn run(args: GatewayArgs) -> anyhow::Result<()> {
     output::listening(if tls.is_some() { "https" } else { "http" }, address);
 
     let stop = tokio_util::sync::CancellationToken::new();
+    if let Some(listener) = metrics_listener {
+        let metrics_address = listener
+            .local_addr()
+            .context("cannot read the bound metrics address")?;
+        tracing::info!(address = %metrics_address, "serving /metrics");
+        let metrics = axum::serve(listener, gateway.metrics_router())
+            .with_graceful_shutdown(stop.clone().cancelled_owned());
+        tokio::spawn(async move {
+            if let Err(error) = metrics.await {
+                tracing::error!(error = %error, "the metrics listener stopped");
+            }
+        });
+    }
     let shutdown = stop.clone().cancelled_owned();
     let mut serving = crate::serving::serving(
         listener,

@@ -45,12 +45,32 @@ pub(crate) struct ServeArgs {
     /// TOML file with options (keys in snake_case) [env: A2A_CONFIG]
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Print the effective configuration as a TOML file (secrets hidden) and exit: the
+    /// settings the flags, variables and file give written out, every other one commented
+    /// with its default
+    #[arg(long)]
+    print_config: bool,
     #[command(flatten)]
     options: ServeOptions,
 }
 
+/// Prints the file `--print-config` stands for, once the merged options are known to be
+/// valid.
+fn print_config(args: ServeArgs) -> anyhow::Result<()> {
+    let merged =
+        config::merge(args.options, args.config, std::env::vars_os()).map_err(UsageError::from)?;
+    Settings::resolve(merged.clone()).map_err(UsageError::from)?;
+    let values = toml::Table::try_from(&merged).context("cannot write the settings as TOML")?;
+    let command = <ServeArgs as clap::Args>::augment_args(clap::Command::new("serve"));
+    output::text(&config::render(config::Sample::Serve, &command, &values))?;
+    Ok(())
+}
+
 /// Runs the server until a termination signal, then shuts it down gracefully.
 pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<()> {
+    if args.print_config {
+        return print_config(args);
+    }
     let settings =
         config::load(args.options, args.config, std::env::vars_os()).map_err(UsageError::from)?;
     let _log = logging::init(settings.log_format, &settings.log_level)?;
@@ -230,8 +250,15 @@ fn build_server(
         url
     });
     let mut served = card::serve(cards.public, settings, &public_url, grpc_url.as_deref());
-    for warning in card::unserved_interfaces(&served.card, grpc_url.is_some()) {
-        tracing::warn!("{warning}");
+    // A card that promises an interface nobody answers sends clients to a dead end: refuse
+    // to start rather than warn and let them fail later.
+    let unserved = card::unserved_interfaces(&served.card, grpc_url.is_some());
+    if !unserved.is_empty() {
+        return Err(UsageError::new(format!(
+            "{}. Serve it, serve only the others with --protocol-binding, or take it off the card",
+            unserved.join("; ")
+        ))
+        .into());
     }
     authentication::declare(&mut served.card, &settings.auth);
     if settings.push.is_some() {

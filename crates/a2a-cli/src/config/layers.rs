@@ -18,14 +18,12 @@
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-use super::{CONFIG_VARIABLE, ConfigError, PREFIX};
+use super::{CONFIG_VARIABLE, ConfigError, NOT_SETTINGS, PREFIX};
 
 /// The prefix of the gateway's older variable names.
 const GATEWAY_PREFIX: &str = "A2A_GATEWAY_";
 /// The prefix of KubeMQ's variable names.
 const KUBEMQ_PREFIX: &str = "KUBEMQ_A2A_";
-/// Options that are not settings.
-const NOT_SETTINGS: [&str; 2] = ["config", "help"];
 
 /// A command line with the settings of the variables and the file added as flags, and where
 /// each added flag came from.

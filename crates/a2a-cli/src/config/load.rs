@@ -14,6 +14,15 @@ pub(crate) fn load(
     config: Option<PathBuf>,
     environment: impl IntoIterator<Item = (OsString, OsString)>,
 ) -> Result<Settings, ConfigError> {
+    Settings::resolve(merge(flags, config, environment)?)
+}
+
+/// The options the three sources give, merged, before defaults.
+pub(crate) fn merge(
+    flags: ServeOptions,
+    config: Option<PathBuf>,
+    environment: impl IntoIterator<Item = (OsString, OsString)>,
+) -> Result<ServeOptions, ConfigError> {
     let environment: Vec<(OsString, OsString)> = environment.into_iter().collect();
     let config = config.or_else(|| {
         environment
@@ -25,6 +34,5 @@ pub(crate) fn load(
         Some(path) => from_file(&path)?,
         None => ServeOptions::default(),
     };
-    let merged = flags.or(from_environment(environment)?).or(file);
-    Settings::resolve(merged)
+    Ok(flags.or(from_environment(environment)?).or(file))
 }

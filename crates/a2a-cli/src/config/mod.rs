@@ -14,21 +14,25 @@
 //! [`crate::duration::Millis`], everywhere.
 
 mod connections;
+mod cors;
 mod environment;
 mod error;
 mod file;
 mod layers;
 mod load;
 mod options;
+mod print;
 mod push;
 mod register;
+mod samples;
 mod security;
 mod settings;
 
 pub(crate) use self::error::ConfigError;
 pub(crate) use self::layers::{Layered, layered, variable_of};
-pub(crate) use self::load::load;
+pub(crate) use self::load::{load, merge};
 pub(crate) use self::options::{LogFormat, ServeOptions};
+pub(crate) use self::print::{Sample, hidden, render};
 pub(crate) use self::register::RegisterSetting;
 pub(crate) use self::security::{
     AuthSetting, Credentials, IntrospectionSetting, JwtKeys, JwtSetting,
@@ -41,6 +45,8 @@ pub(crate) use crate::duration::Millis;
 /// Names the configuration file when `--config` does not.
 const CONFIG_VARIABLE: &str = "A2A_CONFIG";
 const PREFIX: &str = "A2A_";
+/// Flags of `serve` and `gateway` that are not settings: no variable, no file key.
+pub(crate) const NOT_SETTINGS: [&str; 4] = ["config", "help", "print-config", "color"];
 
 #[cfg(test)]
 mod names;

@@ -12,11 +12,8 @@ use super::environment::from_environment;
 use super::file::from_file;
 use super::layers::key_of;
 use super::tests::TempFile;
-use super::{ConfigError, ServeOptions, layered, variable_of};
+use super::{ConfigError, NOT_SETTINGS, ServeOptions, layered, variable_of};
 use crate::Cli;
-
-/// Options that are not settings of the model.
-const NOT_SETTINGS: [&str; 2] = ["config", "help"];
 
 /// How a sample value is written on the command line and in TOML.
 struct Sample {

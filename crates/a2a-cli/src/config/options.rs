@@ -5,14 +5,14 @@
 use std::path::PathBuf;
 
 use clap::builder::BoolishValueParser;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use a2a_server::auth::Secret;
 
 use crate::duration::Millis;
 
 /// The built-in agent to serve.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum AgentKind {
     /// Completes every task with an artifact echoing the message text.
@@ -26,7 +26,7 @@ pub(crate) enum AgentKind {
 }
 
 /// What a caller naming another caller's task is told.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum CrossOwnerAnswer {
     /// TaskNotFound, exactly as for a task that does not exist: reveals nothing.
@@ -36,7 +36,7 @@ pub(crate) enum CrossOwnerAnswer {
 }
 
 /// How logs are written to stderr.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum LogFormat {
     /// One human-readable line per event.
@@ -49,7 +49,7 @@ pub(crate) enum LogFormat {
 ///
 /// Defaults are applied after merging, in [`super::settings`]; the `[default: …]` texts
 /// below are for `--help`.
-#[derive(Debug, Clone, Default, PartialEq, clap::Args, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, clap::Args, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub(crate) struct ServeOptions {
     /// Address to listen on [default: 127.0.0.1:8080]
@@ -73,11 +73,19 @@ pub(crate) struct ServeOptions {
     /// host:port clients use to reach the gRPC listener, for the card's GRPC interface [default: the bound gRPC address]
     #[arg(long, value_name = "HOST:PORT", help_heading = "Serving")]
     pub(crate) grpc_public_url: Option<String>,
-    /// Enable CORS for browser clients [default: false]
+    /// Enable CORS for browser clients: they may send the A2A headers, Authorization and the API-key header [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Serving", num_args = 0..=1,
           require_equals = true, default_missing_value = "true",
           value_parser = BoolishValueParser::new())]
     pub(crate) cors: Option<bool>,
+    /// Origins whose browser pages may call the server, comma-separated; turns CORS on [default: any origin, credentials off]
+    #[arg(
+        long,
+        value_name = "ORIGINS",
+        value_delimiter = ',',
+        help_heading = "Serving"
+    )]
+    pub(crate) cors_origins: Option<Vec<String>>,
 
     /// Deliver push notifications: the card declares them and webhooks can be registered [default: false]
     #[arg(long, value_name = "BOOL", help_heading = "Push", num_args = 0..=1,
@@ -101,6 +109,9 @@ pub(crate) struct ServeOptions {
     /// How long an instance's hold on a webhook lasts without progress; after a crash, another instance (or the restarted one) resumes its deliveries once it runs out. Longer than --push-timeout [default: 60000]
     #[arg(long, value_name = "MS", help_heading = "Push")]
     pub(crate) push_claim_ttl: Option<Millis>,
+    /// The most webhooks one task may have registered; more are refused with InvalidParams [default: 100]
+    #[arg(long, value_name = "N", help_heading = "Push")]
+    pub(crate) max_push_configs_per_task: Option<usize>,
     /// Private key (PKCS#8 PEM: EC P-256 or P-384, or Ed25519) that signs deliveries; share it between instances [default: a new P-256 key per start]
     #[arg(long, value_name = "FILE", help_heading = "Push")]
     pub(crate) push_signing_key: Option<PathBuf>,
@@ -111,13 +122,25 @@ pub(crate) struct ServeOptions {
           value_parser = BoolishValueParser::new())]
     pub(crate) no_auth: Option<bool>,
     /// Accept this API key (secret; prefer A2A_API_KEY)
-    #[arg(long, value_name = "KEY", help_heading = "Security")]
+    #[arg(
+        long,
+        value_name = "KEY",
+        help_heading = "Security",
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) api_key: Option<Secret>,
     /// Header that carries the API key, unless the card's scheme names one [default: X-API-Key]
     #[arg(long, value_name = "NAME", help_heading = "Security")]
     pub(crate) api_key_header: Option<String>,
     /// Accept this static bearer token (secret; prefer A2A_BEARER_TOKEN)
-    #[arg(long, value_name = "TOKEN", help_heading = "Security")]
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        help_heading = "Security",
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) bearer_token: Option<Secret>,
     /// Accept JWTs signed by a key of this JWKS (needs --issuer and --audience)
     #[arg(long, value_name = "URL", help_heading = "Security")]
@@ -141,7 +164,13 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "ID", help_heading = "Security")]
     pub(crate) introspection_client_id: Option<String>,
     /// Client secret for the introspection endpoint (secret; prefer A2A_INTROSPECTION_CLIENT_SECRET)
-    #[arg(long, value_name = "SECRET", help_heading = "Security")]
+    #[arg(
+        long,
+        value_name = "SECRET",
+        help_heading = "Security",
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) introspection_client_secret: Option<Secret>,
     /// Serve HTTPS with this certificate chain (PEM)
     #[arg(long, value_name = "FILE", help_heading = "Security")]
@@ -163,7 +192,13 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "MS", help_heading = "Gateway")]
     pub(crate) heartbeat_interval: Option<Millis>,
     /// The gateway's registry key (its --registry-key), sent as a bearer token with registrations, heartbeats and deregistrations (secret; prefer A2A_REGISTER_KEY) [default: none]
-    #[arg(long, value_name = "KEY", help_heading = "Gateway")]
+    #[arg(
+        long,
+        value_name = "KEY",
+        help_heading = "Gateway",
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) register_key: Option<Secret>,
     /// CA certificates (PEM) to trust for an https:// gateway, beside the system's [default: the system's only]
     #[arg(long, value_name = "FILE", help_heading = "Gateway")]
@@ -217,7 +252,14 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "URL", help_heading = "LLM agent")]
     pub(crate) model_url: Option<String>,
     /// For `--agent llm`: the endpoint's API key; prefer the variable A2A_MODEL_API_KEY, which stays out of the process list [default: none]
-    #[arg(long, value_name = "KEY", help_heading = "LLM agent", hide = true)]
+    #[arg(
+        long,
+        value_name = "KEY",
+        help_heading = "LLM agent",
+        hide = true,
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) model_api_key: Option<String>,
     /// For `--agent llm`: a file holding the system prompt [default: none]
     #[arg(long, value_name = "FILE", help_heading = "LLM agent")]
@@ -250,7 +292,14 @@ pub(crate) struct ServeOptions {
     #[arg(long, value_name = "BYTES", help_heading = "LLM agent")]
     pub(crate) max_tool_output: Option<usize>,
     /// For `--agent llm`: the key signing approval requests; instances sharing a store must share it; prefer A2A_APPROVAL_KEY [default: random per process]
-    #[arg(long, value_name = "KEY", help_heading = "LLM agent", hide = true)]
+    #[arg(
+        long,
+        value_name = "KEY",
+        help_heading = "LLM agent",
+        hide = true,
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) approval_key: Option<String>,
 
     /// Where tasks are kept: `sqlite://PATH`, `postgres://URL` or `memory` [default: sqlite://a2a.db]
@@ -288,9 +337,20 @@ pub(crate) struct ServeOptions {
     /// Work still running after this long fails; also the exec agent's timeout [default: 300000]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) async_timeout: Option<Millis>,
-    /// How long a blocking SendMessage waits for its turn; then it answers with the task as it stands and the turn goes on; 0 waits as long as the turn runs, as the protocol asks of a blocking call [default: 0]
+    /// How long a blocking SendMessage waits for its turn; then it answers with the task as it stands and the turn goes on; 0 waits as long as the turn runs, the protocol's reading of a blocking call [default: 30000]
     #[arg(long, value_name = "MS", help_heading = "Tasks")]
     pub(crate) blocking_timeout: Option<Millis>,
+    /// Past --blocking-timeout, how long the answer waits for the turn's first event; an agent silent that long too is answered Unavailable while its turn goes on [default: 5000]
+    #[arg(long, value_name = "MS", help_heading = "Tasks")]
+    pub(crate) event_consumption_timeout: Option<Millis>,
+    /// Past --blocking-timeout, how long reading the task back from the store may take, so the answer is the task as stored; a slower store is skipped [default: 1000]
+    #[arg(long, value_name = "MS", help_heading = "Tasks")]
+    pub(crate) store_reconciliation_timeout: Option<Millis>,
+    /// Give the executor the tasks a message names in referenceTaskIds (those the caller may read) [default: true]
+    #[arg(long, value_name = "BOOL", help_heading = "Tasks", num_args = 0..=1,
+          require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    pub(crate) populate_referenced_tasks: Option<bool>,
 
     /// HTTP statuses of errors on HTTP+JSON: spec (the A2A 1.0.1 table), camel (Apache Camel's: 405 when a capability is off, 409 not cancelable) or rfc7807-java (a2a-java's: 422 invalid params, 409, 415, 501, 502) [default: spec]
     #[arg(long, value_name = "PROFILE", help_heading = "Protocol choices")]
@@ -325,7 +385,13 @@ pub(crate) struct ServeOptions {
           value_parser = BoolishValueParser::new())]
     pub(crate) subscribe_ends_on_interrupt: Option<bool>,
     /// Key (16 bytes or more) that signs ListTasks page tokens (secret; prefer A2A_PAGE_TOKEN_KEY). Servers over one SQL store share a key kept in the database, so tokens page on any instance and after a restart; set it for memory stores behind one address [default: the store's, else new per start]
-    #[arg(long, value_name = "KEY", help_heading = "Protocol choices")]
+    #[arg(
+        long,
+        value_name = "KEY",
+        help_heading = "Protocol choices",
+        hide_env_values = true
+    )]
+    #[serde(serialize_with = "super::print::hidden")]
     pub(crate) page_token_key: Option<Secret>,
 
     /// At most this many turns at once; 0 = unlimited [default: 0]
@@ -390,12 +456,16 @@ impl ServeOptions {
             grpc_bind: self.grpc_bind.or(lower.grpc_bind),
             grpc_public_url: self.grpc_public_url.or(lower.grpc_public_url),
             cors: self.cors.or(lower.cors),
+            cors_origins: self.cors_origins.or(lower.cors_origins),
             push_notifications: self.push_notifications.or(lower.push_notifications),
             allow_local_webhooks: self.allow_local_webhooks.or(lower.allow_local_webhooks),
             push_retry_attempts: self.push_retry_attempts.or(lower.push_retry_attempts),
             push_retry_backoff: self.push_retry_backoff.or(lower.push_retry_backoff),
             push_timeout: self.push_timeout.or(lower.push_timeout),
             push_claim_ttl: self.push_claim_ttl.or(lower.push_claim_ttl),
+            max_push_configs_per_task: self
+                .max_push_configs_per_task
+                .or(lower.max_push_configs_per_task),
             push_signing_key: self.push_signing_key.or(lower.push_signing_key),
             no_auth: self.no_auth.or(lower.no_auth),
             api_key: self.api_key.or(lower.api_key),
@@ -464,6 +534,15 @@ impl ServeOptions {
             return_immediately: self.return_immediately.or(lower.return_immediately),
             async_timeout: self.async_timeout.or(lower.async_timeout),
             blocking_timeout: self.blocking_timeout.or(lower.blocking_timeout),
+            event_consumption_timeout: self
+                .event_consumption_timeout
+                .or(lower.event_consumption_timeout),
+            store_reconciliation_timeout: self
+                .store_reconciliation_timeout
+                .or(lower.store_reconciliation_timeout),
+            populate_referenced_tasks: self
+                .populate_referenced_tasks
+                .or(lower.populate_referenced_tasks),
             rest_status_profile: self.rest_status_profile.or(lower.rest_status_profile),
             strict_extensions: self.strict_extensions.or(lower.strict_extensions),
             cross_owner: self.cross_owner.or(lower.cross_owner),

@@ -29,6 +29,10 @@ pub(crate) fn push(options: &ServeOptions) -> Result<Option<PushSetting>, Config
             (options.push_retry_backoff.is_some(), "push-retry-backoff"),
             (options.push_timeout.is_some(), "push-timeout"),
             (options.push_claim_ttl.is_some(), "push-claim-ttl"),
+            (
+                options.max_push_configs_per_task.is_some(),
+                "max-push-configs-per-task",
+            ),
             (options.push_signing_key.is_some(), "push-signing-key"),
         ];
         if let Some((_, option)) = stray.iter().find(|(given, _)| *given) {
@@ -52,6 +56,15 @@ pub(crate) fn push(options: &ServeOptions) -> Result<Option<PushSetting>, Config
     }
     if let Some(ttl) = options.push_claim_ttl {
         push.claim_ttl = ttl.0;
+    }
+    if let Some(max) = options.max_push_configs_per_task {
+        if max == 0 {
+            return Err(ConfigError::Invalid {
+                option: "max-push-configs-per-task",
+                message: "must be more than 0".to_owned(),
+            });
+        }
+        push.max_configs_per_task = max;
     }
     // A hold that ran out while an attempt is still waiting for its answer would let a
     // second instance send the same event.

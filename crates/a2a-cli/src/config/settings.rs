@@ -8,7 +8,6 @@ use std::time::Duration;
 use a2a_server::ServerConfig;
 use a2a_server::auth::Secret;
 use a2a_server::config::{CrossOwner, ProtocolVersions};
-use a2a_server::cors::CorsConfig;
 use a2a_server::store::InMemoryTaskStoreConfig;
 use a2a_store_sql::SqlStoreOptions;
 use a2a_types::ProtocolBinding;
@@ -190,6 +189,15 @@ impl Settings {
         if let Some(timeout) = options.blocking_timeout {
             server.blocking_timeout = timeout.0;
         }
+        if let Some(timeout) = options.event_consumption_timeout {
+            server.event_consumption_timeout = timeout.0;
+        }
+        if let Some(timeout) = options.store_reconciliation_timeout {
+            server.store_reconciliation_timeout = timeout.0;
+        }
+        if let Some(on) = options.populate_referenced_tasks {
+            server.populate_referenced_tasks = on;
+        }
         if let Some(ttl) = options.stuck_task_ttl {
             server.stuck_task_ttl = ttl.0;
         }
@@ -208,9 +216,7 @@ impl Settings {
         if let Some(capacity) = options.sse_queue_capacity {
             server.sse_queue_capacity = nonzero("sse-queue-capacity", capacity)?;
         }
-        if options.cors == Some(true) {
-            server.cors = Some(CorsConfig::default());
-        }
+        server.cors = super::cors::cors(&options)?;
         if let Some(age) = options.card_max_age {
             server.card_max_age = age.0;
         }

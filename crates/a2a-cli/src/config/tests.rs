@@ -118,6 +118,10 @@ fn nothing_given_means_the_documented_defaults() {
     let server = &settings.server;
     assert!(!server.default_return_immediately);
     assert_eq!(server.async_timeout, Duration::from_millis(300_000));
+    assert_eq!(server.blocking_timeout, Duration::from_secs(30));
+    assert_eq!(server.event_consumption_timeout, Duration::from_secs(5));
+    assert_eq!(server.store_reconciliation_timeout, Duration::from_secs(1));
+    assert!(server.populate_referenced_tasks);
     assert_eq!(server.max_concurrent_tasks, 0);
     assert_eq!(server.task_queue_size, 0);
     assert_eq!(server.max_payload_size, 6_291_456);
@@ -653,4 +657,89 @@ fn the_stuck_task_ttl_is_read_from_each_source_and_refused_for_sql_stores() {
         env(&[]),
     );
     assert!(off.is_ok(), "0 is off, which any store accepts");
+}
+
+#[test]
+fn the_blocking_timeouts_and_library_limits_are_read_from_each_source() {
+    let settings = load(
+        flags(&[
+            "--blocking-timeout",
+            "2s",
+            "--event-consumption-timeout",
+            "300ms",
+            "--store-reconciliation-timeout",
+            "250",
+            "--populate-referenced-tasks=false",
+            "--push-notifications",
+            "--max-push-configs-per-task",
+            "3",
+        ]),
+        None,
+        env(&[]),
+    )
+    .unwrap();
+    let server = &settings.server;
+    assert_eq!(server.blocking_timeout, Duration::from_secs(2));
+    assert_eq!(server.event_consumption_timeout, Duration::from_millis(300));
+    assert_eq!(
+        server.store_reconciliation_timeout,
+        Duration::from_millis(250)
+    );
+    assert!(!server.populate_referenced_tasks);
+    assert_eq!(server.push.max_configs_per_task, 3);
+
+    let settings = load(
+        ServeOptions::default(),
+        None,
+        env(&[
+            ("A2A_EVENT_CONSUMPTION_TIMEOUT", "7s"),
+            ("A2A_STORE_RECONCILIATION_TIMEOUT", "2s"),
+            ("A2A_POPULATE_REFERENCED_TASKS", "false"),
+            ("A2A_PUSH_NOTIFICATIONS", "true"),
+            ("A2A_MAX_PUSH_CONFIGS_PER_TASK", "4"),
+        ]),
+    )
+    .unwrap();
+    assert_eq!(
+        settings.server.event_consumption_timeout,
+        Duration::from_secs(7)
+    );
+    assert_eq!(
+        settings.server.store_reconciliation_timeout,
+        Duration::from_secs(2)
+    );
+    assert!(!settings.server.populate_referenced_tasks);
+    assert_eq!(settings.server.push.max_configs_per_task, 4);
+
+    let file = TempFile::new(
+        "limits.toml",
+        "blocking_timeout = \"0ms\"\nevent_consumption_timeout = \"1s\"\n\
+         store_reconciliation_timeout = \"3s\"\npopulate_referenced_tasks = false\n\
+         push_notifications = true\nmax_push_configs_per_task = 5\n",
+    );
+    let settings = load(ServeOptions::default(), Some(file.0.clone()), env(&[])).unwrap();
+    assert_eq!(settings.server.blocking_timeout, Duration::ZERO);
+    assert_eq!(
+        settings.server.event_consumption_timeout,
+        Duration::from_secs(1)
+    );
+    assert_eq!(
+        settings.server.store_reconciliation_timeout,
+        Duration::from_secs(3)
+    );
+    assert!(!settings.server.populate_referenced_tasks);
+    assert_eq!(settings.server.push.max_configs_per_task, 5);
+
+    let refused = error_text(load(
+        flags(&["--max-push-configs-per-task", "3"]),
+        None,
+        env(&[]),
+    ));
+    assert!(refused.contains("--push-notifications"), "{refused}");
+    let refused = error_text(load(
+        flags(&["--push-notifications", "--max-push-configs-per-task", "0"]),
+        None,
+        env(&[]),
+    ));
+    assert!(refused.contains("max-push-configs-per-task"), "{refused}");
 }

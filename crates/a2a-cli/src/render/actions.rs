@@ -69,7 +69,9 @@ pub(crate) fn stop_notice(style: Style, reason: &str, text: &str) -> String {
     if !text.is_empty() {
         let _ = write!(out, " {}", text.replace('\n', " "));
     }
-    if reason != actions::RESUMABLE_STOP {
+    if reason == actions::RECONCILE_STOP {
+        let _ = write!(out, " {}", style.dim(&format!("({})", settle_hint())));
+    } else if reason != actions::RESUMABLE_STOP {
         let _ = write!(
             out,
             " {}",
@@ -102,7 +104,27 @@ pub(crate) fn status_lines(style: Style, message: Option<&Message>, indent: &str
     if let Some(reason) = actions::stopped(message) {
         let _ = writeln!(out, "{indent}{}", style.dim(&format!("stopped: {reason}")));
     }
+    for (id, name, input) in actions::to_reconcile(message) {
+        let _ = writeln!(
+            out,
+            "{indent}{}  {name} {}  {}",
+            style.bold("settle"),
+            compact(&input),
+            style.dim(&format!("toolCallId={id}"))
+        );
+    }
+    if actions::stopped(message) == Some(actions::RECONCILE_STOP) {
+        let _ = writeln!(out, "{indent}{}", style.dim(&settle_hint()));
+    }
     out
+}
+
+/// How an operator settles a run stopped for tool reconciliation with `a2a send`.
+fn settle_hint() -> String {
+    format!(
+        "settle with --task-id TASK --data '{{\"{}\": [{{\"toolCallId\": \"…\", \"output\": …}}]}}'",
+        actions::RECONCILED_KEY
+    )
 }
 
 fn compact(value: &Value) -> String {
@@ -144,6 +166,27 @@ mod tests {
             "  approval  write_file {\"path\":\"a.txt\",\"text\":\"A\"}  approvalId=approval-1 toolCallId=call-1 token=tok\n  \
              clientTool  get_location {}  toolCallId=call-2\n"
         );
+    }
+
+    #[test]
+    fn a_run_stopped_for_reconciliation_lists_the_calls_to_settle_and_how() {
+        let message = Message::new(
+            a2a_types::Role::Agent,
+            vec![a2a_types::Part::data(serde_json::json!({
+                "stopped": "tool-reconciliation-required",
+                "reconcile": [{"toolCallId": "call-9", "toolName": "slow_change", "input": {"seconds": 3}}]
+            }))],
+        );
+        let lines = status_lines(Style::plain(), Some(&message), "  ");
+        assert_eq!(
+            lines,
+            "  stopped: tool-reconciliation-required\n  \
+             settle  slow_change {\"seconds\":3}  toolCallId=call-9\n  \
+             settle with --task-id TASK --data '{\"reconciledToolResults\": [{\"toolCallId\": \"…\", \"output\": …}]}'\n"
+        );
+        let notice = stop_notice(Style::plain(), "tool-reconciliation-required", "Stopped.");
+        assert!(notice.contains("--data"), "{notice}");
+        assert!(!notice.contains("new task"), "{notice}");
     }
 
     #[test]

@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use a2a_types::{
-    ArtifactId, Message, MessageId, StreamResponse, TaskArtifactUpdateEvent, TaskState, TaskStatus,
+    ArtifactId, Message, MessageId, PartContent, StreamResponse, TaskArtifactUpdateEvent,
+    TaskState, TaskStatus,
 };
 
 use super::{Style, actions as shown, task};
@@ -27,6 +28,8 @@ pub(crate) struct StreamPrinter {
     layout: Layout,
     /// The artifact whose chunks are being printed, and whether a part of it is out already.
     open: Option<(ArtifactId, bool)>,
+    /// The last part printed of the open artifact is text, so appended text continues it.
+    text_open: bool,
     /// The last text returned ended with a newline (or nothing was returned yet).
     at_line_start: bool,
     /// Task snapshots show their history.
@@ -46,6 +49,7 @@ impl StreamPrinter {
             style,
             layout,
             open: None,
+            text_open: false,
             at_line_start: true,
             history: false,
             said: None,
@@ -189,14 +193,20 @@ impl StreamPrinter {
             self.open = Some((id.clone(), false));
         }
         if let Some((_, started)) = &mut self.open {
+            // Text appended to text is one flowing text (an agent streaming tokens); any
+            // other part, and every part after the first of one update, starts a line.
+            let mut joins = continues && self.text_open;
             for part in &update.artifact.parts {
-                if *started {
+                let is_text = matches!(part.content, PartContent::Text(_));
+                if *started && !(joins && is_text) {
                     out.push('\n');
-                } else if self.layout == Layout::Chat {
+                } else if !*started && self.layout == Layout::Chat {
                     out.push(' ');
                 }
                 out.push_str(&task::part(part));
                 *started = true;
+                self.text_open = is_text;
+                joins = false;
             }
         }
         if update.last_chunk {
@@ -313,17 +323,55 @@ mod tests {
     }
 
     #[test]
-    fn chunks_continue_the_artifact_and_states_get_their_own_lines() {
+    fn appended_text_chunks_flow_as_one_text_and_states_get_their_own_lines() {
         let events = [
             status(TaskState::Working, None),
-            chunk("line 1", ArtifactChunk::First),
-            chunk("line 2", ArtifactChunk::Next),
+            chunk("hello ", ArtifactChunk::First),
+            chunk("big ", ArtifactChunk::Next),
+            chunk("world", ArtifactChunk::Next),
             chunk("", ArtifactChunk::Last),
             status(TaskState::Completed, None),
         ];
         assert_eq!(
             print(Layout::Full, &events),
-            "● WORKING\n── output ──\nline 1\nline 2\n● COMPLETED\n"
+            "● WORKING\n── output ──\nhello big world\n● COMPLETED\n"
+        );
+        assert_eq!(print(Layout::Chat, &events), "agent: hello big world\n");
+    }
+
+    fn parts_chunk(parts: Vec<a2a_types::Part>, chunk: ArtifactChunk) -> StreamResponse {
+        let mut artifact = Artifact::from_text("").with_id("a").with_name("output");
+        artifact.parts = parts;
+        StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent {
+            task_id: TaskId::new("t"),
+            context_id: ContextId::new("c"),
+            artifact,
+            append: chunk.append(),
+            last_chunk: chunk.last_chunk(),
+            metadata: None,
+        })
+    }
+
+    #[test]
+    fn a_non_text_part_starts_a_line_and_so_does_the_text_after_it() {
+        use a2a_types::Part;
+        let events = [
+            chunk("see ", ArtifactChunk::First),
+            parts_chunk(
+                vec![Part::data(serde_json::json!({"k": 1}))],
+                ArtifactChunk::Next,
+            ),
+            chunk("after", ArtifactChunk::Next),
+            // The first text of an update continues the text; a second part of the same
+            // update is a part of its own, on its own line.
+            parts_chunk(
+                vec![Part::text(" one"), Part::text("two")],
+                ArtifactChunk::Last,
+            ),
+        ];
+        assert_eq!(
+            print(Layout::Full, &events),
+            "── output ──\nsee \n{\"k\":1}\nafter one\ntwo\n"
         );
     }
 
@@ -336,7 +384,7 @@ mod tests {
         ];
         assert_eq!(
             print(Layout::Full, &events),
-            "── output ──\nchunk-1 \nchunk-2\n● COMPLETED  done\n"
+            "── output ──\nchunk-1 chunk-2\n● COMPLETED  done\n"
         );
     }
 

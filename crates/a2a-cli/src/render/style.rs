@@ -1,7 +1,5 @@
-//! [`Style`]: ANSI colours for human output, on only when stdout is a terminal, `NO_COLOR`
-//! is unset and `--no-color` was not given.
-
-use std::io::IsTerminal as _;
+//! [`Style`]: ANSI colours for human output, on when [`crate::color`] says stdout is
+//! coloured and `--no-color` was not given.
 
 use a2a_types::TaskState;
 
@@ -23,12 +21,11 @@ mod sgr {
 }
 
 impl Style {
-    /// Colours when stdout is a terminal, unless `no_color` or a non-empty `NO_COLOR`
-    /// (no-color.org) says otherwise.
+    /// Colours when `--color` and `NO_COLOR` allow them on stdout ([`crate::color`]),
+    /// unless `no_color`.
     pub(crate) fn detect(no_color: bool) -> Self {
-        let disabled_by_env = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
         Self {
-            colour: !no_color && !disabled_by_env && std::io::stdout().is_terminal(),
+            colour: !no_color && crate::color::stdout(),
         }
     }
 

@@ -1,12 +1,12 @@
 //! The card `a2a serve` publishes, from its sources: a card in a pre-1.0 spelling accepted
-//! with a warning, the interfaces it names that this server does not serve warned about, a
+//! with a warning, a card naming interfaces this server does not serve refused at start-up, a
 //! card from a URL or inline JSON, and its cache max-age.
 
 use std::time::Duration;
 
 use serde_json::json;
 
-use crate::support::{Server, TempFile, eventually};
+use crate::support::{SERVE_IN_MEMORY, Server, TempFile, eventually, run};
 
 /// The server's log once its start-up summary is written (the warnings come before it).
 async fn start_up_log(server: &Server) -> String {
@@ -63,7 +63,7 @@ async fn a_card_with_provider_name_is_served_with_organization_and_a_warning() {
 }
 
 #[tokio::test]
-async fn interfaces_of_a_binding_not_served_are_warned_about_at_start() {
+async fn a_card_naming_a_binding_not_served_fails_start_up_unless_narrowed() {
     let mut card = camel_example_card();
     card["supportedInterfaces"] = json!([
         {"url": "http://localhost:8080/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
@@ -72,23 +72,52 @@ async fn interfaces_of_a_binding_not_served_are_warned_about_at_start() {
         {"url": "http://localhost:8080/v2", "protocolBinding": "JSONRPC", "protocolVersion": "2.0"}
     ]);
     let file = TempFile::new("agent-card.json", &card.to_string());
-    let server = Server::start(&["--card", file.path()]);
+    let mut args = SERVE_IN_MEMORY.to_vec();
+    args.extend(["--card", file.path()]);
+    let output = run(&args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        !String::from_utf8_lossy(&output.stdout).contains("listening on"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("GRPC interface at localhost:50051"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--grpc-bind"), "{stderr}");
+    assert!(
+        stderr.contains("urn:example:kafka interface at kafka://broker/agent"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("interface at http://localhost:8080/v2"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("interface at http://localhost:8080/a2a "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--protocol-binding"), "{stderr}");
+
+    // Serving only the JSON-RPC binding, the card is narrowed to the interfaces served.
+    let mut narrowed = card.clone();
+    narrowed["supportedInterfaces"] = json!([
+        {"url": "http://localhost:8080/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+        {"url": "localhost:50051", "protocolBinding": "GRPC", "protocolVersion": "1.0"}
+    ]);
+    let file = TempFile::new("agent-card.json", &narrowed.to_string());
+    let server = Server::start(&["--card", file.path(), "--protocol-binding", "jsonrpc"]);
     let served = server.get("/.well-known/agent-card.json").await;
-    assert_eq!(served["name"], "my-agent");
-    let log = start_up_log(&server).await;
-    assert!(log.contains("GRPC interface at localhost:50051"), "{log}");
-    assert!(log.contains("--grpc-bind"), "{log}");
+    let bindings: Vec<&str> = served["supportedInterfaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|interface| interface["protocolBinding"].as_str())
+        .collect();
     assert!(
-        log.contains("urn:example:kafka interface at kafka://broker/agent"),
-        "{log}"
-    );
-    assert!(
-        log.contains("interface at http://localhost:8080/v2"),
-        "{log}"
-    );
-    assert!(
-        !log.contains("interface at http://localhost:8080/a2a "),
-        "{log}"
+        bindings.iter().all(|binding| *binding == "JSONRPC"),
+        "{served}"
     );
 }
 

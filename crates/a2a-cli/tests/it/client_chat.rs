@@ -57,6 +57,13 @@ fn streamed_answers_print_as_the_agents_words() {
 }
 
 #[test]
+fn streamed_text_chunks_of_one_answer_flow_as_one_line_in_a_chat() {
+    let server = Server::start(&["--agent", "echo"]);
+    let run = cli_with_input(&["chat", &server.url], "hello big world\n");
+    assert_eq!(run.ok(), "agent: hello big world\n");
+}
+
+#[test]
 fn an_agent_that_cannot_stream_gets_plain_sends() {
     let agent = MockAgent::start();
     let run = cli_with_input(&["chat", &agent.url], "hi\n");

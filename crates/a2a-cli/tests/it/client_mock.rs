@@ -88,7 +88,16 @@ pub fn cli_with_input(args: &[&str], stdin: &str) -> Run {
 
 /// Runs `a2a ARGS…` with no input.
 pub fn cli(args: &[&str]) -> Run {
-    let output = a2a().args(args).output().unwrap();
+    cli_with_env(args, &[])
+}
+
+/// As [`cli`], with these `A2A_*` (or other) environment variables set.
+pub fn cli_with_env(args: &[&str], variables: &[(&str, &str)]) -> Run {
+    let output = a2a()
+        .args(args)
+        .envs(variables.iter().copied())
+        .output()
+        .unwrap();
     Run {
         code: output.status.code(),
         stdout: String::from_utf8(output.stdout).unwrap(),

@@ -154,10 +154,18 @@ fn a_stream_in_json_is_one_stream_response_per_line() {
 }
 
 #[test]
-fn chunks_continue_one_artifact_in_human_output() {
+fn appended_text_chunks_of_one_artifact_print_as_one_flowing_text() {
     let text = stream_from_the_conformance_agent("tck-stream-artifact-chunked-2");
-    assert!(text.contains("chunk-1 \nchunk-2\n● COMPLETED"), "{text}");
+    assert!(text.contains("chunk-1 chunk-2\n● COMPLETED"), "{text}");
     assert_eq!(text.matches("──").count(), 2, "one artifact title: {text}");
+    // An agent streaming one word per chunk reads as the sentence, on one line.
+    let server = Server::start(&["--agent", "echo"]);
+    let run = cli(&["send", &server.url, "hello big world", "--stream"]);
+    let text = run.ok();
+    assert!(
+        text.contains("── echo ──\nhello big world\n● COMPLETED"),
+        "{text}"
+    );
 }
 
 #[test]

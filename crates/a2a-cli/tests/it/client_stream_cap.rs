@@ -78,5 +78,19 @@ fn help_shows_the_stream_cap_and_its_default() {
     let run = cli(&["send", "--help"]);
     let help = run.ok();
     assert!(help.contains("--stream-max-duration <DURATION>"), "{help}");
-    assert!(help.contains("[default: no limit"), "{help}");
+    assert!(help.contains("[default: 300s]"), "{help}");
+    assert!(help.contains("A2A_STREAM_MAX_DURATION"), "{help}");
+}
+
+#[test]
+fn the_stream_cap_is_also_read_from_its_variable() {
+    let url = endless_stream_agent();
+    let started = Instant::now();
+    let run = crate::client_mock::cli_with_env(
+        &["send", &url, "hi", "--stream", "--json"],
+        &[("A2A_STREAM_MAX_DURATION", "700ms")],
+    );
+    assert!(started.elapsed() < Duration::from_secs(20), "{run:?}");
+    assert_ne!(run.code, Some(0), "{run:?}");
+    assert!(run.stderr.contains("longest allowed time"), "{run:?}");
 }

@@ -514,3 +514,39 @@ async fn the_gateway_answers_probes_and_logs_a_failed_agent_call_at_warn_without
     let log = gateway.log();
     assert!(!log.contains("not-to-be-logged"), "{log}");
 }
+
+#[tokio::test]
+async fn metrics_bind_serves_metrics_on_a_listener_of_its_own() {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let metrics_address = free.local_addr().unwrap();
+    drop(free);
+    let bind = metrics_address.to_string();
+    let gateway = Gateway::start(&["--store", "sqlite::memory:", "--metrics-bind", &bind]);
+    let page = eventually(Duration::from_secs(10), || async {
+        let response = gateway
+            .http
+            .get(format!("http://{bind}/metrics"))
+            .send()
+            .await
+            .ok()?;
+        (response.status() == 200).then_some(response.text().await.ok()?)
+    })
+    .await
+    .expect("the metrics listener answers");
+    assert!(page.contains("kubemq_a2a_registered_agents"), "{page}");
+    let beside = gateway
+        .http
+        .get(format!("{}/metrics", gateway.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(beside.status(), 404, "not beside the proxy any more");
+    // The main listener still serves the proxy and the health checks.
+    let health = gateway
+        .http
+        .get(format!("{}/healthz", gateway.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(health.status(), 200);
+}

@@ -26,7 +26,7 @@ use crate::actions::RunServer;
 use crate::support::{Server, TempFile, a2a, eventually, user_message};
 
 /// One browser at a time: the machine has few cores, and Chromium is heavy.
-static BROWSER_TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+pub static BROWSER_TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// How long a page may take to show what a test waits for.
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -57,7 +57,7 @@ fn free_port() -> u16 {
 }
 
 /// `chromedriver` with one headless Chromium session; both are killed on drop.
-struct Browser {
+pub struct Browser {
     client: Option<Client>,
     driver: Child,
     profile: TempFile,
@@ -65,7 +65,7 @@ struct Browser {
 
 impl Browser {
     /// Starts a browser, or `None` (with the reason printed) where there is none outside CI.
-    async fn start() -> Option<Self> {
+    pub async fn start() -> Option<Self> {
         let (chromium, driver_path) = match tools() {
             Ok(tools) => tools,
             Err(reason) => {
@@ -132,7 +132,7 @@ impl Browser {
         Some(browser)
     }
 
-    fn client(&self) -> &Client {
+    pub fn client(&self) -> &Client {
         self.client.as_ref().unwrap()
     }
 
@@ -168,7 +168,7 @@ impl Browser {
     }
 
     /// Runs `script` (a function body receiving `arguments`) and returns its value.
-    async fn js(&self, script: &str, args: &[Value]) -> Value {
+    pub async fn js(&self, script: &str, args: &[Value]) -> Value {
         self.client().execute(script, args.to_vec()).await.unwrap()
     }
 
@@ -369,7 +369,7 @@ impl Browser {
         eprintln!("saved {}", path.display());
     }
 
-    async fn close(mut self) {
+    pub async fn close(mut self) {
         if let Some(client) = self.client.take() {
             let _ = client.close().await;
         }
@@ -521,6 +521,18 @@ async fn a_streamed_answer_grows_chunk_by_chunk_in_the_chat() {
         )
         .await;
     assert_eq!(chunks, json!(text.split(' ').count()), "chunks seen");
+    // The appended words read as one flowing text: one text part, not one line per word.
+    let shown = browser
+        .js(
+            "return [...document.querySelectorAll('[data-testid=artifact] .part')].map((part) => part.textContent)",
+            &[],
+        )
+        .await;
+    assert_eq!(
+        shown,
+        json!([text]),
+        "appended text chunks join into one text"
+    );
     assert_eq!(
         browser
             .js(

@@ -9,6 +9,7 @@ use std::time::Duration;
 use a2a_test_support::model::{ScriptedModel, Step};
 use serde_json::{Value, json};
 
+use crate::client_mock::cli;
 use crate::support::{Server, a2a, eventually};
 
 /// A directory for the MCP server's files, removed on drop.
@@ -418,11 +419,10 @@ async fn sigkill_during_a_tool_call_with_effects_stops_the_run_for_an_operator()
         return;
     };
     let root = Root::new("reconcile");
-    let model = ScriptedModel::start(vec![Step::tool_call(
-        "call-change",
-        "slow_change",
-        json!({"seconds": 30}),
-    )])
+    let model = ScriptedModel::start(vec![
+        Step::tool_call("call-change", "slow_change", json!({"seconds": 30})),
+        Step::text("The change is in place."),
+    ])
     .await
     .unwrap();
     let url = model.base_url();
@@ -472,6 +472,22 @@ async fn sigkill_during_a_tool_call_with_effects_stops_the_run_for_an_operator()
         )
         .await;
     assert_eq!(refused["error"]["code"], -32004, "{refused}");
+
+    // An operator checked that the change happened, and settles the call with `a2a send
+    // --data`: the run goes on from there, and the tool is not run again.
+    let shown = cli(&["get", &second.url, &task_id]);
+    assert!(
+        shown.ok().contains("settle  slow_change"),
+        "{}",
+        shown.stdout
+    );
+    let settle =
+        r#"{"reconciledToolResults": [{"toolCallId": "call-change", "output": "changed"}]}"#;
+    let run = cli(&["send", &second.url, "--task-id", &task_id, "--data", settle]);
+    let text = run.ok();
+    assert!(text.contains("The change is in place."), "{text}");
+    assert!(text.contains("COMPLETED"), "{text}");
+    assert_eq!(root.events().matches("slow_change started").count(), 1);
     drop(second);
     database.schema.finish().await;
 }

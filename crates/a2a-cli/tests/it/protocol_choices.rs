@@ -226,3 +226,88 @@ async fn idempotent_cancel_and_the_status_profile_decide_what_a_second_cancel_ge
     let idempotent = Server::start(&["--agent", "conformance", "--idempotent-cancel"]);
     assert_eq!(cancel_twice(&idempotent).await, [200, 200]);
 }
+
+/// The errors the strict v1.0 card schema finds in `card` (none when it passes).
+fn v1_schema_errors(card: &Value) -> Vec<String> {
+    let schema: Value =
+        serde_json::from_str(include_str!("../fixtures/agent-card-v1.schema.json")).unwrap();
+    let validator = jsonschema::Validator::new(&schema).unwrap();
+    validator
+        .iter_errors(card)
+        .map(|error| error.to_string())
+        .collect()
+}
+
+/// The v0.3 members a card serving both versions carries at its top level.
+const V03_CARD_MEMBERS: [&str; 6] = [
+    "url",
+    "preferredTransport",
+    "protocolVersion",
+    "additionalInterfaces",
+    "supportsAuthenticatedExtendedCard",
+    "security",
+];
+
+#[tokio::test]
+async fn protocol_versions_1_0_serves_a_card_the_strict_v1_schema_accepts() {
+    // An API key gives the card a security scheme, whose v0.3 members must go too.
+    let server = Server::start(&[
+        "--agent",
+        "conformance",
+        "--protocol-versions",
+        "1.0",
+        "--api-key",
+        "k-123456",
+    ]);
+    let card = server.get("/.well-known/agent-card.json").await;
+    assert!(
+        !card["securitySchemes"].as_object().unwrap().is_empty(),
+        "{card}"
+    );
+    assert_eq!(card["capabilities"]["extendedAgentCard"], true, "{card}");
+    let errors = v1_schema_errors(&card);
+    assert!(errors.is_empty(), "{errors:#?}\n{card:#}");
+    for member in V03_CARD_MEMBERS {
+        assert!(card.get(member).is_none(), "{member}: {card}");
+    }
+    assert!(card["capabilities"].get("stateTransitionHistory").is_none());
+    for interface in card["supportedInterfaces"].as_array().unwrap() {
+        assert_eq!(interface["protocolVersion"], "1.0", "{card}");
+    }
+}
+
+#[tokio::test]
+async fn the_default_card_is_the_union_v03_clients_discover_the_agent_by() {
+    let server = Server::start(&["--agent", "conformance", "--api-key", "k-123456"]);
+    let card = server.get("/.well-known/agent-card.json").await;
+    for member in [
+        "url",
+        "preferredTransport",
+        "protocolVersion",
+        "additionalInterfaces",
+    ] {
+        assert!(card.get(member).is_some(), "{member}: {card}");
+    }
+    assert_eq!(card["supportsAuthenticatedExtendedCard"], true, "{card}");
+    assert_eq!(
+        card["securitySchemes"]
+            .as_object()
+            .unwrap()
+            .values()
+            .next()
+            .unwrap()["type"],
+        "apiKey",
+        "{card}"
+    );
+    // Which is why a strict v1.0 schema refuses it.
+    let errors = v1_schema_errors(&card);
+    assert!(!errors.is_empty(), "{card:#}");
+    // A v1.0 reader still reads it.
+    let typed: a2a_types::AgentCard = serde_json::from_value(card).unwrap();
+    assert!(
+        typed
+            .supported_interfaces
+            .iter()
+            .any(|interface| interface.is_v1())
+    );
+}

@@ -191,3 +191,37 @@ async fn a_pending_delivery_survives_a_crash_with_sqlite() {
     drop(restarted);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn max_push_configs_per_task_limits_the_webhooks_of_one_task() {
+    let server = Server::start_command(
+        {
+            let mut command = a2a();
+            command.env("A2A_MAX_PUSH_CONFIGS_PER_TASK", "1");
+            command
+        },
+        &["--push-notifications", "--allow-local-webhooks"],
+    );
+    let task = server.send("m-limit", "hi", json!({})).await;
+    let id = task["task"]["id"].as_str().unwrap().to_owned();
+    server
+        .call(
+            "CreateTaskPushNotificationConfig",
+            json!({"taskId": id, "id": "one", "url": "http://127.0.0.1:9/one"}),
+        )
+        .await;
+    let refused = server
+        .rpc(
+            "CreateTaskPushNotificationConfig",
+            json!({"taskId": id, "id": "two", "url": "http://127.0.0.1:9/two"}),
+        )
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    // Replacing the one it has is still allowed.
+    server
+        .call(
+            "CreateTaskPushNotificationConfig",
+            json!({"taskId": id, "id": "one", "url": "http://127.0.0.1:9/again"}),
+        )
+        .await;
+}

@@ -135,6 +135,42 @@ async fn redirects_are_refused_unless_following_is_switched_on() {
 }
 
 #[tokio::test]
+async fn a_redirect_to_another_origin_is_fetched_without_the_callers_headers() {
+    let elsewhere = Mock::start(|_, _| {
+        json_response(
+            200,
+            &card_json(
+                json!([{"url": "/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]),
+            ),
+        )
+    })
+    .await;
+    let target = elsewhere.url("/card.json");
+    let same = Mock::start(move |request, _| match request.uri.path() {
+        "/.well-known/agent-card.json" => redirect("/moved.json"),
+        "/moved.json" => redirect(&target),
+        _ => json_response(404, &json!({})),
+    })
+    .await;
+    let options = CardFetchOptions::new()
+        .follow_redirects(true)
+        .header("x-api-key", "sekrit")
+        .unwrap();
+    let card = fetch_agent_card(&same.url("/"), &options).await.unwrap();
+    assert_eq!(card.name, "agent");
+    let first = same.requests();
+    assert_eq!(first.len(), 2, "both hops on the first origin");
+    assert!(first.iter().all(|hop| hop.headers["x-api-key"] == "sekrit"));
+    let last = elsewhere.requests();
+    assert_eq!(last.len(), 1);
+    assert!(
+        last[0].headers.get("x-api-key").is_none(),
+        "{:?}",
+        last[0].headers
+    );
+}
+
+#[tokio::test]
 async fn invalid_cards_are_refused() {
     let mock = Mock::start(|request, _| match request.uri.path() {
         "/empty.json" => json_response(200, &card_json(json!([]))),

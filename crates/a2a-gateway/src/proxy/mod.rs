@@ -56,6 +56,7 @@ mod limits;
 mod rest;
 mod routes;
 pub mod stream;
+mod stream_get;
 mod trace;
 mod upstream;
 pub(crate) mod versions;

@@ -10,7 +10,7 @@ use super::error::GatewayError;
 use super::grpc::Channels;
 use super::limits::ConcurrencyLimits;
 use super::upstream::AgentUrls;
-use super::{ProxyConfig, card, cors, jsonrpc, rest};
+use super::{ProxyConfig, card, cors, jsonrpc, rest, stream_get};
 use crate::agent::{AgentDirectory, RegisteredAgent};
 use crate::metrics::Metrics;
 
@@ -21,6 +21,7 @@ use crate::metrics::Metrics;
 /// | `POST /a2a/{agent_id}` | JSON-RPC, forwarded to the agent's JSON-RPC URL |
 /// | `GET /a2a/{agent_id}/.well-known/agent-card.json` | the agent's card, pointing at the gateway |
 /// | `GET /a2a/{agent_id}/.well-known/signed-agent-card.json` | a signed agent's card as registered |
+/// | `GET /a2a/{agent_id}/stream` | the agent's event stream, opened at its own URL without a body ([`stream_get`](super::stream_get)) |
 /// | any `/a2a/{agent_id}/{*path}` | HTTP+JSON, forwarded to the agent's REST base URL + `path` |
 /// | `GET /.well-known/agent-card.json` | the gateway's own card |
 ///
@@ -45,6 +46,7 @@ pub fn router(
         tracing::warn!("TLS certificates of agents are not verified (AgentTLSSkipVerify)");
     }
     let trusted_origins = config.trusted_origins.clone();
+    let grpc = Channels::new(config.agent_tls_skip_verify);
     let proxy = Arc::new(Proxy {
         directory,
         limits: ConcurrencyLimits::new(config.max_concurrency_per_agent),
@@ -52,7 +54,7 @@ pub fn router(
         metrics,
         client,
         agent_urls: AgentUrls::default(),
-        grpc: Channels::default(),
+        grpc,
     });
     let routes = Router::new()
         .route("/a2a", post(jsonrpc::handle_without_id))
@@ -66,6 +68,7 @@ pub fn router(
             &format!("/a2a/{{agent_id}}{}", card::SIGNED_CARD_PATH),
             get(card::signed_agent_card),
         )
+        .route("/a2a/{agent_id}/stream", get(stream_get::handle))
         .route("/a2a/{agent_id}/{*path}", any(rest::handle))
         .route(WELL_KNOWN_CARD_PATH, get(card::platform_card))
         .with_state(proxy)

@@ -8,8 +8,8 @@ use a2a_gateway::proxy::GATEWAY_DOMAIN;
 use serde_json::{Value, json};
 
 use crate::support::{
-    Gateway, closed_port, error_info, grpc_agent, jsonrpc_stream, post_a2a, send_message,
-    sse_events,
+    Gateway, closed_port, error_info, grpc_agent, grpc_tls_agent, jsonrpc_stream, post_a2a,
+    send_message, sse_events,
 };
 
 /// A gateway with a real gRPC-only agent registered as `agent_id`.
@@ -311,4 +311,37 @@ async fn a_v03_caller_reaches_a_grpc_only_agent_translated_both_ways() {
     let (_, body) = gateway.rpc("grpc-v03", &bad).await;
     assert_eq!(body["error"]["code"], -32602, "{body}");
     assert_eq!(error_info(&body)["domain"], "a2a-gateway", "{body}");
+}
+
+#[tokio::test]
+async fn agent_tls_skip_verify_reaches_a_grpc_agent_whose_certificate_nobody_trusts() {
+    let card = grpc_tls_agent().await;
+    // Verified (the default), the private CA's certificate is refused.
+    let verified = Gateway::start().await;
+    register_grpc(&verified, "tls-01", card.clone());
+    let (_, body) = verified
+        .rpc("tls-01", &send_message("SendMessage", "hello"))
+        .await;
+    assert_eq!(body["error"]["code"], -32003, "{body}");
+    // Unverified, the call goes through over TLS, on both routes.
+    let mut config = a2a_gateway::proxy::ProxyConfig::default();
+    config.agent_tls_skip_verify = true;
+    let unverified = Gateway::start_with(config).await;
+    register_grpc(&unverified, "tls-01", card);
+    let (status, body) = unverified
+        .rpc("tls-01", &send_message("SendMessage", "hello"))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        body["result"]["task"]["status"]["state"], "TASK_STATE_COMPLETED",
+        "{body}"
+    );
+    let rest = post_a2a(
+        &unverified.http,
+        unverified.url("/a2a/tls-01/message:send"),
+        json!({"message": {"messageId": "m-9", "role": "ROLE_USER", "parts": [{"text": "again"}]}})
+            .to_string(),
+    )
+    .await;
+    assert_eq!(rest.status(), 200);
 }

@@ -12,7 +12,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use ring::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair as _};
 use serde_json::Value;
 
-use crate::support::{Gateway, error_info, send_message, serve};
+use crate::support::{Gateway, a2a_agent, error_info, send_message, serve};
 
 /// An agent that records the headers of each call and answers with a result.
 async fn recording_agent() -> (String, Arc<Mutex<Vec<HeaderMap>>>) {
@@ -250,4 +250,39 @@ async fn trusted_origins_get_cors_headers_and_others_do_not() {
         "https://console.example"
     );
     assert_eq!(card.headers()["vary"], "Origin");
+}
+
+#[tokio::test]
+async fn an_agent_behind_a_gateway_with_jwt_reads_the_caller_the_gateway_forwards() {
+    let (jwks, sign) = es256();
+    let verifier = JwtVerifier::new(
+        JwtConfig::new(JwksSource::Keys(jwks))
+            .with_issuer("https://issuer.test")
+            .with_audience("a2a-gateway"),
+    )
+    .unwrap();
+    let mut config = ProxyConfig::default();
+    config.token_verifier = Some(Arc::new(verifier));
+    let gateway = Gateway::start_with(config).await;
+    let (jsonrpc, rest) = a2a_agent().await;
+    gateway
+        .directory
+        .register("who-01", Some(jsonrpc), Some(rest));
+    let response: Value = gateway
+        .http
+        .post(gateway.url("/a2a/who-01"))
+        .header("content-type", "application/json")
+        .header("a2a-version", "1.0")
+        .header("authorization", format!("Bearer {}", sign("alice")))
+        .body(send_message("SendMessage", "who am i").to_string())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        response["result"]["task"]["artifacts"][0]["parts"][0]["text"], "alice",
+        "{response}"
+    );
 }

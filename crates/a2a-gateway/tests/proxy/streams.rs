@@ -254,3 +254,79 @@ async fn a_client_that_leaves_closes_the_agents_stream_and_the_gauge_returns_to_
     .await
     .expect("the active-stream gauge returns to 0");
 }
+
+#[tokio::test]
+async fn get_stream_is_a_route_of_its_own_opened_at_the_agents_url() {
+    use std::sync::{Arc, Mutex};
+    // A KubeMQ-style agent: its one URL answers a GET for events with an event stream.
+    let seen: Arc<Mutex<Vec<(String, String, axum::http::HeaderMap)>>> = Arc::default();
+    let record = Arc::clone(&seen);
+    let agent = axum::Router::new().fallback(move |request: axum::extract::Request| {
+        let record = Arc::clone(&record);
+        async move {
+            let uri = request.uri().clone();
+            record.lock().unwrap().push((
+                request.method().to_string(),
+                uri.to_string(),
+                request.headers().clone(),
+            ));
+            axum::response::Response::builder()
+                .header("content-type", "text/event-stream")
+                .body(Body::from(
+                    "event: task.status\ndata: {\"type\":\"status_update\"}\n\n\
+                     event: task.done\ndata: {\"type\":\"done\"}\n\n",
+                ))
+                .unwrap()
+        }
+    });
+    let addr = serve(agent).await;
+    let gateway = Gateway::start().await;
+    // The agent has a REST interface too, which a GET stream must not be sent to.
+    gateway.directory.register(
+        "events-01",
+        Some(format!("http://{addr}/agent")),
+        Some(format!("http://{addr}/rest")),
+    );
+    let response = gateway
+        .http
+        .get(gateway.url("/a2a/events-01/stream?topic=t1"))
+        .header("X-Trace-Tag", "abc")
+        .header("Authorization", "Bearer not-for-the-agent")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "text/event-stream");
+    let body = response.text().await.unwrap();
+    let done = body.find("task.done").unwrap();
+    assert!(body.find("task.status").unwrap() < done, "{body}");
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 1);
+    let (method, uri, headers) = &seen[0];
+    assert_eq!((method.as_str(), uri.as_str()), ("GET", "/agent?topic=t1"));
+    assert_eq!(headers["accept"], "text/event-stream");
+    assert_eq!(headers["x-trace-tag"], "abc");
+    assert!(headers.get("authorization").is_none());
+    assert!(headers.get("x-kubemq-caller-id").is_some());
+    let metrics = gateway.metrics_text().await;
+    assert!(
+        metrics.contains(r#"kubemq_a2a_sse_streams_active{agent_id="events-01"} 0"#),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(r#"agent_id="events-01",method="message/stream""#),
+        "{metrics}"
+    );
+
+    // An unknown agent is the gateway's JSON-RPC error, at HTTP 200.
+    let missing = gateway
+        .http
+        .get(gateway.url("/a2a/nobody-01/stream"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 200);
+    let error: Value = missing.json().await.unwrap();
+    assert_eq!(error["error"]["code"], -32002, "{error}");
+    assert_eq!(error["id"], Value::Null);
+}

@@ -260,8 +260,35 @@ pub async fn grpc_agent() -> Value {
     registered
 }
 
+/// As [`grpc_agent`], over TLS with a certificate of a private CA nobody trusts: its card
+/// names `https://127.0.0.1:PORT`.
+pub async fn grpc_tls_agent() -> Value {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("https://{}", listener.local_addr().unwrap());
+    let mut card = AgentCard::new("Script", "Does what the message says", "1.0.0")
+        .with_interface(AgentInterface::new(&address, ProtocolBinding::Grpc));
+    card.capabilities.streaming = Some(true);
+    let registered = serde_json::to_value(&card).unwrap();
+    let server = A2aServer::builder(card, Script)
+        .authentication(a2a_server::auth::Authentication::disabled())
+        .build()
+        .unwrap();
+    let issued = a2a_test_support::tls::Authority::new("Private CA").server();
+    let tls = a2a_server::tls::TlsConfig::from_pem(issued.cert.as_bytes(), issued.key.as_bytes())
+        .unwrap();
+    let app = server.grpc_router();
+    tokio::spawn(a2a_server::tls::serve_tls_h2(
+        listener,
+        app,
+        tls,
+        std::future::pending(),
+    ));
+    registered
+}
+
 /// `stream N`: N artifacts `chunk i`, 20 ms apart, then COMPLETED; `sleep MS`: COMPLETED
-/// after MS milliseconds; anything else: one artifact echoing the text, then COMPLETED.
+/// after MS milliseconds; `who am i`: one artifact naming the caller id the gateway
+/// forwarded; anything else: one artifact echoing the text, then COMPLETED.
 struct Script;
 
 #[async_trait::async_trait]
@@ -284,6 +311,15 @@ impl AgentExecutor for Script {
                     .await?;
             }
             updater.complete(()).await?;
+        } else if text == "who am i" {
+            let caller = context
+                .headers
+                .get(a2a_gateway::proxy::CALLER_ID_HEADER)
+                .unwrap_or("nobody")
+                .to_owned();
+            updater
+                .complete_with_artifacts(vec![Artifact::from_text(caller)], ())
+                .await?;
         } else {
             updater
                 .complete_with_artifacts(vec![Artifact::from_text(text)], ())

@@ -9,6 +9,8 @@
     unreachable_pub
 )]
 
+mod output;
 mod refusals;
+mod resume;
 mod runs;
 mod support;

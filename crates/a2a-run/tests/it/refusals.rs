@@ -178,3 +178,43 @@ async fn answers_sent_while_nothing_is_pending_are_refused() {
     assert_eq!(error["code"], -32602, "{error}");
     assert!(harness.model.requests().is_empty());
 }
+
+#[tokio::test]
+async fn per_turn_options_the_executor_owns_are_refused() {
+    let (harness, task_id, pending) = suspended().await;
+    let approval = approval(&pending);
+    // Answers belong in a data part: in the message's metadata they would be ignored.
+    let mut message = follow_up(&task_id, json!([{"text": "yes"}]));
+    message["metadata"] = json!({"approvalResponses": [approve(approval)]});
+    let error = harness.send(Binding::JsonRpc, message).await.unwrap_err();
+    assert_eq!(error["code"], -32602, "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("data part"),
+        "{error}"
+    );
+    // The request's metadata is held to the same rule, and the run's own parts are the
+    // run's to write.
+    let params = json!({"message": follow_up(&task_id, json!([{"text": "yes"}])),
+                        "metadata": {"reconciledToolResults": []}});
+    let error = harness
+        .send_as(crate::support::ALICE, Binding::JsonRpc, params)
+        .await
+        .unwrap_err();
+    assert_eq!(error["code"], -32602, "{error}");
+    let mut message = crate::support::user("start something");
+    message["metadata"] = json!({"actions": []});
+    let error = harness.send(Binding::JsonRpc, message).await.unwrap_err();
+    assert_eq!(error["code"], -32602, "{error}");
+    // None of it changed the run: the answers in data parts still complete it.
+    let task = harness
+        .send(
+            Binding::JsonRpc,
+            follow_up(
+                &task_id,
+                json!([{"data": {"approvalResponses": [approve(approval)], "clientToolResults": [located()]}}]),
+            ),
+        )
+        .await
+        .unwrap();
+    assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED", "{task}");
+}

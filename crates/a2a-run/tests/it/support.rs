@@ -12,7 +12,7 @@ use a2a_run::policy::ToolPolicy;
 use a2a_run::run::ToolSpec;
 use a2a_run::store::{InMemoryRunStore, RunStore};
 use a2a_run::tools::{FnTools, ToolOutput, ToolSource, Toolbox};
-use a2a_run::{Limits, RunAgent};
+use a2a_run::{Limits, OutputKind, RunAgent};
 use a2a_server::auth::Authentication;
 use a2a_server::{A2aServer, A2aServerBuilder};
 use a2a_test_support::model::{ScriptedModel, Step};
@@ -80,6 +80,7 @@ pub struct Setup {
     pub streaming: bool,
     pub store: Arc<dyn RunStore>,
     pub key: Option<ApprovalKey>,
+    pub output: OutputKind,
 }
 
 impl Default for Setup {
@@ -89,6 +90,7 @@ impl Default for Setup {
             streaming: true,
             store: Arc::new(InMemoryRunStore::new()),
             key: Some(ApprovalKey::new(b"test approval key".to_vec())),
+            output: OutputKind::Text,
         }
     }
 }
@@ -141,6 +143,7 @@ impl Harness {
         .policy(policy)
         .limits(setup.limits)
         .drafts(setup.streaming)
+        .output(setup.output)
         .label("scripted");
         if let Some(key) = setup.key {
             builder = builder.approval_key(key);

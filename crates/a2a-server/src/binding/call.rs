@@ -9,7 +9,7 @@ use http::HeaderMap;
 use http::header::HeaderValue;
 
 use crate::auth::CallerProfile;
-use crate::handler::{CallContext, parse_extension_list};
+use crate::handler::{CallContext, CredentialNames, RequestHeaders, parse_extension_list};
 
 /// The version parameter's name, as a header and as a query parameter.
 const VERSION: &str = "a2a-version";
@@ -25,13 +25,15 @@ pub(super) struct Authenticated(pub(super) Arc<CallerProfile>);
 
 /// The call as the request describes it (its headers, or gRPC metadata, and the caller the
 /// routes authenticated); the tenant is left for the binding, which knows where it comes
-/// from.
+/// from. The headers the call carries for hooks lose the credentials `credentials` names.
 pub(super) fn call_context(
     headers: &HeaderMap,
     extensions: &Extensions,
     query: &[(String, String)],
+    credentials: &CredentialNames,
 ) -> CallContext {
-    let call = headers_context(headers, query);
+    let call = headers_context(headers, query)
+        .with_headers(RequestHeaders::without_credentials(headers, credentials));
     match extensions.get::<Authenticated>() {
         Some(Authenticated(caller)) => call.with_caller(Arc::clone(caller)),
         None => call,
@@ -53,6 +55,7 @@ fn headers_context(headers: &HeaderMap, query: &[(String, String)]) -> CallConte
         owner: None,
         caller: None,
         last_event_id: last_event_id(headers),
+        headers: RequestHeaders::default(),
     }
 }
 

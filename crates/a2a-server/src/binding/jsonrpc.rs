@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use a2a_types::jsonrpc::{JSONRPC_VERSION, JsonRpcRequest, Method, RequestId, v0_3};
+use a2a_types::jsonrpc::{JSONRPC_VERSION, JsonRpcRequest, Method, RequestId};
 use a2a_types::{A2aError, ErrorKind, SubscribeToTaskRequest};
 use axum::extract::Request;
 use axum::response::Response;
@@ -27,7 +27,7 @@ enum Answer<'a> {
     V03(a2a_types::v03::Method, Option<Params<'a>>),
 }
 
-/// A request's id (`None` for a notification), method name and params.
+/// A request's id (`None` when it has none), method name and params.
 type Parts<'a> = (Option<RequestId>, Cow<'a, str>, Option<Params<'a>>);
 
 /// The envelope of a well-formed request, read without building a JSON tree: the members
@@ -36,7 +36,7 @@ type Parts<'a> = (Option<RequestId>, Cow<'a, str>, Option<Params<'a>>);
 struct Envelope<'a> {
     #[serde(borrow)]
     jsonrpc: Cow<'a, str>,
-    /// Present (even as `null`) or not: a request or a notification.
+    /// Present (even as `null`) or not.
     #[serde(borrow, default, deserialize_with = "present")]
     id: Option<&'a RawValue>,
     #[serde(borrow)]
@@ -124,21 +124,22 @@ pub(super) async fn serve(bindings: &Bindings, endpoint: &Endpoint, request: Req
             Err((id, error)) => return response::jsonrpc_error(id, &error),
         },
     };
+    // A2A defines no notifications: a request without an `id` is answered like any other,
+    // its result or error under `id: null` (as the official SDKs answer, on 1.0 and 0.3
+    // alike), so a client that forgot the id sees why its call failed instead of silence.
+    let id = id.unwrap_or(RequestId::Null);
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
-    let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
+    let mut call = call::call_context(
+        &parts.headers,
+        &parts.extensions,
+        &query,
+        bindings.handler.credential_names(),
+    );
     let outcome = match execute(bindings, endpoint, &method, params, &mut call).await {
         Ok(Answer::V03(method, params)) => {
             return v03::serve_jsonrpc(bindings, endpoint, id, method, params, call).await;
         }
         outcome => outcome,
-    };
-    let Some(id) = id else {
-        // A notification is executed but never answered (JSON-RPC 2.0 §4.1); a streamed
-        // turn goes on without a reader, like any stream whose client left.
-        if let Err(error) = outcome {
-            tracing::debug!(method = %method, error = %error, "notification failed");
-        }
-        return response::empty(StatusCode::NO_CONTENT);
     };
     let answer = match outcome {
         Ok(Answer::Result(result)) => response::jsonrpc_success(id, &*result),
@@ -164,7 +165,7 @@ async fn execute<'a>(
 ) -> Result<Answer<'a>, A2aError> {
     let Some(method) = Method::from_name(name) else {
         // Only once the 1.0 lookup failed: a v0.3 method name, from a v0.3 caller.
-        if let Some(legacy) = a2a_types::v03::Method::parse(name)
+        if let Some(legacy) = a2a_types::v03::Method::parse_or_alias(name)
             && v03::speaks_v03(&bindings.handler, call.version.as_deref())
         {
             crate::access::note_operation(legacy.as_str());
@@ -219,7 +220,9 @@ async fn execute<'a>(
 /// MethodNotFound, except for the v0.3 names: those are a 0.3 client talking to a server that
 /// speaks only 1.x, which is VersionNotSupported.
 fn unknown_method(name: &str, call: &CallContext) -> A2aError {
-    match v0_3::to_v1_name(name) {
+    let v1_name =
+        a2a_types::v03::Method::parse_or_alias(name).map(|legacy| legacy.to_v1().as_str());
+    match v1_name {
         Some(v1_name) => A2aError::new(
             ErrorKind::VersionNotSupported,
             format!(

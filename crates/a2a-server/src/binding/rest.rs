@@ -66,7 +66,12 @@ pub(super) async fn serve(
     // Named in the log only once the operation succeeded: then the task exists.
     let task_id = route.operation.task_id().map(TaskId::from);
     let query = crate::percent::query_pairs(parts.uri.query().unwrap_or_default());
-    let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
+    let mut call = call::call_context(
+        &parts.headers,
+        &parts.extensions,
+        &query,
+        bindings.handler.credential_names(),
+    );
     let request = RestRequest {
         bindings,
         parts: &parts,
@@ -84,6 +89,7 @@ pub(super) async fn serve(
         Ok(Success::Document { status, body }) => {
             response::bytes(status, negotiated.media.as_str(), body)
         }
+        Ok(Success::NoContent) => response::empty(StatusCode::NO_CONTENT),
         Ok(Success::Stream(events)) => {
             let framing = sse::Framing::HttpJson {
                 profile: bindings.profile,
@@ -113,9 +119,11 @@ fn route_error(message: String, parts: &Parts) -> A2aError {
         .with_metadata("path", parts.uri.path())
 }
 
-/// A success: a document with its status, or the events of a streaming operation.
+/// A success: a document with its status, no content, or the events of a streaming
+/// operation.
 enum Success {
     Document { status: StatusCode, body: Vec<u8> },
+    NoContent,
     Stream(EventStream),
 }
 
@@ -282,11 +290,14 @@ impl RestRequest<'_> {
                     task_id: TaskId::from(task_id),
                     id: PushConfigId::from(config_id),
                 };
-                Success::ok(
-                    handler
-                        .delete_task_push_notification_config(call, request)
-                        .await,
-                )
+                let outcome = handler
+                    .delete_task_push_notification_config(call, request)
+                    .await;
+                if self.bindings.profile.deletes_with_no_content() {
+                    outcome.map(|_| Success::NoContent).map_err(Failure::from)
+                } else {
+                    Success::ok(outcome)
+                }
             }
             Operation::GetExtendedAgentCard => {
                 let request = GetExtendedAgentCardRequest { tenant };

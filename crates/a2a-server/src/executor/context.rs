@@ -24,6 +24,10 @@ pub struct RequestContext {
     /// scopes and claims. `None` when authentication is off, and for turns the server runs
     /// itself (a recovered turn).
     pub caller: Option<std::sync::Arc<crate::auth::CallerProfile>>,
+    /// The request's headers without its credentials (see
+    /// [`RequestHeaders`](crate::handler::RequestHeaders)): a session cookie, a trace tag,
+    /// the caller id a gateway forwards. Empty for turns the server runs itself.
+    pub headers: crate::handler::RequestHeaders,
     /// Fires when the task is canceled or the turn times out.
     pub cancellation: CancellationToken,
     /// Fires when the server begins to shut down. The turn still has the shutdown grace to
@@ -57,6 +61,7 @@ impl RequestContext {
             tenant: String::new(),
             owner: None,
             caller: None,
+            headers: crate::handler::RequestHeaders::default(),
             cancellation: CancellationToken::new(),
             draining: CancellationToken::new(),
             extensions: Vec::new(),

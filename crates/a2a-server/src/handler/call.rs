@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use super::headers::RequestHeaders;
 use crate::auth::CallerProfile;
 use crate::store::TaskScope;
 
@@ -28,6 +29,10 @@ pub struct CallContext {
     /// The SSE `Last-Event-ID` of a reconnecting stream: SubscribeToTask then resumes after
     /// that event instead of starting with a snapshot.
     pub last_event_id: Option<u64>,
+    /// The request's headers (gRPC: its metadata), without its credentials: what an owner
+    /// hook or an authorizer may read besides [`caller`](Self::caller), such as a session
+    /// cookie or the caller id a gateway forwards. Empty for in-process calls.
+    pub headers: RequestHeaders,
 }
 
 impl CallContext {
@@ -57,6 +62,13 @@ impl CallContext {
     pub fn with_caller(mut self, caller: Arc<CallerProfile>) -> Self {
         self.owner = Some(caller.identity().to_owned());
         self.caller = Some(caller);
+        self
+    }
+
+    /// Sets the request's headers (credentials already taken out).
+    #[must_use]
+    pub fn with_headers(mut self, headers: RequestHeaders) -> Self {
+        self.headers = headers;
         self
     }
 

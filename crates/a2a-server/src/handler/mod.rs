@@ -5,6 +5,7 @@ mod call;
 mod cancel_task;
 mod extended_card;
 mod get_task;
+mod headers;
 mod list_tasks;
 mod negotiate;
 mod page_token;
@@ -23,6 +24,8 @@ use std::sync::Arc;
 use a2a_types::AgentCard;
 
 pub use self::call::{CallContext, parse_extension_list};
+pub(crate) use self::headers::CredentialNames;
+pub use self::headers::RequestHeaders;
 use self::request::{history_length, tenant_of, trim_history};
 pub use self::stream::{EventStream, StreamEvent};
 use crate::auth::Authenticator;
@@ -46,6 +49,8 @@ struct Inner {
     /// [`RequestHandler::page_tokens`]).
     page_tokens: tokio::sync::OnceCell<page_token::PageTokens>,
     authenticator: Authenticator,
+    /// The headers and cookies of the cards' credentials, kept from hooks and executors.
+    credential_names: CredentialNames,
     /// Decides the owner of each call (see [`crate::hooks::OwnerHook`]).
     owner: Option<Arc<dyn crate::hooks::OwnerHook>>,
     /// Allows or refuses each access to a task (see [`crate::hooks::Authorizer`]).

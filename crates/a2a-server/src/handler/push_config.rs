@@ -194,10 +194,12 @@ impl RequestHandler {
         })
     }
 
-    /// DeleteTaskPushNotificationConfig: no more deliveries to that webhook.
+    /// DeleteTaskPushNotificationConfig: no more deliveries to that webhook. Idempotent
+    /// (spec §2.10): a config that is already gone, on a task of the caller's, is a
+    /// success too.
     ///
     /// # Errors
-    /// PushNotificationNotSupported; TaskNotFound for an unknown task or config.
+    /// PushNotificationNotSupported; TaskNotFound for an unknown task.
     pub async fn delete_task_push_notification_config(
         &self,
         call: &CallContext,
@@ -208,20 +210,21 @@ impl RequestHandler {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),
         };
-        self.authorize(call, &scope, &request.task_id, Access::Write)
-            .await?;
+        let Some(stored) = self.inner.engine.load(&scope, &request.task_id).await? else {
+            return Err(self.missing_task(&scope, &request.task_id).await);
+        };
+        if !self.may_write(call, &stored.task).await {
+            return Err(self.refused(&request.task_id));
+        }
         let deleted = dispatcher
             .configs()
             .delete_push_config(&scope, &request.task_id, &request.id)
             .await
             .map_err(store_failure)?;
-        if deleted {
-            Ok(Empty::default())
-        } else {
-            Err(self
-                .missing_config(&scope, &request.task_id, &request.id)
-                .await)
+        if !deleted {
+            tracing::debug!(task_id = %request.task_id, config_id = %request.id, "push config already deleted");
         }
+        Ok(Empty::default())
     }
 
     /// TaskNotFound naming the config when the task is the caller's, else the task's own

@@ -1,7 +1,10 @@
 //! SendMessage (spec §2.1, §9.6): starting a turn and deciding when to answer.
 
-use a2a_types::{A2aError, Message, Role, SendMessageRequest, SendMessageResponse, Task};
+use a2a_types::{
+    A2aError, ErrorKind, Message, Role, SendMessageRequest, SendMessageResponse, Task,
+};
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::sync::watch;
 
@@ -36,12 +39,58 @@ impl RequestHandler {
         } else {
             Queueing::Never
         };
+        let scope = TaskScope {
+            tenant: tenant_of(call, &request.tenant),
+            owner: call.owner.clone(),
+        };
         let (length, started) = self
             .begin_turn(call, request, queueing, Events::ViewOnly)
             .await?;
-        let blocking_timeout = self.inner.engine.config().blocking_timeout;
-        let view = wait_for_answer(started.view, return_immediately, blocking_timeout).await?;
+        let limits = Limits::of(self.inner.engine.config());
+        let view = match wait_for_answer(started.view, return_immediately, limits).await? {
+            Waited::Answer(view) => view,
+            Waited::PastLimit(view) => self.reconciled(&scope, view, limits).await?,
+        };
         answer(view, length)
+    }
+
+    /// The answer to a blocking call past its limit: the task as the store has it now (read
+    /// within `store_reconciliation_timeout`, else as the turn last saw it). A turn that has
+    /// produced nothing yet has no task to answer with: Unavailable, and the turn goes on.
+    async fn reconciled(
+        &self,
+        scope: &TaskScope,
+        mut view: TurnView,
+        limits: Limits,
+    ) -> Result<TurnView, A2aError> {
+        let Some(task_id) = view.task.as_ref().map(|task| task.id.clone()) else {
+            if view.reply.is_none() && view.refusal.is_none() {
+                return Err(A2aError::new(
+                    ErrorKind::Unavailable,
+                    format!(
+                        "the agent produced nothing within the blocking timeout ({} ms); its turn goes on",
+                        limits.blocking.as_millis()
+                    ),
+                ));
+            }
+            return Ok(view);
+        };
+        match tokio::time::timeout(
+            limits.reconciliation,
+            self.inner.engine.load(scope, &task_id),
+        )
+        .await
+        {
+            Ok(Ok(Some(stored))) => view.task = Some(Arc::new(stored.task)),
+            Ok(Ok(None)) => {}
+            Ok(Err(error)) => {
+                tracing::debug!(task_id = %task_id, error = %error, "the task could not be read back for a blocking answer; answering it as last seen");
+            }
+            Err(_elapsed) => {
+                tracing::debug!(task_id = %task_id, "the store did not answer within the reconciliation timeout; answering the task as last seen");
+            }
+        }
+        Ok(view)
     }
 
     /// Validates a SendMessage request and starts its turn, following its events (streams
@@ -105,6 +154,7 @@ impl RequestHandler {
             events,
             extras: RequestExtras {
                 caller: call.caller.clone(),
+                headers: call.headers.clone(),
                 extensions,
                 referenced_tasks,
                 configuration,
@@ -159,13 +209,41 @@ impl RequestHandler {
     }
 }
 
+/// The limits of a blocking SendMessage, from the server's configuration.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    blocking: Duration,
+    consumption: Duration,
+    reconciliation: Duration,
+}
+
+impl Limits {
+    fn of(config: &crate::config::ServerConfig) -> Self {
+        Self {
+            blocking: config.blocking_timeout,
+            consumption: config.event_consumption_timeout,
+            reconciliation: config.store_reconciliation_timeout,
+        }
+    }
+}
+
+/// What waiting for the turn gave: the answer, or, past the blocking limit, the view to
+/// answer with once reconciled with the store.
+enum Waited {
+    Answer(TurnView),
+    PastLimit(TurnView),
+}
+
 /// Waits until the request can be answered: the turn's first update with
-/// `returnImmediately`, else a terminal or interrupted state or the end of the turn.
+/// `returnImmediately`, else a terminal or interrupted state or the end of the turn, for at
+/// most the blocking limit. Past it the call is answered as a non-blocking one would be, with
+/// the task as it stands (waiting at most the consumption limit for the turn's first event),
+/// and the turn goes on.
 async fn wait_for_answer(
     mut receiver: watch::Receiver<TurnView>,
     return_immediately: bool,
-    blocking_timeout: std::time::Duration,
-) -> Result<TurnView, A2aError> {
+    limits: Limits,
+) -> Result<Waited, A2aError> {
     let ready = |return_immediately: bool| {
         move |view: &TurnView| {
             view.ended
@@ -175,13 +253,13 @@ async fn wait_for_answer(
                     .is_some_and(|state| state.is_terminal() || state.is_interrupted())
         }
     };
-    let waited = if blocking_timeout.is_zero() || return_immediately {
+    let waited = if limits.blocking.is_zero() || return_immediately {
         Ok(receiver
             .wait_for(ready(return_immediately))
             .await
             .map(|view| view.clone()))
     } else {
-        tokio::time::timeout(blocking_timeout, async {
+        tokio::time::timeout(limits.blocking, async {
             receiver
                 .wait_for(ready(false))
                 .await
@@ -189,20 +267,28 @@ async fn wait_for_answer(
         })
         .await
     };
-    let view = match waited {
-        Ok(view) => view.map_err(|_| A2aError::internal())?,
-        // Past the blocking call's limit: answer as a non-blocking call would, with the
-        // task as it stands; the turn goes on.
-        Err(_) => receiver
-            .wait_for(ready(true))
-            .await
-            .map_err(|_| A2aError::internal())?
-            .clone(),
+    let waited = match waited {
+        Ok(view) => Waited::Answer(view.map_err(|_| A2aError::internal())?),
+        Err(_) => {
+            let first_event = tokio::time::timeout(limits.consumption, async {
+                receiver
+                    .wait_for(ready(true))
+                    .await
+                    .map(|view| view.clone())
+            })
+            .await;
+            match first_event {
+                Ok(view) => Waited::PastLimit(view.map_err(|_| A2aError::internal())?),
+                // Nothing from the turn in that time either: the view as it is (a
+                // follow-up's stored task, or nothing yet).
+                Err(_) => Waited::PastLimit(receiver.borrow().clone()),
+            }
+        }
     };
-    // Once the turn is over and gone, this was the last holder of the view besides `view`,
-    // so the answer takes the task instead of copying it.
+    // Once the turn is over and gone, this was the last holder of the view besides the
+    // answer's, so the answer takes the task instead of copying it.
     drop(receiver);
-    Ok(view)
+    Ok(waited)
 }
 
 /// Turns what the turn produced into the SendMessage answer.

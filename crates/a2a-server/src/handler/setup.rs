@@ -16,11 +16,14 @@ impl RequestHandler {
         extended_card: Option<Arc<AgentCard>>,
         authenticator: Authenticator,
     ) -> Self {
+        let credential_names =
+            super::CredentialNames::of(std::iter::once(&*card).chain(extended_card.as_deref()));
         Self {
             inner: Arc::new(Inner {
                 engine,
                 card,
                 extended_card,
+                credential_names,
                 page_tokens: tokio::sync::OnceCell::new(),
                 authenticator,
                 owner: None,
@@ -40,6 +43,11 @@ impl RequestHandler {
     /// Who may call: the card's requirements paired with the configured credentials.
     pub(crate) fn authenticator(&self) -> &Authenticator {
         &self.inner.authenticator
+    }
+
+    /// The headers and cookies that carry the cards' credentials.
+    pub(crate) fn credential_names(&self) -> &super::CredentialNames {
+        &self.inner.credential_names
     }
 
     /// The public agent card this handler serves.

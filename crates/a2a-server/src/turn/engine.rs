@@ -99,6 +99,7 @@ pub(crate) enum Events {
 #[derive(Debug, Default)]
 pub(crate) struct RequestExtras {
     pub(crate) caller: Option<Arc<CallerProfile>>,
+    pub(crate) headers: crate::handler::RequestHeaders,
     pub(crate) extensions: Vec<String>,
     pub(crate) referenced_tasks: Vec<Task>,
     pub(crate) configuration: Option<SendMessageConfiguration>,
@@ -284,6 +285,7 @@ impl Engine {
             tenant: start.scope.tenant.clone(),
             owner: start.scope.owner.clone(),
             caller: start.extras.caller,
+            headers: start.extras.headers,
             cancellation: cancellation.clone(),
             draining: self.admission.draining(),
             extensions: start.extras.extensions,

@@ -63,3 +63,69 @@ async fn a_blocking_send_within_its_time_limit_answers_with_the_finished_task() 
         "{result}"
     );
 }
+
+#[test]
+fn blocking_calls_are_bounded_by_default() {
+    let config = ServerConfig::default();
+    assert_eq!(config.blocking_timeout, Duration::from_secs(30));
+    assert_eq!(config.event_consumption_timeout, Duration::from_secs(5));
+    assert_eq!(config.store_reconciliation_timeout, Duration::from_secs(1));
+}
+
+#[tokio::test]
+async fn past_the_blocking_limit_the_answer_waits_for_the_first_event_within_the_consumption_limit()
+{
+    let mut config = ServerConfig::default();
+    config.blocking_timeout = Duration::from_millis(200);
+    config.event_consumption_timeout = Duration::from_secs(10);
+    let executor = FnExecutor(|_context, updater: a2a_server::TaskUpdater| async move {
+        // The first event comes after the blocking limit, well within the consumption one.
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        updater.working(()).await?;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        updater.complete("done").await?;
+        Ok(())
+    });
+    let server =
+        TestServer::start_with(A2aServer::builder(standard_card(), executor).config(config)).await;
+    let result = server
+        .call("SendMessage", send_params("late start", json!({})))
+        .await;
+    assert_eq!(
+        result["task"]["status"]["state"], "TASK_STATE_WORKING",
+        "{result}"
+    );
+}
+
+#[tokio::test]
+async fn an_agent_silent_past_both_limits_is_answered_unavailable_and_its_turn_goes_on() {
+    let mut config = ServerConfig::default();
+    config.blocking_timeout = Duration::from_millis(200);
+    config.event_consumption_timeout = Duration::from_millis(200);
+    let executor = FnExecutor(|_context, updater: a2a_server::TaskUpdater| async move {
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        updater.complete("done").await?;
+        Ok(())
+    });
+    let server =
+        TestServer::start_with(A2aServer::builder(standard_card(), executor).config(config)).await;
+    let error = server
+        .call_err("SendMessage", send_params("silent", json!({})))
+        .await;
+    assert_eq!(error["data"][0]["reason"], "UNAVAILABLE", "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("blocking timeout (200 ms)"),
+        "{error}"
+    );
+    eventually("the turn to finish after the answer", || {
+        let server = &server;
+        async move {
+            let page = server.call("ListTasks", json!({})).await;
+            page["tasks"][0]["status"]["state"] == "TASK_STATE_COMPLETED"
+        }
+    })
+    .await;
+}

@@ -159,3 +159,71 @@ async fn credentials_are_dropped_next_to_a_wildcard_origin() {
     assert_eq!(response.header("access-control-allow-origin"), Some("*"));
     assert_eq!(response.header("access-control-allow-credentials"), None);
 }
+
+#[tokio::test]
+async fn a_page_may_send_the_cards_api_key_header_and_read_the_a2a_headers() {
+    let mut card = standard_card();
+    card.security_schemes.insert(
+        "team-key".into(),
+        a2a_types::card::SecurityScheme::api_key(
+            a2a_types::card::ApiKeyLocation::Header,
+            "X-Team-Key",
+        ),
+    );
+    let mut config = ServerConfig::default();
+    config.cors = Some(CorsConfig::default());
+    let server = TestServer::start_with(A2aServer::builder(card, BindingEcho).config(config)).await;
+    let headers = [
+        ("Origin", ORIGIN.1),
+        ("Access-Control-Request-Method", "POST"),
+        (
+            "Access-Control-Request-Headers",
+            "x-team-key, authorization, a2a-version, a2a-extensions, last-event-id",
+        ),
+    ];
+    let response = server.send(Method::OPTIONS, "/a2a", &headers, None).await;
+    assert_eq!(response.status, 200);
+    let allowed = response.header("access-control-allow-headers").unwrap();
+    for needed in [
+        "X-Team-Key",
+        "Authorization",
+        "A2A-Version",
+        "A2A-Extensions",
+        "Last-Event-ID",
+    ] {
+        assert!(allowed.contains(needed), "{needed} missing from {allowed}");
+    }
+    let sent = send_message(&server, ORIGIN.1).await;
+    let exposed = sent.header("access-control-expose-headers").unwrap();
+    for needed in [
+        "a2a-version",
+        "a2a-extensions",
+        "www-authenticate",
+        "retry-after",
+    ] {
+        assert!(
+            exposed.to_ascii_lowercase().contains(needed),
+            "{needed} missing from {exposed}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_preflight_from_an_origin_not_listed_is_refused() {
+    let mut cors = CorsConfig::default();
+    cors.allow_origins = vec!["https://app.example".into()];
+    let server = serve_with(Some(cors)).await;
+    let refused = preflight(&server, "/a2a", "https://evil.example").await;
+    assert_eq!(refused.status, 403);
+    assert_eq!(refused.header("access-control-allow-origin"), None);
+    assert_eq!(refused.header("access-control-allow-methods"), None);
+    assert_eq!(refused.header("vary"), Some("Origin"));
+    // Any origin (the default) refuses no preflight.
+    let open = serve_with(Some(CorsConfig::default())).await;
+    assert_eq!(
+        preflight(&open, "/a2a", "https://evil.example")
+            .await
+            .status,
+        200
+    );
+}

@@ -23,6 +23,8 @@ mod limits;
 mod list_tasks;
 mod push;
 mod push_address;
+mod push_config_delete;
+mod request_headers;
 mod return_immediately;
 mod shutdown;
 mod streaming;

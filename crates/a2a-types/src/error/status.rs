@@ -38,6 +38,15 @@ impl RestStatusProfile {
             Self::Rfc7807Java => "rfc7807-java",
         }
     }
+
+    /// Whether a successful DeletePushNotificationConfig answers 204 No Content (a2a-java's
+    /// REST transport) rather than 200 with `{}` (the spec).
+    pub const fn deletes_with_no_content(self) -> bool {
+        match self {
+            Self::Spec | Self::Camel => false,
+            Self::Rfc7807Java => true,
+        }
+    }
 }
 
 impl fmt::Display for RestStatusProfile {
@@ -80,7 +89,9 @@ impl FromStr for RestStatusProfile {
 }
 
 impl ErrorKind {
-    /// The canonical gRPC status code name (spec v1.0.1 table; generic errors per §7.2).
+    /// The canonical gRPC status code name (spec v1.0.1 table; generic errors per §7.2),
+    /// except VersionNotSupported, which is `UNIMPLEMENTED` as the v1.0.0 table maps it and
+    /// the official conformance kit expects: the interface does not implement that version.
     pub const fn grpc_status(self) -> &'static str {
         match self {
             Self::TaskNotFound => "NOT_FOUND",
@@ -88,14 +99,13 @@ impl ErrorKind {
             | Self::PushNotificationNotSupported
             | Self::UnsupportedOperation
             | Self::ExtendedAgentCardNotConfigured
-            | Self::ExtensionSupportRequired
-            | Self::VersionNotSupported => "FAILED_PRECONDITION",
+            | Self::ExtensionSupportRequired => "FAILED_PRECONDITION",
+            Self::VersionNotSupported | Self::MethodNotFound => "UNIMPLEMENTED",
             Self::ContentTypeNotSupported
             | Self::ParseError
             | Self::InvalidRequest
             | Self::InvalidParams => "INVALID_ARGUMENT",
             Self::InvalidAgentResponse | Self::Internal => "INTERNAL",
-            Self::MethodNotFound => "UNIMPLEMENTED",
             Self::Authentication => "UNAUTHENTICATED",
             Self::Authorization => "PERMISSION_DENIED",
             Self::ServerBusy | Self::PayloadTooLarge => "RESOURCE_EXHAUSTED",

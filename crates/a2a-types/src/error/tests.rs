@@ -28,7 +28,7 @@ const EXPECTED: [Row; 19] = {
         (InvalidAgentResponse, -32006, "INTERNAL", "INVALID_AGENT_RESPONSE", "invalid-agent-response", 500, 500, 502),
         (ExtendedAgentCardNotConfigured, -32007, "FAILED_PRECONDITION", "EXTENDED_AGENT_CARD_NOT_CONFIGURED", "extended-agent-card-not-configured", 400, 400, 400),
         (ExtensionSupportRequired, -32008, "FAILED_PRECONDITION", "EXTENSION_SUPPORT_REQUIRED", "extension-support-required", 400, 400, 400),
-        (VersionNotSupported, -32009, "FAILED_PRECONDITION", "VERSION_NOT_SUPPORTED", "version-not-supported", 400, 400, 400),
+        (VersionNotSupported, -32009, "UNIMPLEMENTED", "VERSION_NOT_SUPPORTED", "version-not-supported", 400, 400, 400),
         (ParseError, -32700, "INVALID_ARGUMENT", "PARSE_ERROR", "parse-error", 400, 400, 400),
         (InvalidRequest, -32600, "INVALID_ARGUMENT", "INVALID_REQUEST", "invalid-request", 400, 400, 400),
         (MethodNotFound, -32601, "UNIMPLEMENTED", "METHOD_NOT_FOUND", "method-not-found", 404, 404, 404),

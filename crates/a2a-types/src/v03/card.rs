@@ -688,7 +688,7 @@ impl TryFrom<AgentCard> for card::AgentCard {
 }
 
 /// The members of a v0.3 card that a card serving both versions adds at its top level.
-const LEGACY_CARD_MEMBERS: [&str; 6] = [
+pub(super) const LEGACY_CARD_MEMBERS: [&str; 6] = [
     "protocolVersion",
     "url",
     "preferredTransport",

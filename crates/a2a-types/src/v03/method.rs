@@ -70,6 +70,25 @@ impl Method {
         Self::ALL.into_iter().find(|method| method.as_str() == name)
     }
 
+    /// The pre-0.3 names callers still send, with the method each stands for:
+    /// `tasks/send` is `message/send`, `tasks/sendSubscribe` is `message/stream`.
+    pub const ALIASES: [(&'static str, Method); 2] = [
+        ("tasks/send", Self::MessageSend),
+        ("tasks/sendSubscribe", Self::MessageStream),
+    ];
+
+    /// As [`Method::parse`], also reading the pre-0.3 [`Method::ALIASES`]. For an agent
+    /// server; a proxy forwards names as they are and uses [`Method::parse`].
+    #[must_use]
+    pub fn parse_or_alias(name: &str) -> Option<Self> {
+        Self::parse(name).or_else(|| {
+            Self::ALIASES
+                .into_iter()
+                .find(|(alias, _)| *alias == name)
+                .map(|(_, method)| method)
+        })
+    }
+
     /// The v1.0 operation this method stands for.
     #[must_use]
     pub const fn to_v1(self) -> jsonrpc::Method {

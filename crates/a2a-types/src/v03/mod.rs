@@ -64,6 +64,7 @@ mod method;
 mod params;
 mod task;
 pub mod translate;
+mod v1_card;
 
 pub use self::card::{
     AgentCapabilities, AgentCard, AgentExtension, AgentInterface, AgentSkill, ApiKeySecurityScheme,
@@ -97,3 +98,4 @@ pub use self::task::{
     SendMessageResult, StreamEvent, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus,
     TaskStatusUpdateEvent,
 };
+pub use self::v1_card::v1_only_card;

@@ -9,6 +9,7 @@ use serde_json::Value;
 use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
 
 use super::super::error::GatewayError;
+use super::insecure::InsecureTls;
 
 /// The URL of the card's gRPC interface (see [`grpc_interface`]), as written there:
 /// `host:port` or `http(s)://host:port`.
@@ -49,9 +50,29 @@ pub(crate) fn grpc_interface(card: &Value) -> Option<&Value> {
 #[derive(Debug, Default)]
 pub(crate) struct Channels {
     by_agent: Mutex<HashMap<String, (String, Channel)>>,
+    /// Set when agents' certificates are not verified: `https://` agents are reached
+    /// through it.
+    insecure: Option<InsecureTls>,
 }
 
 impl Channels {
+    /// Channels whose TLS verifies agents' certificates unless `skip_verify`.
+    pub(crate) fn new(skip_verify: bool) -> Self {
+        let insecure = skip_verify
+            .then(|| {
+                InsecureTls::new()
+                    .inspect_err(|error| {
+                        tracing::error!(error = %error, "the unverified TLS connector cannot be built; gRPC agents over TLS are verified");
+                    })
+                    .ok()
+            })
+            .flatten();
+        Self {
+            by_agent: Mutex::default(),
+            insecure,
+        }
+    }
+
     /// The channel to `agent_id` at `url`, made on first use. Connecting happens on the first
     /// call and again after the connection is lost, so a call is where an agent that cannot
     /// be reached shows.
@@ -66,17 +87,41 @@ impl Channels {
         {
             return Ok(channel.clone());
         }
-        let channel = endpoint(url)
-            .map_err(|error| {
-                tracing::warn!(agent_id, url, error = %error, "agent's gRPC URL is unusable");
-                GatewayError::Unreachable {
-                    agent_id: agent_id.to_owned(),
-                }
-            })?
-            .connect_lazy();
+        let unusable = |error: &dyn std::fmt::Display| {
+            tracing::warn!(agent_id, url, error = %error, "agent's gRPC URL is unusable");
+            GatewayError::Unreachable {
+                agent_id: agent_id.to_owned(),
+            }
+        };
+        let channel = match (&self.insecure, unverified_endpoint(url)) {
+            (Some(insecure), Some(endpoint)) => {
+                let endpoint = endpoint.map_err(|error| unusable(&error))?;
+                let insecure = insecure.clone();
+                endpoint.connect_with_connector_lazy(tower::service_fn(move |uri| {
+                    insecure.clone().connect(uri)
+                }))
+            }
+            (None, _) | (Some(_), None) => endpoint(url)
+                .map_err(|error| unusable(&error))?
+                .connect_lazy(),
+        };
         by_agent.insert(agent_id.to_owned(), (url.to_owned(), channel.clone()));
         Ok(channel)
     }
+}
+
+/// For an `https://` URL, the endpoint to reach it through [`InsecureTls`]: the same host,
+/// path and port (443 when none), named `http://` so the channel adds no TLS of its own;
+/// `None` for other URLs, which are plaintext anyway.
+fn unverified_endpoint(url: &str) -> Option<Result<Endpoint, tonic::transport::Error>> {
+    let uri: http::Uri = url.parse().ok()?;
+    if !uri.scheme_str()?.eq_ignore_ascii_case("https") {
+        return None;
+    }
+    let host = uri.host()?;
+    let port = uri.port_u16().unwrap_or(443);
+    let path = uri.path_and_query().map_or("", |path| path.as_str());
+    Some(Endpoint::from_shared(format!("http://{host}:{port}{path}")))
 }
 
 /// The endpoint of `url`: `https://` with TLS and the web PKI roots; `http://` and a bare

@@ -4,6 +4,7 @@
 
 mod answer;
 mod channels;
+mod insecure;
 mod invoke;
 pub(crate) mod jsonrpc;
 mod operation;

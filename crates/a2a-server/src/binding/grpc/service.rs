@@ -85,7 +85,8 @@ impl GrpcService {
         let (metadata, extensions, message) = request.into_parts();
         let headers = metadata.into_headers();
         // gRPC metadata is HTTP/2 headers: the same reading as the HTTP bindings.
-        let mut call = call::call_context(&headers, &extensions, &[]);
+        let mut call =
+            call::call_context(&headers, &extensions, &[], self.handler.credential_names());
         call.tenant = resolve_tenant(None, message.tenant(), &self.tenant);
         self.handler.negotiate(&mut call).map_err(status)?;
         let request = R::try_from(message).map_err(status)?;

@@ -14,12 +14,11 @@ use super::super::{Endpoint, response, sse};
 use super::Answer;
 use crate::handler::CallContext;
 
-/// Answers one v0.3 request; `id` is `None` for a notification, which is run but not
-/// answered.
+/// Answers one v0.3 request under `id` (`null` for a request that had none).
 pub(in crate::binding) async fn serve(
     bindings: &Bindings,
     endpoint: &Endpoint,
-    id: Option<RequestId>,
+    id: RequestId,
     method: Method,
     params: Option<Params<'_>>,
     mut call: CallContext,
@@ -36,12 +35,6 @@ pub(in crate::binding) async fn serve(
     let outcome = match params {
         Ok(params) => super::run(&bindings.handler, method, params, &mut call).await,
         Err(error) => Err(error),
-    };
-    let Some(id) = id else {
-        if let Err(error) = outcome {
-            tracing::debug!(method = %method, error = %error, "notification failed");
-        }
-        return response::empty(StatusCode::NO_CONTENT);
     };
     let answer = match outcome {
         Ok(Answer::Result(result)) => response::jsonrpc_success(id, &result),

@@ -9,6 +9,7 @@
 
 mod jsonrpc;
 mod proto;
+mod rejected;
 mod rest;
 
 use a2a_types::card::{AgentCard, AgentInterface, ProtocolBinding};
@@ -42,7 +43,8 @@ pub(super) fn speaks_v03(handler: &RequestHandler, version: Option<&str>) -> boo
 /// The card as served: with v0.3 on, every 1.0 JSON-RPC and HTTP+JSON interface gets a
 /// v0.3 twin at the same URL (after the 1.0 ones, so 1.0 clients pick 1.0) and the card
 /// the v0.3 top-level members ([`v03::dual_protocol_card`]); with v0.3 off, v0.3 twins of
-/// served interfaces are left out. A signed card is served as it is: its signatures cover
+/// served interfaces and every v0.3 member ([`v03::v1_only_card`]) are left out, so a
+/// strict v1.0 reader accepts the card. A signed card is served as it is: its signatures cover
 /// it as given.
 pub(crate) fn served_card(card: &AgentCard, versions: ProtocolVersions) -> AgentCard {
     if !card.signatures.is_empty() {
@@ -70,7 +72,7 @@ pub(crate) fn served_card(card: &AgentCard, versions: ProtocolVersions) -> Agent
             .collect();
         card.supported_interfaces
             .retain(|interface| !v1.iter().any(|served| twin_of(interface, served)));
-        return card;
+        return v03::v1_only_card(&card);
     }
     let twins: Vec<AgentInterface> = card
         .supported_interfaces
@@ -172,6 +174,7 @@ async fn run(
             })?;
             let mut result = v03::translate::result_from_v1(method, result)?;
             unmark_result(&mut result);
+            rejected::result(&mut result);
             Ok(Answer::Result(result))
         }
     }
@@ -218,7 +221,7 @@ async fn first_push_config(
 /// ends: a terminal state, or an interrupted one (input or auth required), after which a
 /// message stream closes too.
 pub(super) fn stream_event(response: &StreamResponse) -> v03::StreamEvent {
-    match response {
+    let mut event = match response {
         StreamResponse::StatusUpdate(update) => {
             let state = update.status.state;
             v03::StreamEvent::StatusUpdate(v03::TaskStatusUpdateEvent::from_v1(
@@ -227,7 +230,9 @@ pub(super) fn stream_event(response: &StreamResponse) -> v03::StreamEvent {
             ))
         }
         other => v03::StreamEvent::from(other.clone()),
-    }
+    };
+    rejected::stream_event(&mut event);
+    event
 }
 
 /// A v0.3 REST stream element (the v0.3 protobuf JSON `StreamResponse`) for a 1.0 event.
@@ -307,7 +312,9 @@ fn unmark_result(result: &mut Value) {
 /// # Errors
 /// When the task cannot be encoded.
 pub(crate) fn push_body(task: a2a_types::Task) -> Result<Vec<u8>, serde_json::Error> {
-    serde_json::to_vec(&v03::Task::from(task))
+    let mut task = v03::Task::from(task);
+    rejected::task(&mut task);
+    serde_json::to_vec(&task)
 }
 
 #[cfg(test)]

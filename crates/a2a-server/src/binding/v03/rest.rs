@@ -124,7 +124,12 @@ pub(in crate::binding) fn wants(
         return false;
     }
     let query = percent::query_pairs(uri.query().unwrap_or_default());
-    let call = call::call_context(headers, &http::Extensions::new(), &query);
+    let call = call::call_context(
+        headers,
+        &http::Extensions::new(),
+        &query,
+        bindings.handler.credential_names(),
+    );
     super::speaks_v03(&bindings.handler, call.version.as_deref())
 }
 
@@ -160,7 +165,12 @@ pub(in crate::binding) async fn serve(
     };
     crate::trace::note_binding("HTTP+JSON v0.3");
     let query = percent::query_pairs(parts.uri.query().unwrap_or_default());
-    let mut call = call::call_context(&parts.headers, &parts.extensions, &query);
+    let mut call = call::call_context(
+        &parts.headers,
+        &parts.extensions,
+        &query,
+        bindings.handler.credential_names(),
+    );
     call.tenant.clone_from(&endpoint.tenant);
     let needs_body = matches!(route, Route::Send | Route::Stream | Route::SetPush(_));
     let document = if needs_body {

@@ -213,22 +213,46 @@ async fn ids_are_echoed_with_their_json_type() {
 }
 
 #[tokio::test]
-async fn notifications_are_executed_and_answered_with_204() {
+async fn a_request_without_an_id_is_answered_under_a_null_id_with_200() {
     let server = TestServer::start(BindingEcho).await;
-    let body = json!({"jsonrpc": "2.0", "method": "SendMessage", "params": {"message": user_message("quiet")}});
+    let body = json!({"jsonrpc": "2.0", "method": "SendMessage", "params": {"message": user_message("no id")}});
     let response = post(&server, "/a2a", &[JSON, V1], &body.to_string()).await;
-    assert_eq!(response.status, 204);
-    assert!(response.body.is_empty());
-    let page = result_of(&rpc(&server, "ListTasks", json!({"includeArtifacts": true})).await);
+    assert_eq!(response.status, 200);
+    let answer = response.json();
+    assert_eq!(answer["id"], Value::Null, "{answer}");
     assert_eq!(
-        page["tasks"][0]["artifacts"][0]["parts"][0]["text"],
-        "quiet"
+        answer["result"]["task"]["artifacts"][0]["parts"][0]["text"], "no id",
+        "{answer}"
     );
 
-    // A failing notification is not answered either.
-    let body = json!({"jsonrpc": "2.0", "method": "GetTask", "params": {"id": "nope"}});
-    let response = post(&server, "/a2a", &[JSON, V1], &body.to_string()).await;
-    assert_eq!((response.status, response.body.len()), (204, 0));
+    // Errors too: an unknown task, an unknown or malformed method name, params that are not
+    // an object. Never 204 and an empty body, which would hide the mistake.
+    let cases = [
+        (
+            json!({"jsonrpc": "2.0", "method": "GetTask", "params": {"id": "nope"}}),
+            -32001,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "method": "NoSuchMethod", "params": {}}),
+            -32601,
+        ),
+        (json!({"jsonrpc": "2.0", "method": 7, "params": {}}), -32600),
+        (
+            json!({"jsonrpc": "2.0", "method": "GetTask", "params": ["nope"]}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "method": "GetTask", "params": "nope"}),
+            -32600,
+        ),
+    ];
+    for (body, code) in cases {
+        let response = post(&server, "/a2a", &[JSON, V1], &body.to_string()).await;
+        assert_eq!(response.status, 200, "{body}");
+        let answer = response.json();
+        assert_eq!(answer["id"], Value::Null, "{body}: {answer}");
+        assert_eq!(answer["error"]["code"], code, "{body}: {answer}");
+    }
 }
 
 #[tokio::test]

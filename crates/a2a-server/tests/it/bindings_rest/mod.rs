@@ -295,12 +295,8 @@ async fn the_extended_card_is_served_when_configured() {
 async fn the_version_is_required_from_a_header_or_the_query() {
     let server = TestServer::start(BindingEcho).await;
     let response = call(&server, Method::GET, "/tasks", &[], None).await;
-    let error = status_error(
-        &response,
-        400,
-        "FAILED_PRECONDITION",
-        "VERSION_NOT_SUPPORTED",
-    );
+    // HTTP 400; the body's status is the gRPC code of the error, UNIMPLEMENTED.
+    let error = status_error(&response, 400, "UNIMPLEMENTED", "VERSION_NOT_SUPPORTED");
     assert_eq!(error["details"][0]["metadata"]["version"], "0.3");
     ok(
         &call(

@@ -41,15 +41,19 @@ async fn an_unknown_task_is_not_found_with_error_info() {
 }
 
 #[tokio::test]
-async fn a_call_without_a_version_is_a_0_3_call_and_refused() {
+async fn a_call_without_a_version_is_a_0_3_call_refused_as_unimplemented_with_its_reason() {
     let server = GrpcServer::start(BindingEcho).await;
     let mut client = server.client().await;
     let status = client
         .send_message(tonic::Request::new(send("hello")))
         .await
         .unwrap_err();
-    assert_eq!(status.code(), tonic::Code::FailedPrecondition);
+    assert_eq!(status.code(), tonic::Code::Unimplemented);
     assert_eq!(error_of(&status).kind(), ErrorKind::VersionNotSupported);
+    let details = status.get_error_details();
+    let info = details.error_info().expect("an ErrorInfo detail");
+    assert_eq!(info.reason, "VERSION_NOT_SUPPORTED");
+    assert_eq!(info.domain, "a2a-protocol.org");
 }
 
 #[tokio::test]

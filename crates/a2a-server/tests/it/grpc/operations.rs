@@ -161,6 +161,58 @@ async fn push_configs_are_created_read_listed_and_deleted() {
 }
 
 #[tokio::test]
+async fn deleting_a_push_config_twice_is_ok_and_an_unknown_task_is_not_found_over_grpc() {
+    let mut card = grpc_card();
+    card.capabilities.push_notifications = Some(true);
+    let mut config = a2a_server::ServerConfig::default();
+    config.push.allow_local_webhooks = true;
+    let server = GrpcServer::start_with(
+        A2aServer::builder(card, BindingEcho)
+            .config(config)
+            .authentication(Authentication::disabled()),
+    )
+    .await;
+    let mut client = server.client().await;
+    let task = task_of(
+        client
+            .send_message(v1(send("hello")))
+            .await
+            .unwrap()
+            .into_inner(),
+    );
+    client
+        .create_task_push_notification_config(v1(proto::TaskPushNotificationConfig {
+            task_id: task.id.to_string(),
+            id: "hook-1".into(),
+            url: "http://127.0.0.1:9/hook".into(),
+            ..Default::default()
+        }))
+        .await
+        .unwrap();
+    let delete = proto::DeleteTaskPushNotificationConfigRequest {
+        task_id: task.id.to_string(),
+        id: "hook-1".into(),
+        ..Default::default()
+    };
+    for attempt in ["first", "second"] {
+        let answer = client
+            .delete_task_push_notification_config(v1(delete.clone()))
+            .await;
+        assert!(answer.is_ok(), "{attempt}: {answer:?}");
+    }
+    let unknown = client
+        .delete_task_push_notification_config(v1(proto::DeleteTaskPushNotificationConfigRequest {
+            task_id: "no-such-task".into(),
+            id: "hook-1".into(),
+            ..Default::default()
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(unknown.code(), tonic::Code::NotFound);
+    assert_eq!(error_of(&unknown).kind(), ErrorKind::TaskNotFound);
+}
+
+#[tokio::test]
 async fn the_extended_card_is_served_when_configured() {
     let mut card = grpc_card();
     card.capabilities.extended_agent_card = Some(true);

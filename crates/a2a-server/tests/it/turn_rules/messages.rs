@@ -139,3 +139,33 @@ async fn referenced_tasks_reach_the_executor() {
         .await;
     assert_eq!(receiver.recv().await.unwrap(), [id.as_str().unwrap()]);
 }
+
+#[tokio::test]
+async fn referenced_tasks_are_not_loaded_when_that_is_turned_off() {
+    let (sender, mut receiver) = mpsc::unbounded_channel();
+    let executor = crate::support::FnExecutor(
+        move |context: a2a_server::RequestContext, updater: a2a_server::TaskUpdater| {
+            let sender = sender.clone();
+            async move {
+                sender.send(context.referenced_tasks.len()).unwrap();
+                updater.complete(()).await?;
+                Ok(())
+            }
+        },
+    );
+    let mut config = ServerConfig::default();
+    config.populate_referenced_tasks = false;
+    let server = TestServer::start_with(
+        a2a_server::A2aServer::builder(standard_card(), executor).config(config),
+    )
+    .await;
+    let first = send_text(&server, "a").await;
+    assert_eq!(receiver.recv().await.unwrap(), 0);
+    server
+        .call(
+            "SendMessage",
+            send_params("b", json!({"referenceTaskIds": [first["task"]["id"]]})),
+        )
+        .await;
+    assert_eq!(receiver.recv().await.unwrap(), 0, "nothing loaded");
+}

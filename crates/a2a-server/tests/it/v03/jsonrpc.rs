@@ -398,24 +398,100 @@ async fn limits_and_required_extensions_give_v03_errors() {
 }
 
 #[tokio::test]
-async fn a_v03_notification_is_run_but_not_answered() {
+async fn a_v03_request_without_an_id_is_answered_under_a_null_id_with_200() {
     let server = serve(ProtocolVersions::BOTH).await;
     let context = crate::support::uuid();
-    let mut sent = message("quietly");
+    let mut sent = message("no id");
     sent["contextId"] = json!(context);
-    let body = json!({"jsonrpc": "2.0", "method": "message/send", "params": {"message": sent}});
-    let response = server
-        .send(
-            reqwest::Method::POST,
-            "/a2a",
-            &[("Content-Type", "application/json")],
-            Some(serde_json::to_vec(&body).unwrap()),
-        )
-        .await;
-    assert_eq!(response.status, 204);
-    assert!(response.body.is_empty());
+    let post = |body: Value| {
+        let server = &server;
+        async move {
+            server
+                .send(
+                    reqwest::Method::POST,
+                    "/a2a",
+                    &[("Content-Type", "application/json")],
+                    Some(serde_json::to_vec(&body).unwrap()),
+                )
+                .await
+        }
+    };
+    let response =
+        post(json!({"jsonrpc": "2.0", "method": "message/send", "params": {"message": sent}}))
+            .await;
+    assert_eq!(response.status, 200);
+    let answer = response.json();
+    assert_eq!(answer["id"], Value::Null, "{answer}");
+    assert_eq!(answer["result"]["kind"], "task", "{answer}");
     let listed = server
         .call("ListTasks", json!({"contextId": context}))
         .await;
     assert_eq!(listed["tasks"].as_array().unwrap().len(), 1, "{listed}");
+
+    // As the official v0.3 SDKs answer: the error, under a null id.
+    for (body, code) in [
+        (
+            json!({"jsonrpc": "2.0", "method": "tasks/get", "params": {"id": "nope"}}),
+            -32001,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "method": "tasks/get", "params": [1]}),
+            -32602,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "method": "message/send", "params": 5}),
+            -32600,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "method": "tasks/nope", "params": {}}),
+            -32601,
+        ),
+    ] {
+        let response = post(body.clone()).await;
+        assert_eq!(response.status, 200, "{body}");
+        let answer = response.json();
+        assert_eq!(answer["id"], Value::Null, "{body}: {answer}");
+        assert_eq!(answer["error"]["code"], code, "{body}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn tasks_send_is_an_alias_of_message_send_and_tasks_send_subscribe_of_message_stream() {
+    let server = serve(ProtocolVersions::BOTH).await;
+    let task = ok(
+        &server,
+        "tasks/send",
+        json!({"message": message("old name")}),
+    )
+    .await;
+    assert_eq!(task["kind"], "task", "{task}");
+    assert_eq!(task["status"]["state"], "completed", "{task}");
+    assert_eq!(
+        task["artifacts"][0]["parts"][0]["text"], "old name",
+        "{task}"
+    );
+
+    let response = server
+        .http
+        .post(server.url("/a2a"))
+        .json(
+            &json!({"jsonrpc": "2.0", "id": 9, "method": "tasks/sendSubscribe",
+            "params": {"message": message("streamed, old name")}}),
+        )
+        .send()
+        .await
+        .unwrap();
+    let events = super::events(response).await;
+    assert!(events.iter().all(|(_, data)| data["id"] == 9), "{events:?}");
+    let last = &events.last().unwrap().1;
+    assert_eq!(last["result"]["kind"], "status-update", "{events:?}");
+    assert_eq!(last["result"]["status"]["state"], "completed", "{events:?}");
+    assert_eq!(last["result"]["final"], true, "{events:?}");
+
+    // With v0.3 off, the old names are refused as v0.3 calls are: VersionNotSupported.
+    let off = serve(ProtocolVersions::V1_ONLY).await;
+    assert_eq!(
+        code(&off, "tasks/send", json!({"message": message("x")})).await,
+        -32009
+    );
 }

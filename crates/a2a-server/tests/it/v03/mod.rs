@@ -4,6 +4,7 @@
 //! members, and `protocol_versions` turning v0.3 off.
 
 mod jsonrpc;
+mod rejected;
 mod rest;
 
 use a2a_server::config::ProtocolVersions;

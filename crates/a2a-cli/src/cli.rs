@@ -50,6 +50,8 @@ enum Command {
     Test(Box<commands::test::TestArgs>),
     /// Open a web page for looking at an agent or gateway: its card, chat, tasks, calls and push deliveries.
     Inspect(Box<commands::inspect::InspectArgs>),
+    /// Offer A2A agents as tools to MCP hosts (Claude Desktop, VS Code, Cursor…), over stdio or HTTP.
+    Mcp(Box<commands::mcp::McpArgs>),
     /// Print a shell completion script: bash, zsh, fish, powershell or elvish.
     Completions(commands::completions::CompletionsArgs),
     /// Write the man pages of a2a and each of its subcommands into a directory.
@@ -168,6 +170,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Webhook(args) => runtime.block_on(commands::webhook::run(*args)),
         Command::Inspect(args) => runtime.block_on(commands::inspect::run(*args)),
         Command::Test(args) => runtime.block_on(commands::test::run(*args)),
+        Command::Mcp(args) => runtime.block_on(commands::mcp::run(*args)),
         Command::Completions(args) => {
             commands::completions::run(&args, Cli::command_with_variables())
         }

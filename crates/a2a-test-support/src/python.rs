@@ -86,6 +86,40 @@ pub fn interpreter_03() -> Option<PathBuf> {
     None
 }
 
+/// The virtualenv with the official MCP Python SDK (`mcp` 2.3.0), the host of `a2a mcp`'s
+/// interop tests, unless `A2A_MCP_PYTHON` says otherwise, under the workspace root.
+pub const VENV_MCP_PYTHON: &str = "target/mcp-sdk/bin/python";
+
+/// How to create the MCP virtualenv.
+const SETUP_MCP: &str = "bash .ci/run (or by hand, from the workspace root: \
+    python3 -m venv target/mcp-sdk && target/mcp-sdk/bin/python -m pip install 'mcp==2.3.0')";
+
+/// The interpreter of the virtualenv with the MCP Python SDK, or `None` (after a notice on
+/// stderr) to skip the test.
+///
+/// # Panics
+/// When there is none and [`is_ci`]: CI must run every interop test.
+#[must_use]
+pub fn mcp_interpreter() -> Option<PathBuf> {
+    let (python, origin) = match std::env::var_os("A2A_MCP_PYTHON") {
+        Some(path) => (PathBuf::from(path), "A2A_MCP_PYTHON"),
+        None => (
+            workspace_root().join(VENV_MCP_PYTHON),
+            "the default MCP venv",
+        ),
+    };
+    if python.is_file() {
+        return Some(python);
+    }
+    let missing = format!(
+        "the MCP Python SDK interpreter ({origin}, {}) does not exist; create it with {SETUP_MCP}",
+        python.display()
+    );
+    assert!(!is_ci(), "CI=true and {missing}");
+    eprintln!("skipping the MCP Python SDK interop test: {missing}");
+    None
+}
+
 /// The workspace's root directory.
 #[must_use]
 pub fn workspace_root() -> PathBuf {

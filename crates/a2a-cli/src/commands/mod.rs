@@ -10,6 +10,7 @@ pub(crate) mod get;
 pub(crate) mod inspect;
 pub(crate) mod list;
 pub(crate) mod man;
+pub(crate) mod mcp;
 pub(crate) mod push;
 pub(crate) mod send;
 pub(crate) mod serve;

@@ -39,6 +39,7 @@ mod gateway;
 mod inspect;
 mod inspect_cli;
 mod llm;
+mod mcp;
 mod metrics;
 mod operations;
 mod page_tokens;

@@ -148,7 +148,8 @@ pub(crate) async fn run(args: TestArgs) -> anyhow::Result<()> {
     };
     let outcome = a2a_conformance::run(&client.url, &options, &progress).await;
     if show_progress {
-        output::spinner_clear();
+        // The progress line holds a rule id and an interface URL: blank a wide line.
+        output::spinner_clear(100);
     }
     let report = match outcome {
         Ok(report) => report,

@@ -129,7 +129,8 @@ pub(crate) async fn run(args: TestArgs) -> anyhow::Result<()> {
     options.receiver_bind = args.receiver_bind;
     options.receiver_url.clone_from(&args.receiver_url);
     let show_progress = !client.json && std::io::stderr().is_terminal();
-    let progress = move |event: Progress<'_>| {
+    let widest = std::sync::atomic::AtomicUsize::new(0);
+    let progress = |event: Progress<'_>| {
         if !show_progress {
             return;
         }
@@ -139,17 +140,20 @@ pub(crate) async fn run(args: TestArgs) -> anyhow::Result<()> {
             result,
         } = event
         {
-            output::spinner_frame(&format!(
-                "\x1b[2K[{done}/{total}] {} {}",
+            let line = format!(
+                "[{done}/{total}] {} {}",
                 result.rule,
                 result.interface.as_deref().unwrap_or("")
-            ));
+            );
+            let width = widest
+                .fetch_max(line.len(), std::sync::atomic::Ordering::Relaxed)
+                .max(line.len());
+            output::spinner_frame(&format!("{line:width$}"));
         }
     };
     let outcome = a2a_conformance::run(&client.url, &options, &progress).await;
     if show_progress {
-        // The progress line holds a rule id and an interface URL: blank a wide line.
-        output::spinner_clear(100);
+        output::spinner_clear(widest.load(std::sync::atomic::Ordering::Relaxed));
     }
     let report = match outcome {
         Ok(report) => report,

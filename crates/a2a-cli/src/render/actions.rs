@@ -89,7 +89,7 @@ pub(crate) fn message_text(message: &Message) -> String {
         .parts
         .iter()
         .filter(|part| !actions::is_run_part(part))
-        .map(super::task::part)
+        .map(super::parts::part)
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -4,6 +4,7 @@
 pub(crate) mod actions;
 pub(crate) mod card;
 pub(crate) mod list;
+mod parts;
 mod stream;
 mod style;
 pub(crate) mod task;

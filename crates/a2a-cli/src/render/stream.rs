@@ -8,7 +8,7 @@ use a2a_types::{
     TaskState, TaskStatus,
 };
 
-use super::{Style, actions as shown, task};
+use super::{Style, actions as shown, parts, task};
 use crate::actions;
 
 /// How much the printer says.
@@ -82,7 +82,7 @@ impl StreamPrinter {
                             if self.repeats_draft(artifact) {
                                 continue;
                             }
-                            out.push_str(&self.agent_says(&task::parts(&artifact.parts)));
+                            out.push_str(&self.agent_says(&parts::parts(&artifact.parts)));
                         }
                         out.push_str(&self.chat_status(&snapshot.status));
                     }
@@ -142,7 +142,7 @@ impl StreamPrinter {
             self.open = Some((id.clone(), false));
             self.drafted = Some(String::new());
         }
-        let text: String = update.artifact.parts.iter().map(task::part).collect();
+        let text: String = update.artifact.parts.iter().map(parts::part).collect();
         if !text.is_empty() {
             if let Some((_, started)) = &mut self.open
                 && !*started
@@ -203,7 +203,7 @@ impl StreamPrinter {
                 } else if !*started && self.layout == Layout::Chat {
                     out.push(' ');
                 }
-                out.push_str(&task::part(part));
+                out.push_str(&parts::part(part));
                 *started = true;
                 self.text_open = is_text;
                 joins = false;

@@ -23,6 +23,7 @@ pub(super) const SERVE: &[(&str, Hint)] = &[
     ("protocol_binding", Hint::Example(r#""JSONRPC""#)),
     ("grpc_bind", Hint::Example(r#""127.0.0.1:50051""#)),
     ("grpc_public_url", Hint::Example(r#""agent.example:50051""#)),
+    ("cors_origins", Hint::Example(r#"["https://app.example"]"#)),
     (
         "allow_local_webhooks",
         Hint::With(r#"push_notifications = true"#),
@@ -37,6 +38,10 @@ pub(super) const SERVE: &[(&str, Hint)] = &[
     ),
     ("push_timeout", Hint::With(r#"push_notifications = true"#)),
     ("push_claim_ttl", Hint::With(r#"push_notifications = true"#)),
+    (
+        "max_push_configs_per_task",
+        Hint::With(r#"push_notifications = true"#),
+    ),
     (
         "push_signing_key",
         Hint::Example(r#""push-signing-key.pem""#),
@@ -121,6 +126,7 @@ pub(super) const SERVE: &[(&str, Hint)] = &[
 pub(super) const GATEWAY: &[(&str, Hint)] = &[
     ("metrics_bind", Hint::Example(r#""127.0.0.1:9091""#)),
     ("public_url", Hint::Example(r#""https://agent.example""#)),
+    ("metrics_bind", Hint::Example(r#""127.0.0.1:9091""#)),
     ("cors_origins", Hint::Example(r#"["https://app.example"]"#)),
     ("tls_cert", Hint::Example(r#""cert.pem""#)),
     ("tls_key", Hint::Example(r#""key.pem""#)),

@@ -18,7 +18,7 @@ pub enum AuthShape {
     OAuth2(String),
 }
 
-/// What a [`RecordingTransport`] knows about the connection it records for.
+/// What a [`RecordingTransport`](super::RecordingTransport) knows about the connection it records for.
 #[derive(Debug, Default)]
 pub struct RecordContext {
     /// The connection's id.

@@ -139,7 +139,7 @@ fn connect_timeout(args: &ClientArgs) -> std::time::Duration {
 
 /// `--cacert`, `--cert` and `--key`, read; `None` when none is given. Errors name the flag
 /// and the file, never what the file holds.
-fn tls_options(args: &ClientArgs) -> Result<Option<TlsOptions>, UsageError> {
+pub(crate) fn tls_options(args: &ClientArgs) -> Result<Option<TlsOptions>, UsageError> {
     if args.cacert.is_none() && args.cert.is_none() {
         return Ok(None);
     }

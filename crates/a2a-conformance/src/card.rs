@@ -1,11 +1,11 @@
 //! Rules on the Agent Card.
 //!
 //! Rules on the Agent Card: served at the well-known URI, its required members and their
-//! types, its interfaces and security schemes, caching headers, and its signatures.
+//! types, its interfaces and security schemes, and caching headers. Its signatures have a
+//! module of their own, `signatures`.
 
 use std::sync::Arc;
 
-use base64::Engine as _;
 use serde_json::Value;
 
 use crate::context::Context;
@@ -20,7 +20,6 @@ pub(crate) const RULES: &[Rule] = &[
     INTERFACES,
     SECURITY,
     CACHING,
-    SIGNATURES,
 ];
 
 rule!(SERVED, "card.served", Must, "8.2", Card, false,
@@ -35,10 +34,8 @@ rule!(SECURITY, "card.security-schemes", Must, "4.5", Card, false,
     "Every security scheme sets exactly one scheme kind with its required members, and every security requirement names a declared scheme." => security);
 rule!(CACHING, "card.caching", Should, "8.6.1", Card, false,
     "The card response carries Cache-Control with max-age, and an ETag." => caching);
-rule!(SIGNATURES, "card.signatures", Must, "8.4.2", Card, false,
-    "Each card signature (when present) has protected and signature members, and its protected header holds alg, kid and typ." => signatures);
 
-fn card_json(context: &Context) -> Result<&serde_json::Map<String, Value>, Outcome> {
+pub(crate) fn card_json(context: &Context) -> Result<&serde_json::Map<String, Value>, Outcome> {
     context
         .card
         .json
@@ -47,7 +44,7 @@ fn card_json(context: &Context) -> Result<&serde_json::Map<String, Value>, Outco
         .ok_or_else(|| Outcome::skip("the agent card is not a JSON object"))
 }
 
-fn card_failure(context: &Context, reason: String, expected: &str) -> Outcome {
+pub(crate) fn card_failure(context: &Context, reason: String, expected: &str) -> Outcome {
     Outcome::fail(reason)
         .with_text(
             &format!("GET {}", context.card.url),
@@ -420,45 +417,5 @@ async fn caching(context: Arc<Context>) -> Checked {
                 .with_text(&format!("GET {}", context.card.url), &shown.join("\n"))
                 .expected("Cache-Control: max-age=… and ETag"),
         )
-    }
-}
-
-async fn signatures(context: Arc<Context>) -> Checked {
-    let card = card_json(&context)?;
-    let Some(signatures) = card.get("signatures").and_then(Value::as_array) else {
-        return Err(Outcome::skip("the card is not signed"));
-    };
-    let mut problems = Vec::new();
-    for (index, signature) in signatures.iter().enumerate() {
-        let at = format!("signatures[{index}]");
-        if !signature.get("signature").is_some_and(Value::is_string) {
-            problems.push(format!("{at}.signature is missing"));
-        }
-        let Some(protected) = signature.get("protected").and_then(Value::as_str) else {
-            problems.push(format!("{at}.protected is missing"));
-            continue;
-        };
-        let header = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(protected.trim_end_matches('='))
-            .ok()
-            .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok());
-        let Some(header) = header else {
-            problems.push(format!("{at}.protected is not base64url of a JSON object"));
-            continue;
-        };
-        for member in ["alg", "kid", "typ"] {
-            if !header.get(member).is_some_and(Value::is_string) {
-                problems.push(format!("{at}'s protected header lacks {member}"));
-            }
-        }
-    }
-    if problems.is_empty() {
-        Ok(Outcome::pass())
-    } else {
-        Err(card_failure(
-            &context,
-            problems.join("; "),
-            "JWS signatures whose protected header has alg, kid and typ",
-        ))
     }
 }

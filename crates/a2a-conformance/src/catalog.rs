@@ -9,6 +9,7 @@ use crate::rule::Rule;
 pub fn rules() -> Vec<Rule> {
     [
         crate::card::RULES,
+        crate::signatures::RULES,
         crate::operations::RULES,
         crate::errors::RULES,
         crate::streaming::RULES,

@@ -39,11 +39,12 @@
 //! # Layout
 //!
 //! * `rule`, `outcome`: what a rule and a verdict are; `catalog`: every rule, in order.
-//! * One module per rule area: `card`, `operations`, `errors`, `streaming`, `listing`,
+//! * One module per rule area: `card`, `signatures`, `operations`, `errors`, `streaming`, `listing`,
 //!   `push`, `equivalence`, `versions`, `v03`.
 //! * `wire/`: one operation over one binding, answers as ProtoJSON; `expect`: the error each
 //!   binding must answer.
-//! * `context`: what a check is given; `receiver`: the webhook receiver.
+//! * `context`: what a check is given; `receiver`: the webhook receiver; `tls`: the extra
+//!   CAs and client certificate of every connection.
 //! * `runner`: the plan (rules × interfaces, filters), concurrency, timeouts, progress;
 //!   `glob`: `--filter` patterns.
 //! * `report/`: the report and its table, JSON, JUnit and Markdown forms.
@@ -63,7 +64,9 @@ mod receiver;
 pub mod report;
 mod rule;
 mod runner;
+mod signatures;
 mod streaming;
+mod tls;
 mod v03;
 mod versions;
 mod wire;

@@ -45,6 +45,9 @@ pub struct RunOptions {
     pub receiver_bind: SocketAddr,
     /// The receiver's URL as the agent reaches it, when not its bound address.
     pub receiver_url: Option<String>,
+    /// Extra certificate authorities to trust and a client certificate to present, on every
+    /// connection (HTTP and gRPC); the bundled and the system's roots are trusted anyway.
+    pub tls: Option<a2a_client::transport::TlsOptions>,
 }
 
 impl Default for RunOptions {
@@ -61,6 +64,7 @@ impl Default for RunOptions {
             concurrency: 16,
             receiver_bind: SocketAddr::from(([127, 0, 0, 1], 0)),
             receiver_url: None,
+            tls: None,
         }
     }
 }
@@ -116,11 +120,15 @@ pub async fn run(
     let started_at = a2a_types::Timestamp::now().to_string();
     let card_url =
         a2a_client::card_url(url, None).map_err(|error| RunError::Usage(error.to_string()))?;
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .connect_timeout(options.connect_timeout.min(options.timeout))
-        .build()
-        .map_err(|error| RunError::Usage(error.to_string()))?;
+    let client = crate::tls::http_client(
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(options.connect_timeout.min(options.timeout)),
+        options.tls.as_ref(),
+    )
+    .map_err(RunError::Usage)?
+    .build()
+    .map_err(|error| RunError::Usage(error.to_string()))?;
     let card = Arc::new(fetch_card(&client, &card_url, options).await?);
     let auth = match (&options.credentials, &card.card) {
         (Some(credentials), Some(typed)) => Some(
@@ -138,6 +146,7 @@ pub async fn run(
         client,
         auth,
         headers: options.headers.clone(),
+        tls: options.tls.clone(),
     };
     let (targets, interfaces) = targets(card.card.as_ref(), &card_url, &peer, options);
     let v1: Arc<Vec<Arc<Target>>> = Arc::new(

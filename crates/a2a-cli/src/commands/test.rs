@@ -86,12 +86,6 @@ pub(crate) async fn run(args: TestArgs) -> anyhow::Result<()> {
     if client.url.is_empty() {
         return Err(UsageError::new("a2a test needs the agent's URL (or --list)").into());
     }
-    if client.cacert.is_some() || client.cert.is_some() {
-        return Err(UsageError::new(
-            "a2a test does not take --cacert or --cert yet; it trusts the bundled Mozilla roots",
-        )
-        .into());
-    }
     if client.host.is_some() || client.port.is_some() {
         return Err(UsageError::new(
             "a2a test checks the interfaces as the card names them; --host and --port do not apply",
@@ -109,6 +103,7 @@ pub(crate) async fn run(args: TestArgs) -> anyhow::Result<()> {
     }
     let mut options = RunOptions::default();
     options.credentials = connection::credentials(client);
+    options.tls = connection::tls_options(client)?;
     options.headers = client.header_pairs()?;
     options.bindings = client
         .binding

@@ -382,3 +382,102 @@ async fn the_js_sdk_echo_agent_is_checked() {
     )
     .await;
 }
+
+/// A card signed with the test P-256 key (its header's `jku` set when given), altered after
+/// signing when `tamper`, served beside the key's JWK Set at the well-known URIs.
+async fn signed_card_agent(jku: Option<&str>, tamper: bool) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let pem = std::fs::read(format!(
+        "{}/../a2a-signature/tests/keys/p256.pem",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let key = a2a_signature::SigningKey::from_pem(pem).unwrap();
+    let mut card = json!({
+        "name": "Signed agent",
+        "description": "A card signed by the test key",
+        "supportedInterfaces": [{"url": base, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "version": "1.0.0",
+        "capabilities": {},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [],
+    });
+    let signature = a2a_signature::sign_card(card.as_object().unwrap(), &key, jku).unwrap();
+    card["signatures"] = json!([serde_json::to_value(signature).unwrap()]);
+    if tamper {
+        card["name"] = json!("Someone else's agent");
+    }
+    let jwks = serde_json::to_value(a2a_signature::jwk_set([key.public_jwk()])).unwrap();
+    let app = axum::Router::new()
+        .route(
+            "/.well-known/agent-card.json",
+            get(move || async move { axum::Json(card) }),
+        )
+        .route(
+            "/.well-known/jwks.json",
+            get(move || async move { axum::Json(jwks) }),
+        );
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    base
+}
+
+/// The verdict and reason of `rule` when `a2a test` checks only it at `url`.
+async fn one_rule(url: String, rule: &str) -> (String, String) {
+    let (code, stdout, stderr) =
+        a2a_test(vec![url, "--json".into(), "--filter".into(), rule.into()]).await;
+    assert!(matches!(code, Some(0 | 1)), "exit {code:?}: {stderr}");
+    let report: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("not JSON: {stdout}\n{stderr}"));
+    let found = results(&report, rule);
+    assert_eq!(found.len(), 1, "{report:#}");
+    (
+        found[0]["verdict"].as_str().unwrap().to_owned(),
+        found[0]["reason"].as_str().unwrap_or_default().to_owned(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn card_signatures_are_verified_with_the_published_key_and_a_tampered_card_fails() {
+    // Our server, signing its card: the signature verifies with its /.well-known/jwks.json.
+    let key = format!(
+        "{}/../a2a-signature/tests/keys/p256.pem",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let server = Server::start(&["--agent", "conformance", "--card-signing-key", &key]);
+    assert_eq!(
+        one_rule(server.url.clone(), "card.signature-verifies")
+            .await
+            .0,
+        "PASS"
+    );
+    assert_eq!(
+        one_rule(server.url.clone(), "card.signatures").await.0,
+        "PASS"
+    );
+
+    // A card changed after it was signed.
+    let tampered = signed_card_agent(None, true).await;
+    let (verdict, reason) = one_rule(tampered.clone(), "card.signature-verifies").await;
+    assert_eq!(verdict, "FAIL", "{reason}");
+    assert!(reason.contains("does not match the card"), "{reason}");
+    // Its structure is still right: only the verification rule fails.
+    assert_eq!(one_rule(tampered, "card.signatures").await.0, "PASS");
+
+    // The same card untouched verifies, with the key at its jku as at the default.
+    let intact = signed_card_agent(Some("/.well-known/jwks.json"), false).await;
+    assert_eq!(one_rule(intact, "card.signature-verifies").await.0, "PASS");
+
+    // A jku naming a key set that is not there.
+    let lost = signed_card_agent(Some("/keys/gone.json"), false).await;
+    let (verdict, reason) = one_rule(lost, "card.signature-verifies").await;
+    assert_eq!(verdict, "FAIL", "{reason}");
+    assert!(reason.contains("HTTP 404"), "{reason}");
+
+    // An unsigned card: nothing to verify.
+    let plain = Server::start(&["--agent", "conformance"]);
+    let (verdict, reason) = one_rule(plain.url.clone(), "card.signature-verifies").await;
+    assert_eq!(verdict, "SKIP", "{reason}");
+    assert!(reason.contains("not signed"), "{reason}");
+}

@@ -270,3 +270,61 @@ fn the_operating_system_certificate_store_is_trusted_without_cacert() {
         assert!(output.status.success(), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn a2a_test_checks_an_agent_behind_mutual_tls_on_every_binding() {
+    let pki = pki();
+    let server = pki.serve(&[
+        "--agent",
+        "conformance",
+        "--client-ca",
+        &pki.ca,
+        "--grpc-bind",
+        "127.0.0.1:0",
+    ]);
+    let output = run(&[
+        "test",
+        &server.url,
+        "--json",
+        "--read-only",
+        "--filter",
+        "card.served",
+        "--filter",
+        "errors.task-not-found",
+        "--cacert",
+        &pki.ca,
+        "--cert",
+        &pki.client_cert,
+        "--key",
+        &pki.client_key,
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let passed: Vec<String> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|result| result["verdict"] == "PASS")
+        .map(|result| {
+            format!(
+                "{} {}",
+                result["rule"].as_str().unwrap(),
+                result["interface"]
+            )
+        })
+        .collect();
+    for binding in ["JSONRPC", "HTTP+JSON", "GRPC"] {
+        assert!(
+            passed
+                .iter()
+                .any(|line| line.starts_with("errors.task-not-found") && line.contains(binding)),
+            "{binding} not checked over TLS: {passed:?}\n{stdout}"
+        );
+    }
+
+    // Without the CA the agent's certificate is not trusted: unreachable, exit 3.
+    let untrusted = run(&["test", &server.url, "--read-only"]);
+    assert_eq!(untrusted.status.code(), Some(3));
+}

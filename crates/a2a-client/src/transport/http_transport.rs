@@ -159,13 +159,17 @@ impl TlsOptions {
         self.roots.is_empty() && self.identity.is_none()
     }
 
-    /// The PEM texts of the extra CAs, as given.
-    pub(crate) fn root_pems(&self) -> &[Bytes] {
+    /// The PEM texts of the extra CAs, as given, for a TLS stack of the caller's own (a
+    /// gRPC channel, another HTTP client).
+    #[must_use]
+    pub fn root_pems(&self) -> &[Bytes] {
         &self.root_pems
     }
 
-    /// The PEM text of the client certificate and its key, as given.
-    pub(crate) fn identity_pem(&self) -> Option<&Bytes> {
+    /// The PEM text of the client certificate and its key, as given, for a TLS stack of the
+    /// caller's own. It holds the private key: keep it out of logs and errors.
+    #[must_use]
+    pub fn identity_pem(&self) -> Option<&Bytes> {
         self.identity_pem.as_ref()
     }
 }

@@ -47,7 +47,7 @@ impl GrpcWire {
             .connect_timeout(connect);
         if address.scheme() == "https" {
             endpoint = endpoint
-                .tls_config(tonic::transport::ClientTlsConfig::new().with_enabled_roots())
+                .tls_config(crate::tls::grpc(peer.tls.as_ref()))
                 .map_err(|error| format!("cannot set up TLS for {address}: {error}"))?;
         }
         Ok(Self {

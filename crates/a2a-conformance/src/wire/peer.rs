@@ -15,6 +15,9 @@ pub(crate) struct HttpPeer {
     pub(crate) client: reqwest::Client,
     pub(crate) auth: Option<RequestAuth>,
     pub(crate) headers: Vec<(HeaderName, HeaderValue)>,
+    /// The extra CAs and the client certificate, for the gRPC channels (the HTTP client
+    /// has them already).
+    pub(crate) tls: Option<a2a_client::transport::TlsOptions>,
 }
 
 impl HttpPeer {

@@ -45,62 +45,7 @@ fn check<T: Wire>(json: Value) -> Result<Outcome, String> {
 }
 
 /// Each fixture directory with a protobuf counterpart.
-const TYPES: &[(&str, Check)] = &[
-    ("Task", check::<Task>),
-    ("TaskStatus", check::<TaskStatus>),
-    ("Message", check::<Message>),
-    ("Part", check::<Part>),
-    ("Artifact", check::<Artifact>),
-    ("TaskStatusUpdateEvent", check::<TaskStatusUpdateEvent>),
-    ("TaskArtifactUpdateEvent", check::<TaskArtifactUpdateEvent>),
-    ("StreamResponse", check::<StreamResponse>),
-    ("SendMessageResponse", check::<SendMessageResponse>),
-    ("SendMessageRequest", check::<SendMessageRequest>),
-    (
-        "SendMessageConfiguration",
-        check::<SendMessageConfiguration>,
-    ),
-    ("GetTaskRequest", check::<GetTaskRequest>),
-    ("ListTasksRequest", check::<ListTasksRequest>),
-    ("ListTasksResponse", check::<ListTasksResponse>),
-    ("CancelTaskRequest", check::<CancelTaskRequest>),
-    ("SubscribeToTaskRequest", check::<SubscribeToTaskRequest>),
-    (
-        "TaskPushNotificationConfig",
-        check::<TaskPushNotificationConfig>,
-    ),
-    (
-        "GetTaskPushNotificationConfigRequest",
-        check::<GetTaskPushNotificationConfigRequest>,
-    ),
-    (
-        "DeleteTaskPushNotificationConfigRequest",
-        check::<DeleteTaskPushNotificationConfigRequest>,
-    ),
-    (
-        "ListTaskPushNotificationConfigsRequest",
-        check::<ListTaskPushNotificationConfigsRequest>,
-    ),
-    (
-        "ListTaskPushNotificationConfigsResponse",
-        check::<ListTaskPushNotificationConfigsResponse>,
-    ),
-    (
-        "GetExtendedAgentCardRequest",
-        check::<GetExtendedAgentCardRequest>,
-    ),
-    ("AuthenticationInfo", check::<AuthenticationInfo>),
-    ("AgentCard", check::<AgentCard>),
-    ("AgentInterface", check::<AgentInterface>),
-    ("AgentProvider", check::<AgentProvider>),
-    ("AgentCapabilities", check::<AgentCapabilities>),
-    ("AgentExtension", check::<AgentExtension>),
-    ("AgentSkill", check::<AgentSkill>),
-    ("AgentCardSignature", check::<AgentCardSignature>),
-    ("SecurityRequirement", check::<SecurityRequirement>),
-    ("SecurityScheme", check::<SecurityScheme>),
-    ("OAuthFlows", check::<OAuthFlows>),
-];
+const TYPES: &[(&str, Check)] = crate::fixture_types::fixture_types!(check);
 
 /// Fixture directories with no protobuf counterpart: error bodies of the JSON bindings.
 /// (`JsonRpcRequest` and `JsonRpcResponse` are not here: their params and results are

@@ -5,6 +5,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 mod descriptor;
+/// The fixture type table, shared with a2a-types' golden tests.
+#[path = "../../../a2a-types/tests/it/fixture_types.rs"]
+mod fixture_types;
 mod golden;
 mod losses;
 mod refusals;

@@ -29,66 +29,8 @@ fn through<T: DeserializeOwned + Serialize>(value: Value) -> Result<Value, Strin
 type RoundTrip = fn(Value) -> Result<Value, String>;
 
 /// Every data-model type a fixture directory may name, with its round trip.
-const DATA_MODEL: &[(&str, RoundTrip)] = &[
-    ("Task", through::<Task>),
-    ("TaskStatus", through::<TaskStatus>),
-    ("Message", through::<Message>),
-    ("Part", through::<Part>),
-    ("Artifact", through::<Artifact>),
-    ("TaskStatusUpdateEvent", through::<TaskStatusUpdateEvent>),
-    (
-        "TaskArtifactUpdateEvent",
-        through::<TaskArtifactUpdateEvent>,
-    ),
-    ("StreamResponse", through::<StreamResponse>),
-    ("SendMessageResponse", through::<SendMessageResponse>),
-    ("SendMessageRequest", through::<SendMessageRequest>),
-    (
-        "SendMessageConfiguration",
-        through::<SendMessageConfiguration>,
-    ),
-    ("GetTaskRequest", through::<GetTaskRequest>),
-    ("ListTasksRequest", through::<ListTasksRequest>),
-    ("ListTasksResponse", through::<ListTasksResponse>),
-    ("CancelTaskRequest", through::<CancelTaskRequest>),
-    ("SubscribeToTaskRequest", through::<SubscribeToTaskRequest>),
-    (
-        "TaskPushNotificationConfig",
-        through::<TaskPushNotificationConfig>,
-    ),
-    (
-        "GetTaskPushNotificationConfigRequest",
-        through::<GetTaskPushNotificationConfigRequest>,
-    ),
-    (
-        "DeleteTaskPushNotificationConfigRequest",
-        through::<DeleteTaskPushNotificationConfigRequest>,
-    ),
-    (
-        "ListTaskPushNotificationConfigsRequest",
-        through::<ListTaskPushNotificationConfigsRequest>,
-    ),
-    (
-        "ListTaskPushNotificationConfigsResponse",
-        through::<ListTaskPushNotificationConfigsResponse>,
-    ),
-    (
-        "GetExtendedAgentCardRequest",
-        through::<GetExtendedAgentCardRequest>,
-    ),
-    ("AuthenticationInfo", through::<AuthenticationInfo>),
-    ("AgentCard", through::<AgentCard>),
-    ("AgentInterface", through::<AgentInterface>),
-    ("AgentProvider", through::<AgentProvider>),
-    ("AgentCapabilities", through::<AgentCapabilities>),
-    ("AgentExtension", through::<AgentExtension>),
-    ("AgentSkill", through::<AgentSkill>),
-    ("AgentCardSignature", through::<AgentCardSignature>),
-    ("SecurityRequirement", through::<SecurityRequirement>),
-    ("SecurityScheme", through::<SecurityScheme>),
-    ("OAuthFlows", through::<OAuthFlows>),
-    ("Empty", through::<Empty>),
-];
+const DATA_MODEL: &[(&str, RoundTrip)] =
+    crate::fixture_types::fixture_types!(through, ("Empty", through::<Empty>));
 
 /// The result type of each method's success response, for `JsonRpcResponse/<Method>--*`.
 fn method_result(method: &str) -> Option<RoundTrip> {

@@ -4,4 +4,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 mod chunk;
+mod fixture_types;
 mod golden;

@@ -9,7 +9,7 @@ use http::StatusCode;
 use serde_json::Value;
 
 use super::super::dispatch::Params;
-use super::super::routes::Bindings;
+use super::super::state::Bindings;
 use super::super::{Endpoint, response, sse};
 use super::Answer;
 use crate::handler::CallContext;

@@ -11,7 +11,7 @@ use axum::response::Response;
 use http::{Method as HttpMethod, StatusCode};
 use serde_json::{Map, Value};
 
-use super::super::routes::Bindings;
+use super::super::state::Bindings;
 use super::super::{Endpoint, body, call, media, response, sse};
 use super::{Answer, proto};
 use crate::handler::CallContext;

@@ -341,7 +341,8 @@ impl A2aServerBuilder {
             ))
         });
         let executor =
-            crate::hooks::with_extensions(self.executor, &self.card, self.hooks.extensions)?;
+            crate::hooks::with_extensions(self.executor, &self.card, self.hooks.extensions)
+                .map_err(|uri| ConfigError::UndeclaredExtension { uri })?;
         let versions = self.config.protocol_versions;
         let mut engine = Engine::new(store, cluster, self.config, push, executor);
         engine.subscribers = self.hooks.subscribers;

@@ -14,6 +14,7 @@ use crate::config::ServerConfig;
 use crate::cors::CorsPolicy;
 use crate::executor::AgentExecutor;
 use crate::handler::RequestHandler;
+use crate::metrics_page::MetricsRender;
 use crate::push::address::{Resolve, SystemResolver};
 use crate::push::delivery::Dispatcher;
 use crate::push::signing::{self, PushSigner};
@@ -148,29 +149,6 @@ pub struct A2aServerBuilder {
     metrics: Option<MetricsRender>,
     /// Set by the methods of [`crate::hooks`].
     pub(crate) hooks: crate::hooks::Hooks,
-}
-
-/// Renders the metrics page (`GET /metrics`), e.g. a Prometheus exporter's handle.
-#[derive(Clone)]
-pub struct MetricsRender(Arc<dyn Fn() -> String + Send + Sync>);
-
-impl MetricsRender {
-    /// A page made by `render` on each scrape.
-    pub fn new(render: impl Fn() -> String + Send + Sync + 'static) -> Self {
-        Self(Arc::new(render))
-    }
-
-    /// The page now.
-    #[must_use]
-    pub fn render(&self) -> String {
-        (self.0)()
-    }
-}
-
-impl std::fmt::Debug for MetricsRender {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("MetricsRender(..)")
-    }
 }
 
 impl std::fmt::Debug for A2aServerBuilder {
@@ -363,7 +341,8 @@ impl A2aServerBuilder {
             ))
         });
         let executor =
-            crate::hooks::with_extensions(self.executor, &self.card, self.hooks.extensions)?;
+            crate::hooks::with_extensions(self.executor, &self.card, self.hooks.extensions)
+                .map_err(|uri| ConfigError::UndeclaredExtension { uri })?;
         let versions = self.config.protocol_versions;
         let mut engine = Engine::new(store, cluster, self.config, push, executor);
         engine.subscribers = self.hooks.subscribers;

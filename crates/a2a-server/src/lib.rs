@@ -107,6 +107,7 @@ pub mod handler;
 pub mod health;
 pub mod hooks;
 pub mod metrics;
+mod metrics_page;
 mod percent;
 pub mod push;
 pub mod store;
@@ -115,8 +116,9 @@ pub mod trace;
 mod turn;
 
 pub use self::binding::{BindingKind, Endpoint, WELL_KNOWN_CARD_PATH};
-pub use self::builder::{A2aServer, A2aServerBuilder, ConfigError, MetricsRender};
+pub use self::builder::{A2aServer, A2aServerBuilder, ConfigError};
 pub use self::config::ServerConfig;
 pub use self::events::{DEFAULT_QUEUE_CAPACITY, EventBus, EventReceiver, TaskEvent};
 pub use self::executor::{AgentExecutor, ExecutorError, RequestContext, TaskUpdater};
 pub use self::handler::{CallContext, RequestHandler};
+pub use self::metrics_page::MetricsRender;

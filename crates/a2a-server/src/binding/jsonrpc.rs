@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::call::{self, resolve_tenant};
 use super::dispatch::{Outcome, Params};
-use super::routes::Bindings;
+use super::state::Bindings;
 use super::{Endpoint, body, media, response, sse, v03};
 use crate::handler::{CallContext, EventStream};
 

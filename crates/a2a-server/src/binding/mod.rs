@@ -18,6 +18,7 @@ mod rest_query;
 mod rest_route;
 mod routes;
 mod sse;
+mod state;
 mod v03;
 
 use a2a_types::error::RestStatusProfile;
@@ -63,7 +64,7 @@ pub(crate) struct RouterOptions {
     /// Where the push signer's JWK Set is served: `/.well-known/jwks.json` under the base path.
     pub(crate) jwks_path: String,
     /// Renders `GET /metrics`, when served.
-    pub(crate) metrics: Option<crate::builder::MetricsRender>,
+    pub(crate) metrics: Option<crate::metrics_page::MetricsRender>,
 }
 
 pub(crate) use self::path::{join_paths, normalize_path, router, url_path};

@@ -21,7 +21,7 @@ use super::media;
 use super::response::{self, RestErrors};
 use super::rest_query::{self, Query};
 use super::rest_route::{self, Miss, Operation};
-use super::routes::Bindings;
+use super::state::Bindings;
 use super::{Endpoint, body, sse, v03};
 use crate::handler::{CallContext, EventStream};
 

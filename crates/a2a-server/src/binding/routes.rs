@@ -3,10 +3,8 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::time::Duration;
 
 use a2a_types::A2aError;
-use a2a_types::error::RestStatusProfile;
 use axum::extract::Request;
 use axum::response::{IntoResponse as _, Response};
 use axum::routing::any;
@@ -16,29 +14,12 @@ use a2a_types::jsonrpc::RequestId;
 use http::request::Parts;
 
 use super::call::Authenticated;
-use super::card::CardRoute;
-use super::jwks::JwksRoute;
 use super::response::{self, RestErrors};
+use super::state::Bindings;
 use super::{BindingKind, Endpoint, RouterOptions, jsonrpc, media, rest, v03};
 use crate::auth::AuthFailure;
 use crate::handler::RequestHandler;
 use crate::health::{self, Probe};
-
-/// What every route shares.
-#[derive(Debug)]
-pub(super) struct Bindings {
-    pub(super) handler: RequestHandler,
-    pub(super) max_body_bytes: usize,
-    pub(super) profile: RestStatusProfile,
-    /// How often idle SSE streams get a keep-alive comment.
-    pub(super) sse_keepalive: Duration,
-    card: CardRoute,
-    card_path: String,
-    /// The push signer's public keys, when one is configured.
-    jwks: Option<JwksRoute>,
-    metrics: Option<crate::builder::MetricsRender>,
-    endpoints: Vec<Endpoint>,
-}
 
 /// The router for `endpoints` and the card.
 pub(super) fn build(
@@ -46,21 +27,7 @@ pub(super) fn build(
     endpoints: &[Endpoint],
     options: &RouterOptions,
 ) -> axum::Router {
-    let bindings = Arc::new(Bindings {
-        card: CardRoute::new(handler.card(), handler.config().card_max_age),
-        sse_keepalive: handler.sse_keepalive(),
-        handler,
-        max_body_bytes: options.max_body_bytes,
-        profile: options.rest_status_profile,
-        card_path: options.card_path.clone(),
-        jwks: JwksRoute::new(
-            options.jwks_path.clone(),
-            options.push_signer.as_ref(),
-            options.card_jwk.as_ref(),
-        ),
-        metrics: options.metrics.clone(),
-        endpoints: endpoints.to_vec(),
-    });
+    let bindings = Arc::new(Bindings::new(handler, endpoints, options));
     let mut patterns = BTreeSet::new();
     patterns.insert(health::HEALTHZ_PATH.to_owned());
     patterns.insert(health::READYZ_PATH.to_owned());

@@ -2,6 +2,7 @@
 
 use a2a_types::{A2aError, ListTasksRequest, ListTasksResponse, TaskState, Timestamp};
 
+use super::page_token::{KEY_NAME, PageTokens};
 use super::{CallContext, RequestHandler, history_length, tenant_of, trim_history};
 use crate::store::{TaskQuery, TaskScope};
 
@@ -103,5 +104,28 @@ impl RequestHandler {
             page_size: i32::try_from(page_size).unwrap_or(i32::MAX),
             total_size: i32::try_from(page.total_size).unwrap_or(i32::MAX),
         })
+    }
+}
+
+impl RequestHandler {
+    /// The page-token signer, made once: with the configured key; else with the key the
+    /// store shares among every instance over it (made once and kept, so a token from one
+    /// instance pages on another and after a restart); else, for a store only this process
+    /// sees, a random key of this process.
+    ///
+    /// # Errors
+    /// InternalError when the store cannot give its key (tried again at the next call).
+    pub(super) async fn page_tokens(&self) -> Result<&PageTokens, A2aError> {
+        let engine = &self.inner.engine;
+        self.inner
+            .page_tokens
+            .get_or_try_init(|| async {
+                if let Some(key) = &engine.config().page_token_key {
+                    return Ok(PageTokens::new(Some(key.clone())));
+                }
+                let shared = engine.shared_secret(KEY_NAME).await?;
+                Ok(PageTokens::new(shared))
+            })
+            .await
     }
 }

@@ -16,7 +16,9 @@ mod send_message;
 mod send_streaming;
 mod setup;
 mod stream;
+mod stream_event;
 mod stream_hooks;
+mod stream_registry;
 mod subscribe;
 
 use std::sync::Arc;
@@ -27,7 +29,7 @@ pub use self::call::{CallContext, parse_extension_list};
 pub(crate) use self::headers::CredentialNames;
 pub use self::headers::RequestHeaders;
 use self::request::{history_length, tenant_of, trim_history};
-pub use self::stream::{EventStream, StreamEvent};
+pub use self::stream_event::{EventStream, StreamEvent};
 use crate::auth::Authenticator;
 use crate::turn::Engine;
 
@@ -61,5 +63,5 @@ struct Inner {
     /// Told about each stream (see [`crate::hooks::StreamHooks`]).
     stream_hooks: Option<Arc<dyn crate::hooks::StreamHooks>>,
     /// The open streams of each task.
-    streams: stream_hooks::StreamRegistry,
+    streams: stream_registry::StreamRegistry,
 }

@@ -11,7 +11,6 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
-use super::RequestHandler;
 use crate::store::{TaskCursor, TaskQuery, TaskScope};
 
 type HmacSha256 = Hmac<Sha256>;
@@ -119,29 +118,6 @@ impl PageTokens {
             .verify_slice(&mac)
             .map_err(|_| invalid())?;
         Ok(cursor)
-    }
-}
-
-impl RequestHandler {
-    /// The page-token signer, made once: with the configured key; else with the key the
-    /// store shares among every instance over it (made once and kept, so a token from one
-    /// instance pages on another and after a restart); else, for a store only this process
-    /// sees, a random key of this process.
-    ///
-    /// # Errors
-    /// InternalError when the store cannot give its key (tried again at the next call).
-    pub(super) async fn page_tokens(&self) -> Result<&PageTokens, A2aError> {
-        let engine = &self.inner.engine;
-        self.inner
-            .page_tokens
-            .get_or_try_init(|| async {
-                if let Some(key) = &engine.config().page_token_key {
-                    return Ok(PageTokens::new(Some(key.clone())));
-                }
-                let shared = engine.shared_secret(KEY_NAME).await?;
-                Ok(PageTokens::new(shared))
-            })
-            .await
     }
 }
 

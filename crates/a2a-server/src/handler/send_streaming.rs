@@ -6,7 +6,8 @@ use std::sync::Arc;
 use a2a_types::{A2aError, SendMessageRequest, StreamResponse, TaskId};
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
-use super::stream::{Backfill, EventStream, Refusal, StreamEvent, chain_turn, ends_stream, lagged};
+use super::stream::{Backfill, Refusal, chain_turn, ends_stream, lagged};
+use super::stream_event::{EventStream, StreamEvent};
 use super::{CallContext, RequestHandler, trim_history};
 use crate::turn::TurnView;
 

@@ -30,7 +30,7 @@ impl RequestHandler {
                 authorizer: None,
                 return_immediately: None,
                 stream_hooks: None,
-                streams: super::stream_hooks::StreamRegistry::default(),
+                streams: super::stream_registry::StreamRegistry::default(),
             }),
         }
     }

@@ -3,7 +3,6 @@
 //! reader that falls behind. The SSE framing is the bindings' job.
 
 use std::collections::VecDeque;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,23 +12,10 @@ use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::watch;
 
 use super::RequestHandler;
+use super::stream_event::StreamEvent;
 use crate::events::{DRAFT_SEQUENCE, EventReceiver, TaskEvent};
 use crate::store::TaskScope;
 use crate::turn::{Engine, TurnView};
-
-/// One element of an event stream: the event and, when it came from the task's event bus,
-/// its sequence number within the task (the SSE `id:`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct StreamEvent {
-    /// The task's event sequence number; `None` for snapshots and replies made for this
-    /// stream alone.
-    pub sequence: Option<u64>,
-    /// The event.
-    pub response: StreamResponse,
-}
-
-/// The events of a stream. An `Err` item ends it: the binding sends it as an error frame.
-pub type EventStream = Pin<Box<dyn Stream<Item = Result<StreamEvent, A2aError>> + Send>>;
 
 /// Whether a stream attached to a turn ends with the turn's refusal as an error item. Only
 /// the stream of the request that started the turn does: to anyone else the refused message

@@ -1,78 +1,17 @@
-//! The stream hooks ([`crate::hooks::StreamHooks`]) and the per-task stream registry: each
-//! stream of SendStreamingMessage and SubscribeToTask is counted under its task, can be closed
+//! The stream hooks ([`crate::hooks::StreamHooks`]) around each stream of SendStreamingMessage
+//! and SubscribeToTask: it is counted under its task in the stream registry, can be closed
 //! with the task's other streams, and reports its subscription, events and end.
 
-use std::collections::HashMap;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use a2a_types::{A2aError, StreamResponse, TaskId};
 use futures::Stream;
-use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
+use tokio_util::sync::WaitForCancellationFutureOwned;
 
 use super::{CallContext, EventStream, RequestHandler, StreamEvent};
 use crate::hooks::StreamHooks;
-
-/// The open streams of each task: how many, and the token that closes them.
-#[derive(Debug, Default)]
-pub(super) struct StreamRegistry {
-    tasks: Mutex<HashMap<TaskId, Streams>>,
-}
-
-#[derive(Debug)]
-struct Streams {
-    count: usize,
-    close: CancellationToken,
-    /// Tells a closed generation of streams from the streams that opened after the close.
-    generation: u64,
-}
-
-impl StreamRegistry {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<TaskId, Streams>> {
-        self.tasks.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Counts one more stream of `task_id`; its close token and generation.
-    fn open(&self, task_id: &TaskId) -> (CancellationToken, u64) {
-        static GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let mut tasks = self.lock();
-        let streams = tasks.entry(task_id.clone()).or_insert_with(|| Streams {
-            count: 0,
-            close: CancellationToken::new(),
-            generation: GENERATION.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-        });
-        streams.count += 1;
-        (streams.close.clone(), streams.generation)
-    }
-
-    /// Counts one stream of `task_id` less (unless its generation was closed already).
-    fn closed(&self, task_id: &TaskId, generation: u64) {
-        let mut tasks = self.lock();
-        if let Some(streams) = tasks.get_mut(task_id)
-            && streams.generation == generation
-        {
-            streams.count = streams.count.saturating_sub(1);
-            if streams.count == 0 {
-                tasks.remove(task_id);
-            }
-        }
-    }
-
-    fn close_all(&self, task_id: &TaskId) -> usize {
-        match self.lock().remove(task_id) {
-            Some(streams) => {
-                streams.close.cancel();
-                streams.count
-            }
-            None => 0,
-        }
-    }
-
-    fn count(&self, task_id: &TaskId) -> usize {
-        self.lock().get(task_id).map_or(0, |streams| streams.count)
-    }
-}
 
 impl RequestHandler {
     /// Ends every open stream (SendStreamingMessage, SubscribeToTask) of `task_id` in this

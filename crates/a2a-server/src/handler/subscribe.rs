@@ -8,7 +8,8 @@ use a2a_types::{A2aError, StreamResponse, SubscribeToTaskRequest, TaskState};
 use futures::{Stream, StreamExt as _};
 use tokio::sync::watch;
 
-use super::stream::{Backfill, Ending, EventStream, Refusal, StreamEvent, TurnEvents, turn_events};
+use super::stream::{Backfill, Ending, Refusal, TurnEvents, turn_events};
+use super::stream_event::{EventStream, StreamEvent};
 use super::{CallContext, RequestHandler, tenant_of};
 use crate::store::TaskScope;
 use crate::turn::{Subscription, TurnView};

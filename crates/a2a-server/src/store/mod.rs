@@ -3,6 +3,7 @@
 //! every implementation must pass.
 
 mod failure;
+mod fold;
 mod memory;
 mod push;
 mod query;
@@ -11,9 +12,10 @@ mod scope;
 #[cfg(any(test, feature = "store-conformance"))]
 pub mod conformance;
 
-use a2a_types::{StreamResponse, Task, TaskArtifactUpdateEvent, TaskId};
+use a2a_types::{StreamResponse, Task, TaskId};
 use async_trait::async_trait;
 
+pub use self::fold::fold_artifact_update;
 pub use self::memory::{InMemoryTaskStore, InMemoryTaskStoreConfig};
 pub use self::push::{
     ClaimedWebhook, DEFAULT_MAX_PUSH_CONFIGS_PER_TASK, DeliveryProgress, InMemoryPushConfigStore,
@@ -106,33 +108,6 @@ pub enum StoreError {
     /// The backend failed; the cause is chained and must never reach a client.
     #[error("task store backend failed")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
-}
-
-/// Applies one artifact-update event to `task`, as the turn that made it did: a new
-/// artifact id is added; with `append`, the parts (and metadata entries) of the event join
-/// the artifact of the same id; without it, the event's artifact replaces it.
-///
-/// A store that keeps artifact chunks as events ([`TaskStore::append`]) folds them into the
-/// last whole copy with this, in log order, when it reads the task.
-pub fn fold_artifact_update(task: &mut Task, event: &TaskArtifactUpdateEvent) {
-    let artifact = &event.artifact;
-    let existing = task
-        .artifacts
-        .iter_mut()
-        .find(|known| known.artifact_id == artifact.artifact_id);
-    match (existing, event.append) {
-        (Some(known), true) => {
-            known.parts.extend(artifact.parts.iter().cloned());
-            if let Some(metadata) = &artifact.metadata {
-                let target = known.metadata.get_or_insert_with(a2a_types::Metadata::new);
-                for (key, value) in metadata {
-                    target.insert(key.clone(), value.clone());
-                }
-            }
-        }
-        (Some(known), false) => *known = artifact.clone(),
-        (None, _) => task.artifacts.push(artifact.clone()),
-    }
 }
 
 /// Durable or in-memory storage of tasks.

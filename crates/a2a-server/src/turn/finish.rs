@@ -7,9 +7,11 @@ use a2a_types::{A2aError, TaskState};
 use futures::FutureExt as _;
 
 use super::apply::apply_change;
+use super::engine::Engine;
 use super::run::Turn;
 use crate::executor::Change;
 use crate::executor::{ExecutorError, Update};
+use crate::hooks::TaskFailure;
 
 /// How long an executor may go on after its cancellation fired before its future is dropped.
 /// The executor contract asks it to return soon after; this bounds one that does not, so its
@@ -18,7 +20,7 @@ pub(super) const CANCELED_EXECUTOR_GRACE: Duration = Duration::from_secs(5);
 
 /// How the executor's future settled.
 #[derive(Debug)]
-pub(crate) enum Outcome {
+pub(super) enum Outcome {
     Returned(Result<(), ExecutorError>),
     Panicked,
     TimedOut,
@@ -124,7 +126,7 @@ impl Turn {
                 )
             }
         };
-        let failure = crate::hooks::reword_failure(&self.engine, &self.task_id, &outcome, failure);
+        let failure = reword_failure(&self.engine, &self.task_id, &outcome, failure);
         self.finish_failed(failure).await;
     }
 
@@ -234,4 +236,24 @@ impl Turn {
             self.end(|_| {});
         }
     }
+}
+
+/// The failure text of `outcome`: `default`, unless the hook rewords it.
+fn reword_failure(
+    engine: &Engine,
+    task_id: &a2a_types::TaskId,
+    outcome: &Outcome,
+    default: String,
+) -> String {
+    let Some(hook) = &engine.failure_message else {
+        return default;
+    };
+    let failure = match outcome {
+        Outcome::Returned(Ok(())) => TaskFailure::NothingDone,
+        Outcome::Returned(Err(error)) => TaskFailure::Executor(error),
+        Outcome::Panicked => TaskFailure::Panicked,
+        Outcome::TimedOut => TaskFailure::TimedOut,
+        Outcome::Abandoned => TaskFailure::IgnoredCancellation,
+    };
+    hook.failure_message(task_id, failure, &default)
 }

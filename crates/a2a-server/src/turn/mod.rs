@@ -22,7 +22,6 @@ mod subscribe;
 
 use self::admission::Ticket;
 pub(crate) use self::engine::{Engine, Events, RequestExtras, StartedTurn, store_failure};
-pub(crate) use self::finish::Outcome;
 pub(crate) use self::run::TurnView;
 pub(crate) use self::start::{Queueing, TurnRequest};
 pub(crate) use self::subscribe::Subscription;

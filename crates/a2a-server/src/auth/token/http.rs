@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::{Redirects, TokenConfigError};
+use super::TokenConfigError;
 
 /// The client for JWKS, discovery and introspection requests: every request is bounded by
 /// `timeout`, and a redirect never leads to another origin.
@@ -92,4 +92,13 @@ pub(super) async fn read_limited(
         body.extend_from_slice(&chunk);
     }
     Ok(body)
+}
+
+/// Which redirects an outbound client follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Redirects {
+    /// Up to five, all to the origin of the first request.
+    SameOrigin,
+    /// None: the redirect response itself is the answer.
+    Never,
 }

@@ -10,8 +10,9 @@ use serde_json::{Map, Value};
 use sha2::{Digest as _, Sha256};
 use url::Url;
 
+use super::http::Redirects;
 use super::jwt::{check_audience, check_issuer, check_times};
-use super::{Redirects, TokenConfigError, TokenError, TokenVerifier, VerifiedToken};
+use super::{TokenConfigError, TokenError, TokenVerifier, VerifiedToken};
 
 /// How the introspection request proves which client sends it (RFC 6749 §2.3.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -213,7 +214,7 @@ impl Introspector {
             return Err(TokenConfigError::Zero("the maximum token size"));
         }
         // A redirect would carry the token and credentials somewhere not configured.
-        let http = super::http_client(config.timeout, Redirects::Never)?;
+        let http = super::http::http_client(config.timeout, Redirects::Never)?;
         Ok(Self {
             inner: Arc::new(Inner {
                 config,
@@ -295,10 +296,10 @@ impl Introspector {
                 form.push(("client_secret", &config.client_secret));
             }
         }
-        let response = super::send_checked(request.form(&form))
+        let response = super::http::send_checked(request.form(&form))
             .await
             .map_err(|why| unavailable(&why))?;
-        let body = super::read_limited(response, config.max_response_bytes)
+        let body = super::http::read_limited(response, config.max_response_bytes)
             .await
             .map_err(unavailable)?;
         match serde_json::from_slice(&body) {

@@ -20,8 +20,6 @@ pub use self::jwt::{JwksSource, JwtConfig, JwtVerifier};
 pub use jsonwebtoken::Algorithm;
 pub use jsonwebtoken::jwk::{Jwk, JwkSet};
 
-use self::http::{http_client, read_limited, send_checked};
-
 /// Checks one bearer token. Implementations never log or return the token itself.
 #[async_trait::async_trait]
 pub trait TokenVerifier: Send + Sync + fmt::Debug + 'static {
@@ -122,13 +120,4 @@ pub enum TokenConfigError {
     /// The HTTP client could not be built (for example, no TLS backend).
     #[error("the http client cannot be built")]
     HttpClient,
-}
-
-/// Which redirects an outbound client follows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Redirects {
-    /// Up to five, all to the origin of the first request.
-    SameOrigin,
-    /// None: the redirect response itself is the answer.
-    Never,
 }

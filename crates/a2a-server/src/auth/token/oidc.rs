@@ -97,10 +97,10 @@ pub(super) async fn discover(
     let request = http
         .get(target.url.clone())
         .header(http::header::ACCEPT, "application/json");
-    let response = super::send_checked(request)
+    let response = super::http::send_checked(request)
         .await
         .map_err(|why| unavailable(&why))?;
-    let body = super::read_limited(response, limit)
+    let body = super::http::read_limited(response, limit)
         .await
         .map_err(unavailable)?;
     let metadata: Metadata = serde_json::from_slice(&body)

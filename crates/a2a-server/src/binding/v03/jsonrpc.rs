@@ -9,9 +9,9 @@ use http::StatusCode;
 use serde_json::Value;
 
 use super::super::dispatch::Params;
-use super::super::routes::Bindings;
+use super::super::state::Bindings;
 use super::super::{Endpoint, response, sse};
-use super::Answer;
+use super::run::{Answer, run};
 use crate::handler::CallContext;
 
 /// Answers one v0.3 request under `id` (`null` for a request that had none).
@@ -33,7 +33,7 @@ pub(in crate::binding) async fn serve(
     // v0.3 requests name no tenant: the interface's.
     call.tenant.clone_from(&endpoint.tenant);
     let outcome = match params {
-        Ok(params) => super::run(&bindings.handler, method, params, &mut call).await,
+        Ok(params) => run(&bindings.handler, method, params, &mut call).await,
         Err(error) => Err(error),
     };
     let answer = match outcome {

@@ -11,9 +11,11 @@ use axum::response::Response;
 use http::{Method as HttpMethod, StatusCode};
 use serde_json::{Map, Value};
 
-use super::super::routes::Bindings;
+use super::super::state::Bindings;
 use super::super::{Endpoint, body, call, media, response, sse};
-use super::{Answer, proto};
+use super::proto;
+use super::run::{Answer, run};
+use super::version::speaks_v03;
 use crate::handler::CallContext;
 use crate::percent;
 
@@ -130,7 +132,7 @@ pub(in crate::binding) fn wants(
         &query,
         bindings.handler.credential_names(),
     );
-    super::speaks_v03(&bindings.handler, call.version.as_deref())
+    speaks_v03(&bindings.handler, call.version.as_deref())
 }
 
 /// A refusal of a v0.3 REST request before it reached the binding (authentication): the
@@ -209,7 +211,7 @@ pub(in crate::binding) async fn serve(
         };
     }
     let method = route.method();
-    let answer = match super::run(&bindings.handler, method, params, &mut call).await {
+    let answer = match run(&bindings.handler, method, params, &mut call).await {
         Ok(Answer::Result(result)) => {
             let document = route.result(&result);
             match serde_json::to_vec(&document) {

@@ -26,13 +26,12 @@ mod pinned;
 mod ranges;
 mod resolve;
 
-use std::io;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 
 use url::Url;
 
 pub use self::check::check_webhook;
-use self::error::article;
+pub use self::error::AddressError;
 pub use self::ranges::is_forbidden;
 pub use self::resolve::{Resolve, StaticResolver, SystemResolver};
 
@@ -90,75 +89,4 @@ pub struct WebhookPolicy {
 pub struct CheckedWebhook {
     url: Url,
     addresses: Vec<SocketAddr>,
-}
-
-/// Why a webhook URL was refused. The messages name the problem in the caller's terms and
-/// suit an `InvalidParams` error; [`to_a2a_error`](Self::to_a2a_error) makes that error.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum AddressError {
-    /// The URL contains whitespace or control characters, which URL parsing would silently
-    /// drop or which could inject header lines.
-    #[error("webhook URL contains whitespace or control characters")]
-    InvalidCharacters,
-    /// The URL does not parse.
-    #[error("webhook URL is not a valid URL")]
-    InvalidUrl {
-        /// What the parser objected to.
-        #[source]
-        source: url::ParseError,
-    },
-    /// The scheme is neither https nor http.
-    #[error("webhook URL scheme {scheme} is not supported; use https")]
-    UnsupportedScheme {
-        /// The scheme, lower-case.
-        scheme: String,
-    },
-    /// The URL carries a user name or password.
-    #[error("webhook URL must not contain credentials (user:password@)")]
-    Credentials,
-    /// The URL has an empty host.
-    #[error("webhook URL has no host")]
-    MissingHost,
-    /// Plain http under the production policy.
-    #[error("webhook URL must use https")]
-    HttpsRequired,
-    /// Plain http to a host that is not loopback, under
-    /// [`allow_local`](WebhookPolicy::allow_local).
-    #[error("webhook URL must use https unless it points to a loopback address")]
-    HttpOnlyForLoopback,
-    /// The host is `localhost` or a name under `.localhost`.
-    #[error("webhook host {host} is a localhost name")]
-    LocalhostName {
-        /// The host as written in the normalised URL.
-        host: String,
-    },
-    /// The host is an IP literal (in any spelling) in a forbidden range.
-    #[error("webhook URL points to {} {category} address ({ip})", article(.category))]
-    ForbiddenAddress {
-        /// The address, after normalisation.
-        ip: IpAddr,
-        /// One of the [`category`] names.
-        category: &'static str,
-    },
-    /// The host name resolves to at least one address in a forbidden range.
-    #[error("webhook host {host} resolves to {} {category} address ({ip})", article(.category))]
-    ForbiddenResolvedAddress {
-        /// The host name.
-        host: String,
-        /// The first forbidden address among those it resolved to.
-        ip: IpAddr,
-        /// One of the [`category`] names.
-        category: &'static str,
-    },
-    /// The host name does not resolve (unknown, no addresses, or the lookup failed or timed
-    /// out).
-    #[error("webhook host {host} does not resolve")]
-    Unresolvable {
-        /// The host name.
-        host: String,
-        /// What the resolver reported.
-        #[source]
-        source: io::Error,
-    },
 }

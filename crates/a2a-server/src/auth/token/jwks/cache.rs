@@ -214,7 +214,7 @@ async fn fetch_jwks_once(
         http::header::ACCEPT,
         "application/jwk-set+json, application/json",
     );
-    let response = super::super::send_checked(request)
+    let response = super::super::http::send_checked(request)
         .await
         .map_err(|why| unavailable(&why))?;
     let max_age = response
@@ -223,7 +223,7 @@ async fn fetch_jwks_once(
         .iter()
         .filter_map(|value| value.to_str().ok())
         .find_map(cache_max_age);
-    let body = super::super::read_limited(response, limit)
+    let body = super::super::http::read_limited(response, limit)
         .await
         .map_err(unavailable)?;
     Ok((KeySet::parse(&body)?, max_age))

@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use url::Url;
 
+use super::super::http::Redirects;
 use super::super::jwks::{JwksCache, KeyMiss, KeySet, Refresh, Snapshot};
 use super::super::oidc::DiscoveryTarget;
-use super::super::{Redirects, TokenConfigError, TokenError, TokenVerifier, VerifiedToken};
+use super::super::{TokenConfigError, TokenError, TokenVerifier, VerifiedToken};
 use super::claims::{expiry, now};
 use super::verified::{VerifiedCache, VerifiedWith};
 use super::{
@@ -50,7 +51,8 @@ impl JwtVerifier {
             return Err(TokenConfigError::Zero("the maximum JWKS size"));
         }
         let options = config.jwks.clone();
-        let remote = || super::super::http_client(options.fetch_timeout, Redirects::SameOrigin);
+        let remote =
+            || super::super::http::http_client(options.fetch_timeout, Redirects::SameOrigin);
         let configured = config.issuer.as_deref();
         let keys = match config.source {
             JwksSource::Keys(set) => JwksCache::fixed(KeySet::from_jwk_set(&set), options),

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 
-use crate::contains;
+use crate::bytes::contains;
 
 /// The terminal task states; an event whose data names one ends an A2A stream.
 const TERMINAL_STATES: [&str; 4] = [
@@ -200,7 +200,7 @@ async fn read_stream(
         .body(body)
         .send()
         .await?;
-    let mut response = crate::successful(response).await?;
+    let mut response = crate::http::successful(response).await?;
     while let Some(chunk) = response.chunk().await? {
         if counter.feed(&chunk) > 0 && first_event.is_none() {
             *first_event = Some(Instant::now());

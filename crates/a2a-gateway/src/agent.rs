@@ -6,7 +6,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::proxy::versions::{Spoken, SpokenOnce};
+use crate::proxy::spoken::{Spoken, SpokenOnce};
 
 /// A registered, live agent (not expired, not deregistered).
 #[derive(Debug, Clone, PartialEq)]

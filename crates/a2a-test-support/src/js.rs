@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use crate::is_ci;
+use crate::ci::is_ci;
 use crate::python::workspace_root;
 
 /// Where the v1.0 JS driver and its `package-lock.json` live, under the workspace root.

@@ -12,6 +12,7 @@
 //! # }
 //! ```
 
+mod ci;
 pub mod driver;
 pub mod js;
 pub mod mcp;
@@ -20,9 +21,4 @@ pub mod postgres;
 pub mod python;
 pub mod tls;
 
-/// True when the tests run in CI (`CI=true`), where nothing may be skipped: a test whose
-/// peer (PostgreSQL, the Python SDK) is missing fails there instead of passing with a notice.
-#[must_use]
-pub fn is_ci() -> bool {
-    std::env::var("CI").is_ok_and(|value| value.eq_ignore_ascii_case("true") || value == "1")
-}
+pub use ci::is_ci;

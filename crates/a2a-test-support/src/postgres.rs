@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::{Connection as _, PgConnection};
 
-use crate::is_ci;
+use crate::ci::is_ci;
 
 /// Where the test database is unless `A2A_TEST_POSTGRES_URL` says otherwise.
 pub const DEFAULT_URL: &str = "postgres://postgres@127.0.0.1:5432/test";

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use crate::is_ci;
+use crate::ci::is_ci;
 
 /// The virtualenv's interpreter unless `A2A_PYTHON` says otherwise, under the workspace root.
 pub const VENV_PYTHON: &str = "target/python-sdk/bin/python";

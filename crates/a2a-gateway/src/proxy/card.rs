@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::error::GatewayError;
 use super::grpc::grpc_interface;
 use super::rest::status_response;
-use super::routes::Proxy;
+use super::state::Proxy;
 use crate::agent::RegisteredAgent;
 use crate::registry::{enriched, validate_agent_id};
 

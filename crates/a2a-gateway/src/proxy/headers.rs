@@ -7,6 +7,9 @@ use http::header::{HeaderMap, HeaderName, HeaderValue};
 /// forwarded.
 pub const CALLER_ID_HEADER: &str = "x-kubemq-caller-id";
 
+/// The request header naming the protocol version (v1.0).
+pub(crate) const VERSION_HEADER: &str = "a2a-version";
+
 /// Headers forwarded to the agent besides `X-*`.
 const TO_AGENT: [&str; 4] = ["content-type", "accept", "a2a-version", "a2a-extensions"];
 

@@ -25,7 +25,7 @@ use super::envelope::{self, RequestHead, ScannedRequest};
 use super::error::GatewayError;
 use super::grpc::{self, grpc_url};
 use super::limits::read_request;
-use super::routes::Proxy;
+use super::state::Proxy;
 use super::stream::{self, Framing};
 use super::upstream::{self, Reply};
 use super::versions::{self, Direction, Plan, Translation};
@@ -255,7 +255,7 @@ async fn call(
             Some(translation),
         ) => {
             // The agent's version is not the caller's.
-            headers.remove(versions::VERSION_HEADER);
+            headers.remove(headers::VERSION_HEADER);
             let body = translation.answer(agent_id, &body)?.unwrap_or(body);
             relay(
                 agent_id,

@@ -55,6 +55,8 @@ mod jsonrpc;
 mod limits;
 mod rest;
 mod routes;
+pub(crate) mod spoken;
+mod state;
 pub mod stream;
 mod stream_get;
 mod trace;

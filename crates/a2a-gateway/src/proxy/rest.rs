@@ -18,7 +18,7 @@ use super::envelope;
 use super::error::GatewayError;
 use super::grpc::{self, grpc_url};
 use super::limits::read_request;
-use super::routes::Proxy;
+use super::state::Proxy;
 use super::stream::{self, Framing};
 use super::upstream::{self, Reply};
 use super::{auth, headers};

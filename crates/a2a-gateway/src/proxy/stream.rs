@@ -149,7 +149,7 @@ pub(crate) fn mapped_response<H: Send + 'static>(
 ) -> Response {
     let mut response_headers = headers::to_client(upstream.headers());
     // Translated events are not in the agent's protocol version.
-    response_headers.remove(super::versions::VERSION_HEADER);
+    response_headers.remove(super::headers::VERSION_HEADER);
     let events = upstream.bytes_stream();
     let frames = relay_mapped(events, agent_id, framing, config, Some(map));
     streamed(frames, response_headers, held)

@@ -22,7 +22,7 @@ use tokio::time::Instant;
 
 use super::config::AuthFailureStatus;
 use super::error::GatewayError;
-use super::routes::Proxy;
+use super::state::Proxy;
 use super::stream::{self, Framing};
 use super::upstream::{self, Reply};
 use super::{auth, headers};

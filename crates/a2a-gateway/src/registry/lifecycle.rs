@@ -14,7 +14,7 @@ use super::options::RegistryOptions;
 use super::record;
 use super::store::{Saved, Store, StoredAgent};
 use crate::agent::{AgentDirectory, DirectoryError, RegisteredAgent};
-use crate::proxy::versions::SpokenOnce;
+use crate::proxy::spoken::SpokenOnce;
 
 /// The agent registry on SQLite or PostgreSQL.
 ///

@@ -15,7 +15,7 @@ use http::header::{CONTENT_TYPE, HeaderMap, HeaderValue};
 use serde_json::Value;
 use tokio::sync::OwnedSemaphorePermit;
 
-use super::super::routes::Proxy;
+use super::super::state::Proxy;
 use super::super::stream::{self, Framing};
 use super::super::versions::Translation;
 use super::invoke::{Answer, Events, Failure};

@@ -6,7 +6,7 @@ use axum::response::Response;
 use http::header::HeaderMap;
 
 use super::super::error::GatewayError;
-use super::super::routes::Proxy;
+use super::super::state::Proxy;
 use super::super::stream::Framing;
 use super::super::versions::Translation;
 use super::super::{headers, upstream};

@@ -12,7 +12,7 @@ use percent_encoding::percent_decode_str;
 use serde_json::{Map, Value};
 
 use super::super::error::GatewayError;
-use super::super::routes::Proxy;
+use super::super::state::Proxy;
 use super::super::stream::Framing;
 use super::super::{headers, upstream};
 use super::answer::respond;

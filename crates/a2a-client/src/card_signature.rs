@@ -80,7 +80,7 @@ impl CardVerifier {
     /// # Errors
     /// [`ClientError::Config`] when `url` is not an absolute http(s) URL.
     pub fn jwks_url(url: &str) -> Result<Self, ClientError> {
-        let url = crate::discover::parse_http_url(url)?;
+        let url = crate::http_url::parse_http_url(url)?;
         Ok(Self {
             keys: Vec::new(),
             jwks_url: Some(url),

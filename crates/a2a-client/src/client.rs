@@ -9,7 +9,7 @@ use a2a_types::{
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
     ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
     ListTasksRequest, ListTasksResponse, ProtocolBinding, SendMessageRequest, SendMessageResponse,
-    SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
+    Task, TaskPushNotificationConfig,
 };
 use http::HeaderMap;
 
@@ -18,7 +18,6 @@ use crate::binding::grpc::GrpcChannel;
 use crate::binding::{Call, Endpoint};
 use crate::error::{ClientError, display_url};
 use crate::options::{CallOptions, ResumePolicy, RetryPolicy, SendOperation, Timeouts};
-use crate::stream::{self, EventStream, RawEventStream};
 use crate::transport::Transport;
 
 /// A function called before every request for extra headers.
@@ -133,27 +132,6 @@ impl A2aClient {
             .await
     }
 
-    /// Sends `request` with the client's default operation
-    /// ([`A2aClientBuilder::default_operation`](crate::A2aClientBuilder::default_operation),
-    /// or [`CallOptions::operation`] of this handle): the events of SendStreamingMessage, or
-    /// the one answer of SendMessage as a stream of one event, so callers read both alike.
-    ///
-    /// # Errors
-    /// As [`send_message`](Self::send_message) and
-    /// [`send_streaming_message`](Self::send_streaming_message).
-    pub async fn send_default(
-        &self,
-        request: SendMessageRequest,
-    ) -> Result<EventStream, ClientError> {
-        match self.send_operation() {
-            SendOperation::SendMessage => {
-                let answer = self.send_message(request).await?;
-                Ok(EventStream::single(answer.into()))
-            }
-            SendOperation::SendStreamingMessage => self.send_streaming_message(request).await,
-        }
-    }
-
     /// The operation [`send_default`](Self::send_default) uses: this handle's, else the client's default.
     #[must_use]
     pub fn send_operation(&self) -> SendOperation {
@@ -169,7 +147,10 @@ impl A2aClient {
             .map(|length| i32::try_from(length).unwrap_or(i32::MAX))
     }
 
-    fn with_history_length(&self, mut request: SendMessageRequest) -> SendMessageRequest {
+    pub(crate) fn with_history_length(
+        &self,
+        mut request: SendMessageRequest,
+    ) -> SendMessageRequest {
         if let Some(length) = self.default_history_length() {
             let configuration = request.configuration.get_or_insert_with(Default::default);
             if configuration.history_length.is_none() {
@@ -177,46 +158,6 @@ impl A2aClient {
             }
         }
         request
-    }
-
-    /// `SendStreamingMessage`: the task's events as they happen (spec §2.2). A stream that
-    /// breaks before the task reaches a final state is resumed (see [`ResumePolicy`]).
-    ///
-    /// # Errors
-    /// An error before the first event: the agent's refusal or a transport failure. Later
-    /// errors arrive as stream items.
-    pub async fn send_streaming_message(
-        &self,
-        request: SendMessageRequest,
-    ) -> Result<EventStream, ClientError> {
-        let request = self.with_history_length(request);
-        stream::open(self.clone(), Call::SendStreamingMessage(request)).await
-    }
-
-    /// `SendStreamingMessage`, read as the raw bytes of its SSE body, for callers that relay
-    /// the stream unchanged (see [`RawEventStream`]). JSON-RPC and HTTP+JSON only.
-    ///
-    /// # Errors
-    /// The agent's refusal or a transport failure before the stream opens;
-    /// [`ClientError::Config`] over gRPC.
-    pub async fn send_streaming_message_raw(
-        &self,
-        request: SendMessageRequest,
-    ) -> Result<RawEventStream, ClientError> {
-        let request = self.with_history_length(request);
-        stream::open_raw(self.clone(), Call::SendStreamingMessage(request)).await
-    }
-
-    /// `SubscribeToTask`, read as the raw bytes of its SSE body (see [`RawEventStream`]).
-    /// JSON-RPC and HTTP+JSON only.
-    ///
-    /// # Errors
-    /// As [`send_streaming_message_raw`](Self::send_streaming_message_raw).
-    pub async fn subscribe_to_task_raw(
-        &self,
-        request: SubscribeToTaskRequest,
-    ) -> Result<RawEventStream, ClientError> {
-        stream::open_raw(self.clone(), Call::SubscribeToTask(request)).await
     }
 
     /// `GetTask` (spec §2.3).
@@ -247,19 +188,6 @@ impl A2aClient {
     /// [`ClientError::Agent`] (TaskNotFound, TaskNotCancelable…) or a transport failure.
     pub async fn cancel_task(&self, request: CancelTaskRequest) -> Result<Task, ClientError> {
         self.unary(Call::CancelTask(request)).await
-    }
-
-    /// `SubscribeToTask`: the task's snapshot, then its events (spec §2.6); resumed like
-    /// [`send_streaming_message`](Self::send_streaming_message).
-    ///
-    /// # Errors
-    /// An error before the first event (TaskNotFound, UnsupportedOperation for a finished
-    /// task…); later errors arrive as stream items.
-    pub async fn subscribe_to_task(
-        &self,
-        request: SubscribeToTaskRequest,
-    ) -> Result<EventStream, ClientError> {
-        stream::open(self.clone(), Call::SubscribeToTask(request)).await
     }
 
     /// `CreateTaskPushNotificationConfig` (spec §2.7); `config.task_id` is required.

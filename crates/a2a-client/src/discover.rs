@@ -13,6 +13,7 @@ use crate::binding::{A2A_VERSION, APPLICATION_JSON, error_from_answer};
 use crate::card_signature::{CardVerifier, SignatureChecks};
 use crate::error::{ClientError, TimeoutKind};
 use crate::exchange::Failed;
+use crate::http_url::parse_http_url;
 use crate::options::RetryPolicy;
 use crate::transport::{HttpTransport, Transport, read_body};
 
@@ -478,18 +479,6 @@ fn set_origin(url: &mut url::Url, origin: &url::Url) {
     moved.set_query(url.query());
     moved.set_fragment(None);
     *url = moved;
-}
-
-/// An absolute http(s) URL.
-pub(crate) fn parse_http_url(text: &str) -> Result<url::Url, ClientError> {
-    let url = url::Url::parse(text.trim())
-        .map_err(|error| ClientError::config(format!("invalid url: {error}")))?;
-    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
-        return Err(ClientError::config(
-            "the url must be an absolute http(s) url",
-        ));
-    }
-    Ok(url)
 }
 
 #[cfg(test)]

@@ -104,6 +104,7 @@ mod error;
 mod exchange;
 #[cfg(feature = "executor")]
 pub mod executor;
+mod http_url;
 pub mod message;
 mod options;
 pub mod push;

@@ -13,10 +13,9 @@ use crate::auth::Authenticator;
 use crate::binding::grpc::{GrpcChannel, bind_to_card_host, grpc_url};
 use crate::binding::{Binding, Endpoint, pick_interface};
 use crate::client::{A2aClient, Inner};
-use crate::discover::{
-    HostOverride, fetch_card_with_source, parse_http_url, resolve_address, validate_card,
-};
+use crate::discover::{HostOverride, fetch_card_with_source, resolve_address, validate_card};
 use crate::error::ClientError;
+use crate::http_url::parse_http_url;
 use crate::options::CallOptions;
 use crate::transport::{HttpTransport, InProcessTransport, Transport};
 

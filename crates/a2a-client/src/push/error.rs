@@ -1,6 +1,6 @@
 //! [`PushVerifyError`]: why a delivery or a key set was refused.
 
-use super::SIGNATURE_HEADER;
+use super::wire::SIGNATURE_HEADER;
 use crate::error::ClientError;
 
 /// Why a delivery, or a key set, was refused. Messages never hold the token, and values that

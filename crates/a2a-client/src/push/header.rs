@@ -4,8 +4,9 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::Value;
 
+use super::error::PushVerifyError;
 use super::keys::Algorithm;
-use super::{PushVerifyError, SIGNATURE_TYPE};
+use super::wire::SIGNATURE_TYPE;
 
 /// Key ids in errors are cut to this many characters; they come from the sender.
 const MAX_KID_CHARS: usize = 64;

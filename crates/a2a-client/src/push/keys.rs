@@ -3,15 +3,22 @@
 //! `a2a-signature` (the code card signatures use too).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use http::header::{ACCEPT, HeaderValue};
 use serde_json::Value;
 use url::Url;
 
-use super::{FETCH_TIMEOUT, JWKS_PATH, MAX_JWKS_BYTES, PushVerifyError};
+use super::error::PushVerifyError;
+use super::wire::JWKS_PATH;
 use crate::error::{ClientError, TimeoutKind};
 use crate::transport::{Transport, read_body};
+
+/// The largest JWK Set read.
+const MAX_JWKS_BYTES: usize = 1024 * 1024;
+/// Time allowed for fetching the JWK Set.
+const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[derive(Debug)]
 pub(super) struct JwksSource {

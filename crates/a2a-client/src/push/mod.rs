@@ -29,6 +29,7 @@ mod header;
 mod keys;
 mod token;
 mod verifier;
+mod wire;
 
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime};
@@ -40,27 +41,16 @@ use self::keys::{JwksSource, VerifyingKey};
 pub use self::keys::{agent_jwks_url, jwks_url};
 pub use self::token::check_token;
 pub use self::verifier::decode_body;
+pub use self::wire::{
+    JWKS_PATH, LEGACY_TOKEN_HEADER, SIGNATURE_HEADER, SIGNATURE_TYPE, TOKEN_HEADER,
+};
 use crate::Secret;
 
-/// The header carrying a delivery's detached JWS.
-pub const SIGNATURE_HEADER: &str = "A2A-Notification-Signature";
-/// The header carrying the push config's token.
-pub const TOKEN_HEADER: &str = "A2A-Notification-Token";
-/// The token header of v0.3 and the Python SDK, sent too.
-pub const LEGACY_TOKEN_HEADER: &str = "X-A2A-Notification-Token";
-/// The `typ` of the protected header.
-pub const SIGNATURE_TYPE: &str = "a2a-push+jws";
-/// Where an agent serves its push keys, relative to its base URL.
-pub const JWKS_PATH: &str = "/.well-known/jwks.json";
 /// How old a signature may be by default.
 pub const DEFAULT_MAX_AGE: Duration = Duration::from_secs(5 * 60);
 /// How far in the future `iat` may be by default (clock skew).
 pub const DEFAULT_LEEWAY: Duration = Duration::from_secs(60);
 
-/// The largest JWK Set read.
-const MAX_JWKS_BYTES: usize = 1024 * 1024;
-/// Time allowed for fetching the JWK Set.
-const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 /// Longer header values are refused before decoding.
 const MAX_SIGNATURE_CHARS: usize = 8 * 1024;
 

@@ -2,7 +2,8 @@
 
 use http::HeaderMap;
 
-use super::{LEGACY_TOKEN_HEADER, PushVerifyError, TOKEN_HEADER};
+use super::error::PushVerifyError;
+use super::wire::{LEGACY_TOKEN_HEADER, TOKEN_HEADER};
 
 /// Checks that the delivery carries `expected` in [`TOKEN_HEADER`] or
 /// [`LEGACY_TOKEN_HEADER`]; every such header present must hold it. The comparison takes

@@ -13,12 +13,13 @@ use serde_json::Value;
 use super::header::{malformed, parse_protected_header};
 use super::keys::{JwksSource, VerifyingKey, jwks_url, parse_jwks};
 use super::token::check_token;
+use super::wire::SIGNATURE_HEADER;
+#[cfg(doc)]
+use super::wire::{JWKS_PATH, LEGACY_TOKEN_HEADER, TOKEN_HEADER};
 use super::{
     DEFAULT_LEEWAY, DEFAULT_MAX_AGE, MAX_SIGNATURE_CHARS, PushVerifier, PushVerifyError,
-    SIGNATURE_HEADER, VerifiedDelivery, VerifiedSignature,
+    VerifiedDelivery, VerifiedSignature,
 };
-#[cfg(doc)]
-use super::{JWKS_PATH, LEGACY_TOKEN_HEADER, TOKEN_HEADER};
 use crate::Secret;
 #[cfg(doc)]
 use crate::error::ClientError;

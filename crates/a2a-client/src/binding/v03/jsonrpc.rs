@@ -8,7 +8,7 @@ use bytes::Bytes;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::{answer_error, method, request_error};
+use super::mapping::{answer_error, method, request_error};
 use crate::ClientError;
 use crate::binding::{APPLICATION_JSON, EVENT_STREAM, Prepared, decode_value};
 use crate::sse::SseEvent;

@@ -13,7 +13,8 @@ use bytes::Bytes;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::{answer_error, method, proto, request_error};
+use super::mapping::{answer_error, method, request_error};
+use super::proto;
 use crate::ClientError;
 use crate::binding::rest::segment;
 use crate::binding::{APPLICATION_JSON, EVENT_STREAM, Prepared, decode_value};

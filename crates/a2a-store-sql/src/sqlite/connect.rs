@@ -8,6 +8,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 
 use super::Sqlite;
 use super::checkpoint::{self, Commits};
+use super::save::batch_first_statements;
 use super::writer::Writer;
 use crate::error::SqlStoreError;
 use crate::options::SqlStoreOptions;
@@ -96,7 +97,7 @@ impl Sqlite {
             checkpoint::spawn(reads.clone(), commits.clone());
         }
         Ok(Self {
-            writer: Writer::spawn(writes.clone(), commits, !in_memory),
+            writer: Writer::spawn(writes.clone(), commits, !in_memory, batch_first_statements),
             reads,
             writes,
             expiry: Expiry::new(settings.completed_task_ttl),

@@ -6,6 +6,7 @@
 //! the writer. By topic:
 //!
 //! - `connect`: opening the file, its two pools and the writer.
+//! - `job`: a write waiting for the writer, and the prelude each batch runs first.
 //! - `checkpoint`: WAL checkpoints on a reader connection, off the writer's path.
 //! - `tasks`: reading tasks and their events, and the shared secret.
 //! - `save`: a task save with its events, inside the writer's transaction.
@@ -17,6 +18,7 @@
 mod checkpoint;
 mod connect;
 mod expiry;
+mod job;
 mod leases;
 mod push;
 mod runs;

@@ -7,6 +7,7 @@
 //! instead of one per save. What follows (telling why a save was refused, replacing an
 //! expired task, appending many events) is each save's own, in its job.
 
+use std::any::Any;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,12 +15,13 @@ use std::time::Duration;
 use a2a_server::store::{Expected, Saved, StoreError, Version};
 use a2a_types::TaskId;
 use async_trait::async_trait;
+use futures::future::BoxFuture;
 use sqlx::SqliteConnection;
 use sqlx::sqlite::{SqliteArguments, SqliteRow};
 use sqlx::{Row as _, Sqlite as Db};
 use tokio::sync::oneshot;
 
-use super::writer::{Job, WriterStopped, send_answer};
+use super::job::{Job, WriterStopped, send_answer};
 use super::{Shared, Sqlite};
 use crate::rows::{
     Expiry, SaveColumns, ScopeKey, TaskRow, first_version, lease_columns, now_millis, to_i64,
@@ -132,14 +134,28 @@ impl Job for SaveTask {
         send_answer(self.reply, self.outcome, failure);
     }
 
-    fn as_save(&mut self) -> Option<&mut SaveTask> {
-        Some(self)
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
     }
+}
+
+/// The writer's batch prelude: the first statements of the batch's saves, in one text.
+pub(super) fn batch_first_statements<'c>(
+    conn: &'c mut SqliteConnection,
+    jobs: &'c mut [Box<dyn Job>],
+) -> BoxFuture<'c, Result<(), sqlx::Error>> {
+    Box::pin(async move {
+        let mut saves: Vec<&mut SaveTask> = jobs
+            .iter_mut()
+            .filter_map(|job| job.as_any_mut().downcast_mut::<SaveTask>())
+            .collect();
+        first_statements(conn, &mut saves).await
+    })
 }
 
 /// Runs the first statement of each of `saves` (the update, or the insert of a create,
 /// with the events that go inline), all in one text, and records in each what it gave.
-pub(super) async fn first_statements(
+async fn first_statements(
     conn: &mut SqliteConnection,
     saves: &mut [&mut SaveTask],
 ) -> Result<(), sqlx::Error> {

@@ -12,6 +12,7 @@
 //! then run again one job per transaction, so that one bad job costs the others nothing.
 //! Jobs are therefore closures that can run more than once.
 
+use std::any::Any;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -23,7 +24,7 @@ use tokio::sync::{mpsc, oneshot};
 use a2a_server::store::StoreError;
 
 use super::checkpoint::Commits;
-use super::save::{SaveTask, first_statements};
+use super::job::{Job, Prelude, WriterStopped, send_answer};
 
 /// The most jobs one transaction carries.
 const MAX_BATCH: usize = 256;
@@ -43,9 +44,10 @@ impl Writer {
     /// Each commit is counted in `commits`. With `keep`, the writer keeps its connection
     /// from one batch to the next; without, the pool's readers share it (an in-memory
     /// database), so it goes back after each batch.
-    pub(crate) fn spawn(pool: SqlitePool, commits: Commits, keep: bool) -> Self {
+    /// Each batch runs `prelude` over its jobs before running them.
+    pub(crate) fn spawn(pool: SqlitePool, commits: Commits, keep: bool, prelude: Prelude) -> Self {
         let (jobs, receiver) = mpsc::channel(QUEUE);
-        tokio::spawn(run(pool, receiver, commits, keep));
+        tokio::spawn(run(pool, receiver, commits, keep, prelude));
         Self { jobs }
     }
 
@@ -80,28 +82,6 @@ impl Writer {
     }
 }
 
-/// The SQLite writer task is gone: the store was closed, or the runtime is shutting down.
-#[derive(Debug, thiserror::Error)]
-#[error("the SQLite writer stopped")]
-pub(crate) struct WriterStopped;
-
-/// A write waiting for the writer, with its result type erased.
-#[async_trait]
-pub(super) trait Job: Send {
-    /// Runs the write in the open transaction.
-    async fn run(&mut self, conn: &mut SqliteConnection) -> Result<(), sqlx::Error>;
-
-    /// Answers the caller: with the last run's result when its transaction committed,
-    /// with `failure` otherwise.
-    fn answer(self: Box<Self>, failure: Option<Arc<sqlx::Error>>);
-
-    /// A task save, whose first statement goes in the batch's one text of them
-    /// ([`first_statements`]) before the jobs run.
-    fn as_save(&mut self) -> Option<&mut SaveTask> {
-        None
-    }
-}
-
 struct Pending<T, F> {
     op: F,
     outcome: Option<T>,
@@ -125,23 +105,10 @@ where
     fn answer(self: Box<Self>, failure: Option<Arc<sqlx::Error>>) {
         send_answer(self.reply, self.outcome, failure);
     }
-}
 
-/// Answers a job's caller: with `outcome` when its transaction committed, with `failure`
-/// otherwise.
-pub(super) fn send_answer<T>(
-    reply: oneshot::Sender<Result<T, StoreError>>,
-    outcome: Option<T>,
-    failure: Option<Arc<sqlx::Error>>,
-) {
-    let result = match (failure, outcome) {
-        (None, Some(outcome)) => Ok(outcome),
-        (Some(error), _) => Err(StoreError::Backend(Box::new(error))),
-        // A job is answered without a failure only after it ran.
-        (None, None) => Err(StoreError::Backend(Box::new(WriterStopped))),
-    };
-    // The caller may have given up waiting; the write stands either way.
-    let _ = reply.send(result);
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
 }
 
 async fn run(
@@ -149,6 +116,7 @@ async fn run(
     mut receiver: mpsc::Receiver<Box<dyn Job>>,
     commits: Commits,
     keep: bool,
+    prelude: Prelude,
 ) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     // The write connection, kept from one batch to the next: a connection given back to
@@ -180,7 +148,7 @@ async fn run(
                 }
             },
         };
-        let (conn, committed) = write_batch(conn, &mut batch).await;
+        let (conn, committed) = write_batch(conn, &mut batch, prelude).await;
         if committed && keep {
             held = Some(conn);
         }
@@ -192,8 +160,9 @@ async fn run(
 async fn write_batch(
     mut conn: PoolConnection<Sqlite>,
     batch: &mut Vec<Box<dyn Job>>,
+    prelude: Prelude,
 ) -> (PoolConnection<Sqlite>, bool) {
-    match transaction(&mut conn, batch).await {
+    match transaction(&mut conn, batch, prelude).await {
         Ok(()) => {
             for job in batch.drain(..) {
                 job.answer(None);
@@ -210,7 +179,7 @@ async fn write_batch(
         Err(error) => {
             tracing::debug!(%error, jobs = batch.len(), "SQLite batch failed; retrying its writes one by one");
             for mut job in batch.drain(..) {
-                let failure = transaction(&mut conn, std::slice::from_mut(&mut job))
+                let failure = transaction(&mut conn, std::slice::from_mut(&mut job), prelude)
                     .await
                     .err()
                     .map(Arc::new);
@@ -221,17 +190,16 @@ async fn write_batch(
     }
 }
 
-/// Runs `jobs` in one transaction, the first statements of their saves first, in one
-/// text; on the first failure rolls everything back.
+/// Runs `jobs` in one transaction, `prelude` first; on the first failure rolls everything
+/// back.
 async fn transaction(
     conn: &mut SqliteConnection,
     jobs: &mut [Box<dyn Job>],
+    prelude: Prelude,
 ) -> Result<(), sqlx::Error> {
     // Dropping `tx` without committing rolls back.
     let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
-    let mut saves: Vec<&mut SaveTask> = jobs.iter_mut().filter_map(|job| job.as_save()).collect();
-    first_statements(&mut tx, &mut saves).await?;
-    drop(saves);
+    prelude(&mut tx, jobs).await?;
     for job in jobs.iter_mut() {
         job.run(&mut tx).await?;
     }

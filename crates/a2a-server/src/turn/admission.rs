@@ -13,8 +13,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tokio_util::task::task_tracker::TaskTrackerToken;
 
-use super::engine::Engine;
-use super::run::Turn;
+use super::running::RunningTurn;
 
 /// The status message of tasks failed because the server stops.
 pub(super) const SHUTTING_DOWN: &str = "the server is shutting down";
@@ -41,7 +40,7 @@ struct State {
     /// Queue places handed out and not given back: the queue's length.
     reserved: usize,
     /// Queued turns, so shutdown can fail them at once.
-    queued: HashMap<TaskId, Arc<Turn>>,
+    queued: HashMap<TaskId, Arc<dyn RunningTurn>>,
 }
 
 /// The right to start one turn. Taken before the task is touched (a refused follow-up must
@@ -168,6 +167,32 @@ impl Admission {
         self.tracker.spawn(future);
     }
 
+    /// Begins shutdown: refuses new turns, fires `draining`, and takes the queued turns out of
+    /// the queue, for the caller to fail.
+    pub(super) fn begin_shutdown(&self) -> Vec<Arc<dyn RunningTurn>> {
+        let queued = {
+            let mut state = lock(&self.state);
+            state.shutting_down = true;
+            std::mem::take(&mut state.queued)
+        };
+        self.draining.cancel();
+        self.tracker.close();
+        queued.into_values().collect()
+    }
+
+    /// Waits until every admitted turn settled; false when `grace` ran out first.
+    pub(super) async fn settled_within(&self, grace: Duration) -> bool {
+        tokio::time::timeout(grace, self.tracker.wait())
+            .await
+            .is_ok()
+    }
+
+    /// Cancels every turn, then waits until all have settled.
+    pub(super) async fn stop_all(&self) {
+        self.stop.cancel();
+        self.tracker.wait().await;
+    }
+
     /// True once shutdown began: no new turn is admitted.
     pub(super) fn is_shutting_down(&self) -> bool {
         lock(&self.state).shutting_down
@@ -185,12 +210,12 @@ impl Ticket {
 
     /// Puts a queued turn where shutdown finds it; a turn registered after shutdown began is
     /// failed by [`Ticket::wait_for_slot`] instead.
-    pub(super) fn register(mut self, turn: &Arc<Turn>) -> Self {
+    pub(super) fn register(mut self, task_id: &TaskId, turn: Arc<dyn RunningTurn>) -> Self {
         if let Place::Queue(place) = &mut self.place {
             let mut state = lock(&place.state);
             if !state.shutting_down {
-                state.queued.insert(turn.task_id.clone(), Arc::clone(turn));
-                place.task_id = Some(turn.task_id.clone());
+                state.queued.insert(task_id.clone(), turn);
+                place.task_id = Some(task_id.clone());
             }
         }
         self
@@ -198,8 +223,12 @@ impl Ticket {
 
     /// Waits for the turn's slot. `None` when the turn must not run: canceled before it started,
     /// or failed because the server stops (then this fails its task, if shutdown did not).
-    pub(super) async fn wait_for_slot(self, turn: &Turn) -> Option<Slot> {
-        let admission = &turn.engine.admission;
+    pub(super) async fn wait_for_slot(
+        self,
+        admission: &Admission,
+        cancellation: &CancellationToken,
+        turn: &dyn RunningTurn,
+    ) -> Option<Slot> {
         let permit = match self.place {
             Place::Slot(permit) => permit,
             Place::Queue(place) => {
@@ -208,7 +237,7 @@ impl Ticket {
                 } else {
                     tokio::select! {
                         biased;
-                        () = turn.cancellation.cancelled() => None,
+                        () = cancellation.cancelled() => None,
                         permit = Arc::clone(&place.slots).acquire_owned() => permit.ok(),
                     }
                 };
@@ -254,51 +283,6 @@ impl Drop for QueuePlace {
         if let Some(task_id) = &self.task_id {
             state.queued.remove(task_id);
         }
-    }
-}
-
-impl Engine {
-    /// Stops every turn: refuses new ones, fails queued ones now, gives running ones
-    /// `grace`, then fails and cancels those still running; returns once all have settled.
-    pub(crate) async fn shutdown(&self, grace: Duration) {
-        let admission = &self.admission;
-        let queued = {
-            let mut state = lock(&admission.state);
-            state.shutting_down = true;
-            std::mem::take(&mut state.queued)
-        };
-        admission.draining.cancel();
-        admission.tracker.close();
-        for turn in queued.into_values() {
-            turn.fail(SHUTTING_DOWN).await;
-            // Wakes its waiter, which then leaves without running.
-            turn.cancellation.cancel();
-        }
-        if tokio::time::timeout(grace, admission.tracker.wait())
-            .await
-            .is_ok()
-        {
-            return;
-        }
-        let running: Vec<Arc<Turn>> = self
-            .running
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .values()
-            .cloned()
-            .collect();
-        tracing::warn!(
-            turns = running.len(),
-            grace_ms = u64::try_from(grace.as_millis()).unwrap_or(u64::MAX),
-            "turns still running after the shutdown grace; failing and canceling them"
-        );
-        // Fail first, so the task ends FAILED whatever the executor does once canceled.
-        for turn in running {
-            turn.fail(SHUTTING_DOWN).await;
-        }
-        // Also reaches executors still running after their turn ended (a reply, INPUT_REQUIRED).
-        admission.stop.cancel();
-        admission.tracker.wait().await;
     }
 }
 

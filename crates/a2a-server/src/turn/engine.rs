@@ -2,7 +2,6 @@
 //! locks, the event bus, admission and push delivery — and how a turn is started, recorded
 //! and published. Operations reach all of it only through the engine's methods.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use a2a_types::{
@@ -13,12 +12,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::admission::{Admission, Ticket};
 use super::locks::TaskLocks;
-use super::run::{Turn, TurnFlags, TurnView};
+use super::running::{RunningTurn, RunningTurns};
+use super::view::TurnView;
 use crate::auth::CallerProfile;
 use crate::cluster::{Cluster, ClusterSignal};
 use crate::config::ServerConfig;
 use crate::events::{EventBus, TaskEvent};
-use crate::executor::{AgentExecutor, RequestContext, TaskUpdater, TurnHandle, progress};
+use crate::executor::AgentExecutor;
 pub(crate) use crate::store::store_failure;
 use crate::store::{Expected, Saved, StoreError, StoredTask, TaskScope, TaskStore};
 
@@ -36,7 +36,7 @@ pub(crate) struct Engine {
     pub(super) events: EventBus,
     pub(super) config: ServerConfig,
     pub(super) admission: Admission,
-    pub(super) running: Mutex<HashMap<TaskId, Arc<Turn>>>,
+    pub(super) running: RunningTurns,
     /// Push delivery, when the card declares push notifications.
     pub(super) push: Option<Arc<crate::push::delivery::Dispatcher>>,
     /// The agent every turn runs.
@@ -200,7 +200,7 @@ impl Engine {
             events: EventBus::new(config.sse_queue_capacity),
             admission: Admission::new(config.max_concurrent_tasks, config.task_queue_size),
             config,
-            running: Mutex::new(HashMap::new()),
+            running: RunningTurns::default(),
             subscribers: Vec::new(),
             failure_message: None,
             deps: crate::hooks::Deps::default(),
@@ -208,12 +208,8 @@ impl Engine {
     }
 
     /// The running turn of `task_id`, if one runs in this process.
-    pub(super) fn running_turn(&self, task_id: &TaskId) -> Option<Arc<Turn>> {
-        self.running
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(task_id)
-            .cloned()
+    pub(super) fn running_turn(&self, task_id: &TaskId) -> Option<Arc<dyn RunningTurn>> {
+        self.running.get(task_id)
     }
 
     /// Starts a turn admitted by `ticket`: registers it, subscribes to its events when asked,
@@ -262,108 +258,6 @@ impl Engine {
             std::task::Poll::Ready(())
         })
         .await;
-    }
-
-    /// Registers a turn admitted by `ticket` and subscribes to its events when asked; returns
-    /// them with the turn's run (the slot, the executor, the end of the turn), not started.
-    pub(super) fn prepare(
-        self: &Arc<Self>,
-        start: TurnStart,
-        ticket: Ticket,
-    ) -> (StartedTurn, TurnRun) {
-        // Only new interactions queue (their task is stored SUBMITTED first), so a queued turn
-        // is new even though its task exists.
-        let queued = ticket.is_queued();
-        let created = start.task.is_some();
-        let is_new = !created || queued;
-        let cancellation = self.admission.turn_cancellation();
-        let context = RequestContext {
-            message: start.message.clone(),
-            task: start.task.clone(),
-            task_id: start.task_id.clone(),
-            context_id: start.context_id.clone(),
-            tenant: start.scope.tenant.clone(),
-            owner: start.scope.owner.clone(),
-            caller: start.extras.caller,
-            headers: start.extras.headers,
-            cancellation: cancellation.clone(),
-            draining: self.admission.draining(),
-            extensions: start.extras.extensions,
-            referenced_tasks: start.extras.referenced_tasks,
-            configuration: start.extras.configuration,
-            metadata: start.extras.metadata,
-            streaming: start.events == Events::Follow,
-        };
-        let stored = start.task.map(Arc::new);
-        let (view, receiver) = watch::channel(TurnView {
-            task: stored.clone(),
-            // The stored SUBMITTED task is the answer to a queued request.
-            changed: queued,
-            ..TurnView::default()
-        });
-        let lock = self.locks.get(&start.task_id);
-        let turn = Arc::new(Turn {
-            engine: Arc::clone(self),
-            task_id: start.task_id,
-            context_id: start.context_id,
-            scope: start.scope,
-            is_new,
-            followed: start.events == Events::Follow,
-            queued,
-            message: start.message,
-            cancellation,
-            cache: Mutex::new(None),
-            flags: Mutex::new(TurnFlags {
-                created,
-                ..TurnFlags::default()
-            }),
-            view,
-            lock,
-        });
-        self.running
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(turn.task_id.clone(), Arc::clone(&turn));
-        let events = (start.events == Events::Follow)
-            .then(|| self.events.subscribe(&turn.task_id, &turn.scope));
-        let executor = Arc::clone(&self.executor);
-        let ticket = ticket.register(&turn);
-        // A turn started by a request is that request's child; the request span learns the
-        // ids it was missing.
-        tracing::Span::current()
-            .record("task_id", turn.task_id.as_str())
-            .record("context_id", turn.context_id.as_str());
-        let span = tracing::info_span!(
-            target: crate::trace::SPAN_TARGET,
-            "a2a.turn",
-            task_id = %turn.task_id,
-            context_id = %turn.context_id,
-        );
-        let run = Box::pin(tracing::Instrument::instrument(
-            async move {
-                let Some(_slot) = ticket.wait_for_slot(&turn).await else {
-                    return;
-                };
-                let handle: Arc<dyn TurnHandle> = Arc::clone(&turn) as Arc<dyn TurnHandle>;
-                let updater = TaskUpdater::new(handle);
-                let current = TaskUpdater::new(updater.handle());
-                let execute = async move {
-                    let _running = crate::metrics::Live::new(crate::metrics::TURNS_RUNNING);
-                    progress::with_updater(&current, executor.execute(context, updater)).await
-                };
-                let outcome = turn.run_executor(execute).await;
-                turn.finish(outcome).await;
-                // `_slot` is given back only now: the turn holds it until it settled, whatever its
-                // binding (one shared cap covers every kind of request).
-            },
-            span,
-        ));
-        let started = StartedTurn {
-            view: receiver,
-            events,
-            stored,
-        };
-        (started, run)
     }
 
     /// Loads a task under the caller's scope, mapping store failures to an internal error.
@@ -475,12 +369,7 @@ impl Engine {
 
     /// The task ids of the turns running (or queued) in this process.
     pub(super) fn running_task_ids(&self) -> Vec<TaskId> {
-        self.running
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .keys()
-            .cloned()
-            .collect()
+        self.running.task_ids()
     }
 }
 

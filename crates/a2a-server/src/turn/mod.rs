@@ -16,12 +16,15 @@ mod finish;
 mod lifecycle;
 mod locks;
 mod run;
+mod running;
+mod shutdown;
 mod start;
 mod stuck;
 mod subscribe;
+mod view;
 
 use self::admission::Ticket;
 pub(crate) use self::engine::{Engine, Events, RequestExtras, StartedTurn, store_failure};
-pub(crate) use self::run::TurnView;
 pub(crate) use self::start::{Queueing, TurnRequest};
 pub(crate) use self::subscribe::Subscription;
+pub(crate) use self::view::TurnView;

@@ -5,8 +5,8 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use a2a_types::{
-    A2aError, Artifact, ArtifactChunk, ContextId, Message, StreamResponse, Task,
-    TaskArtifactUpdateEvent, TaskId, TaskState,
+    Artifact, ArtifactChunk, ContextId, Message, StreamResponse, Task, TaskArtifactUpdateEvent,
+    TaskId, TaskState,
 };
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -14,26 +14,10 @@ use tokio_util::sync::CancellationToken;
 use super::apply::{agent_message, apply_change, status_event};
 use super::engine::Engine;
 use super::lifecycle::ends_turn;
+use super::running::RunningTurn;
+use super::view::TurnView;
 use crate::executor::{Change, TurnHandle, Update, UpdateError};
 use crate::store::{Expected, StoreError, TaskScope, Version};
-
-/// What the request that started a turn can see of it.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct TurnView {
-    /// The latest task as stored, once it exists (shared: every reader of the view gets it
-    /// without a copy, and the last one to hold it may take it).
-    pub(crate) task: Option<Arc<Task>>,
-    /// True once the turn changed the task.
-    pub(crate) changed: bool,
-    /// The last state the turn set with a status change.
-    pub(crate) status_set: Option<TaskState>,
-    /// The reply, when the executor answered with a message.
-    pub(crate) reply: Option<Message>,
-    /// The error that answers the request (a refusal, or InvalidAgentResponse).
-    pub(crate) refusal: Option<A2aError>,
-    /// True once the turn ended.
-    pub(crate) ended: bool,
-}
 
 #[derive(Debug, Default)]
 pub(super) struct TurnFlags {
@@ -155,19 +139,7 @@ impl Turn {
     /// Ends the turn: no more updates, the request is answered, the registry forgets it.
     pub(super) fn end(&self, view: impl FnOnce(&mut TurnView)) {
         self.flags().ended = true;
-        {
-            let mut running = self
-                .engine
-                .running
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            if running
-                .get(&self.task_id)
-                .is_some_and(|turn| std::ptr::eq(turn.as_ref(), self))
-            {
-                running.remove(&self.task_id);
-            }
-        }
+        self.engine.running.remove(&self.task_id, self);
         self.view.send_modify(|current| {
             view(current);
             current.ended = true;
@@ -387,6 +359,34 @@ impl Turn {
             view.reply = Some(reply);
         });
         Ok(())
+    }
+}
+
+// What the registry of running turns, admission and shutdown ask of a turn.
+#[async_trait::async_trait]
+impl RunningTurn for Turn {
+    fn scope(&self) -> &TaskScope {
+        Turn::scope(self)
+    }
+
+    fn watch(&self) -> watch::Receiver<TurnView> {
+        Turn::watch(self)
+    }
+
+    fn end_canceled(&self, task: Task) {
+        Turn::end_canceled(self, task);
+    }
+
+    fn is_ended(&self) -> bool {
+        Turn::is_ended(self)
+    }
+
+    async fn fail(&self, text: &str) {
+        Turn::fail(self, text).await;
+    }
+
+    fn cancel(&self) {
+        self.cancellation.cancel();
     }
 }
 

@@ -2,13 +2,22 @@
 //! SUBMITTED at once when it waits for a slot) or a follow-up of a task that waits for input
 //! (checked and recorded under the task's lock, with the cluster's lease).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use a2a_types::{
     A2aError, Message, StreamResponse, Task, TaskId, TaskPushNotificationConfig, TaskState,
 };
 
-use super::engine::{Engine, Events, RequestExtras, StartedTurn, TurnStart, store_failure};
+use tokio::sync::watch;
+
+use super::admission::Ticket;
+use super::engine::{
+    Engine, Events, RequestExtras, StartedTurn, TurnRun, TurnStart, store_failure,
+};
+use super::run::{Turn, TurnFlags};
+use super::running::RunningTurn;
+use super::view::TurnView;
+use crate::executor::{RequestContext, TaskUpdater, TurnHandle, progress};
 use crate::store::{Expected, TaskScope};
 
 /// Whether a new interaction may wait for a free slot, stored SUBMITTED and answered at once
@@ -217,5 +226,112 @@ impl Engine {
         dispatcher
             .register(scope, task_id, config, deliver_after)
             .await
+    }
+}
+
+impl Engine {
+    /// Registers a turn admitted by `ticket` and subscribes to its events when asked; returns
+    /// them with the turn's run (the slot, the executor, the end of the turn), not started.
+    pub(super) fn prepare(
+        self: &Arc<Self>,
+        start: TurnStart,
+        ticket: Ticket,
+    ) -> (StartedTurn, TurnRun) {
+        // Only new interactions queue (their task is stored SUBMITTED first), so a queued turn
+        // is new even though its task exists.
+        let queued = ticket.is_queued();
+        let created = start.task.is_some();
+        let is_new = !created || queued;
+        let cancellation = self.admission.turn_cancellation();
+        let context = RequestContext {
+            message: start.message.clone(),
+            task: start.task.clone(),
+            task_id: start.task_id.clone(),
+            context_id: start.context_id.clone(),
+            tenant: start.scope.tenant.clone(),
+            owner: start.scope.owner.clone(),
+            caller: start.extras.caller,
+            headers: start.extras.headers,
+            cancellation: cancellation.clone(),
+            draining: self.admission.draining(),
+            extensions: start.extras.extensions,
+            referenced_tasks: start.extras.referenced_tasks,
+            configuration: start.extras.configuration,
+            metadata: start.extras.metadata,
+            streaming: start.events == Events::Follow,
+        };
+        let stored = start.task.map(Arc::new);
+        let (view, receiver) = watch::channel(TurnView {
+            task: stored.clone(),
+            // The stored SUBMITTED task is the answer to a queued request.
+            changed: queued,
+            ..TurnView::default()
+        });
+        let lock = self.locks.get(&start.task_id);
+        let turn = Arc::new(Turn {
+            engine: Arc::clone(self),
+            task_id: start.task_id,
+            context_id: start.context_id,
+            scope: start.scope,
+            is_new,
+            followed: start.events == Events::Follow,
+            queued,
+            message: start.message,
+            cancellation,
+            cache: Mutex::new(None),
+            flags: Mutex::new(TurnFlags {
+                created,
+                ..TurnFlags::default()
+            }),
+            view,
+            lock,
+        });
+        self.running.insert(
+            turn.task_id.clone(),
+            Arc::clone(&turn) as Arc<dyn RunningTurn>,
+        );
+        let events = (start.events == Events::Follow)
+            .then(|| self.events.subscribe(&turn.task_id, &turn.scope));
+        let executor = Arc::clone(&self.executor);
+        let ticket = ticket.register(&turn.task_id, Arc::clone(&turn) as Arc<dyn RunningTurn>);
+        // A turn started by a request is that request's child; the request span learns the
+        // ids it was missing.
+        tracing::Span::current()
+            .record("task_id", turn.task_id.as_str())
+            .record("context_id", turn.context_id.as_str());
+        let span = tracing::info_span!(
+            target: crate::trace::SPAN_TARGET,
+            "a2a.turn",
+            task_id = %turn.task_id,
+            context_id = %turn.context_id,
+        );
+        let run = Box::pin(tracing::Instrument::instrument(
+            async move {
+                let Some(_slot) = ticket
+                    .wait_for_slot(&turn.engine.admission, &turn.cancellation, turn.as_ref())
+                    .await
+                else {
+                    return;
+                };
+                let handle: Arc<dyn TurnHandle> = Arc::clone(&turn) as Arc<dyn TurnHandle>;
+                let updater = TaskUpdater::new(handle);
+                let current = TaskUpdater::new(updater.handle());
+                let execute = async move {
+                    let _running = crate::metrics::Live::new(crate::metrics::TURNS_RUNNING);
+                    progress::with_updater(&current, executor.execute(context, updater)).await
+                };
+                let outcome = turn.run_executor(execute).await;
+                turn.finish(outcome).await;
+                // `_slot` is given back only now: the turn holds it until it settled, whatever its
+                // binding (one shared cap covers every kind of request).
+            },
+            span,
+        ));
+        let started = StartedTurn {
+            view: receiver,
+            events,
+            stored,
+        };
+        (started, run)
     }
 }

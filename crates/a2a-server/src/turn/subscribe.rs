@@ -6,7 +6,7 @@ use tokio::sync::watch;
 use a2a_types::{A2aError, TaskId};
 
 use super::engine::Engine;
-use super::run::TurnView;
+use super::view::TurnView;
 use crate::store::{StoredTask, TaskScope};
 
 /// A task joined: its live events from now on, the stored task, and the view of the turn

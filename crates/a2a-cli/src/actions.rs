@@ -328,13 +328,14 @@ pub(crate) fn status_of(event: &StreamResponse) -> Option<&TaskStatus> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use a2a_types::{TaskState, TaskStatus};
     use serde_json::json;
 
     use super::*;
 
-    fn asking() -> Message {
+    /// An agent run's message asking for an approval and a client tool's result.
+    pub(crate) fn asking() -> Message {
         Message::new(
             Role::Agent,
             vec![

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::credential_args::CredentialArgs;
 use crate::duration::Millis;
 use crate::error::UsageError;
 use crate::render::Style;
@@ -36,30 +37,8 @@ pub(crate) struct ClientArgs {
     #[arg(long, value_enum, value_name = "VERSION", help_heading = "Connection")]
     pub(crate) protocol_version: Option<ProtocolVersion>,
 
-    /// Send this API key (see --api-key-header)
-    #[arg(long, value_name = "KEY", env = "A2A_API_KEY", hide_env_values = true,
-          conflicts_with_all = ["bearer", "oauth_client_id"], help_heading = "Connection")]
-    pub(crate) api_key: Option<Secret>,
-
-    /// The header that carries --api-key [default: the card's API-key scheme, else Authorization]
-    #[arg(
-        long,
-        value_name = "NAME",
-        requires = "api_key",
-        help_heading = "Connection"
-    )]
-    pub(crate) api_key_header: Option<String>,
-
-    /// Send `Authorization: Bearer TOKEN`
-    #[arg(
-        long,
-        value_name = "TOKEN",
-        env = "A2A_BEARER_TOKEN",
-        hide_env_values = true,
-        conflicts_with = "oauth_client_id",
-        help_heading = "Connection"
-    )]
-    pub(crate) bearer: Option<Secret>,
+    #[command(flatten, next_help_heading = "Connection")]
+    pub(crate) auth: CredentialArgs,
 
     /// Send this header with every request, as NAME:VALUE (repeatable)
     #[arg(
@@ -69,44 +48,6 @@ pub(crate) struct ClientArgs {
         help_heading = "Connection"
     )]
     pub(crate) headers: Vec<Secret>,
-
-    /// OAuth 2.0 client-credentials: the client id (with --oauth-client-secret)
-    #[arg(
-        long,
-        value_name = "ID",
-        requires = "oauth_client_secret",
-        help_heading = "Connection"
-    )]
-    pub(crate) oauth_client_id: Option<String>,
-
-    /// OAuth 2.0 client-credentials: the client secret
-    #[arg(
-        long,
-        value_name = "SECRET",
-        env = "A2A_OAUTH_CLIENT_SECRET",
-        hide_env_values = true,
-        requires = "oauth_client_id",
-        help_heading = "Connection"
-    )]
-    pub(crate) oauth_client_secret: Option<Secret>,
-
-    /// OAuth 2.0 token endpoint [default: the card's client-credentials flow]
-    #[arg(
-        long,
-        value_name = "URL",
-        requires = "oauth_client_id",
-        help_heading = "Connection"
-    )]
-    pub(crate) oauth_token_url: Option<String>,
-
-    /// OAuth 2.0 scope to ask for (repeatable)
-    #[arg(
-        long,
-        value_name = "SCOPE",
-        requires = "oauth_client_id",
-        help_heading = "Connection"
-    )]
-    pub(crate) oauth_scope: Vec<String>,
 
     /// Trust the certificate authorities in this PEM file for HTTPS (an agent whose
     /// certificate a private CA issued), besides the operating system's certificate store

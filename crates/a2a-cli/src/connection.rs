@@ -11,6 +11,7 @@ use a2a_client::{
 use a2a_types::AgentCard;
 
 use crate::client_args::ClientArgs;
+use crate::credential_args::Chosen;
 use crate::error::UsageError;
 
 /// Fetches the agent's card (from `URL/.well-known/agent-card.json`, or the URL itself when
@@ -184,23 +185,32 @@ fn read(flag: &str, path: &Path) -> Result<Vec<u8>, UsageError> {
 
 /// The one kind of credentials the flags name (clap makes them exclusive).
 pub(crate) fn credentials(args: &ClientArgs) -> Option<Credentials> {
-    if let Some(key) = &args.api_key {
-        let key = key.expose().to_owned();
-        return Some(match &args.api_key_header {
-            Some(header) => Credentials::api_key_in(key, ApiKeyPlacement::Header(header.clone())),
-            None => Credentials::api_key(key),
-        });
-    }
-    if let Some(token) = &args.bearer {
-        return Some(Credentials::bearer(token.expose().to_owned()));
-    }
-    if let (Some(id), Some(secret)) = (&args.oauth_client_id, &args.oauth_client_secret) {
-        let mut oauth = OAuth2ClientCredentials::new(id.clone(), secret.expose().to_owned())
-            .scopes(args.oauth_scope.iter().cloned());
-        if let Some(url) = &args.oauth_token_url {
-            oauth = oauth.token_url(url.clone());
+    Some(match args.auth.chosen()? {
+        Chosen::ApiKey { key, header } => {
+            let key = key.expose().to_owned();
+            match header {
+                Some(header) => {
+                    Credentials::api_key_in(key, ApiKeyPlacement::Header(header.to_owned()))
+                }
+                None => Credentials::api_key(key),
+            }
         }
-        return Some(Credentials::oauth2(oauth));
-    }
-    None
+        Chosen::Bearer(token) => Credentials::bearer(token.expose().to_owned()),
+        Chosen::OAuth2 {
+            client_id,
+            client_secret,
+            token_url,
+            scopes,
+        } => {
+            let mut oauth = OAuth2ClientCredentials::new(
+                client_id.to_owned(),
+                client_secret.expose().to_owned(),
+            )
+            .scopes(scopes.iter().cloned());
+            if let Some(url) = token_url {
+                oauth = oauth.token_url(url.to_owned());
+            }
+            Credentials::oauth2(oauth)
+        }
+    })
 }

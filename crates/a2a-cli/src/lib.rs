@@ -74,6 +74,7 @@ mod color;
 mod commands;
 mod config;
 mod connection;
+mod credential_args;
 mod duration;
 mod error;
 mod follow;

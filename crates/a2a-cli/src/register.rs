@@ -365,28 +365,34 @@ impl Gateway {
         let status = response.status().as_u16();
         let retry_after = a2a_retry::retry_after(response.headers());
         let text = response.text().await.unwrap_or_default();
-        let message = serde_json::from_str::<Value>(&text)
-            .ok()
-            .and_then(|answer| {
-                answer
-                    .get("error")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            })
-            .unwrap_or_else(|| {
-                text.lines()
-                    .next()
-                    .unwrap_or_default()
-                    .chars()
-                    .take(200)
-                    .collect()
-            });
+        let message = error_message(&text);
         Ok(Answered {
             status,
             message,
             retry_after,
         })
     }
+}
+
+/// What a registry's error answer says: its `error` member, else the first line of the body
+/// (at most 200 characters).
+pub(crate) fn error_message(text: &str) -> String {
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|answer| {
+            answer
+                .get("error")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        })
+        .unwrap_or_else(|| {
+            text.lines()
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .take(200)
+                .collect()
+        })
 }
 
 #[cfg(test)]

@@ -141,6 +141,23 @@ impl Context {
         self.call(Op::SendMessage, params).await
     }
 
+    /// The task of a send of "work for a while" with `returnImmediately`: a task the agent
+    /// is still working on (empty when the answer holds none).
+    pub(crate) async fn running_task(&self) -> Result<Value, Outcome> {
+        let sent = self
+            .send(
+                "test-resubscribe-message-id",
+                "work for a while",
+                Some(json!({"returnImmediately": true})),
+            )
+            .await?;
+        Ok(sent
+            .ok("SendMessage")?
+            .get("task")
+            .cloned()
+            .unwrap_or_default())
+    }
+
     /// A task of this agent, made by an ordinary blocking send; a skip when the agent
     /// answers with a direct message (it then makes no tasks to check).
     pub(crate) async fn task(&self) -> Result<(Exchange, Value), Outcome> {

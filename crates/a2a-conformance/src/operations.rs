@@ -254,18 +254,7 @@ async fn context(context: Arc<Context>) -> Checked {
 
 async fn cancel_running(context: Arc<Context>) -> Checked {
     context.behaviours()?;
-    let sent = context
-        .send(
-            "test-resubscribe-message-id",
-            "work for a while",
-            Some(json!({"returnImmediately": true})),
-        )
-        .await?;
-    let task = sent
-        .ok("SendMessage")?
-        .get("task")
-        .cloned()
-        .unwrap_or_default();
+    let task = context.running_task().await?;
     let exchange = context
         .call(Op::CancelTask, json!({"id": id_of(&task)}))
         .await?;

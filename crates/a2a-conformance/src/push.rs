@@ -362,18 +362,7 @@ async fn none_after_delete(context: Arc<Context>) -> Checked {
     context.push()?;
     context.behaviours()?;
     let receiver = receiver(&context)?;
-    let sent = context
-        .send(
-            "test-resubscribe-message-id",
-            "work for a while",
-            Some(json!({"returnImmediately": true})),
-        )
-        .await?;
-    let task = sent
-        .ok("SendMessage")?
-        .get("task")
-        .cloned()
-        .unwrap_or_default();
+    let task = context.running_task().await?;
     let task_id = id_of(&task);
     let (hook, url) = receiver.hook();
     let (_, config) = create(&context, &task_id, &url).await?;

@@ -234,18 +234,7 @@ async fn message_only(context: Arc<Context>) -> Checked {
 async fn subscribe_running(context: Arc<Context>) -> Checked {
     context.behaviours()?;
     context.streaming()?;
-    let sent = context
-        .send(
-            "test-resubscribe-message-id",
-            "work for a while",
-            Some(json!({"returnImmediately": true})),
-        )
-        .await?;
-    let task = sent
-        .ok("SendMessage")?
-        .get("task")
-        .cloned()
-        .unwrap_or_default();
+    let task = context.running_task().await?;
     let record = context
         .stream(Op::SubscribeToTask, json!({"id": id_of(&task)}))
         .await?;
@@ -322,18 +311,7 @@ async fn subscribe_unknown(context: Arc<Context>) -> Checked {
 async fn last_event_id(context: Arc<Context>) -> Checked {
     context.behaviours()?;
     context.streaming()?;
-    let sent = context
-        .send(
-            "test-resubscribe-message-id",
-            "work for a while",
-            Some(json!({"returnImmediately": true})),
-        )
-        .await?;
-    let task = sent
-        .ok("SendMessage")?
-        .get("task")
-        .cloned()
-        .unwrap_or_default();
+    let task = context.running_task().await?;
     let mut options = context.options();
     options.timeout = context.timeout.min(std::time::Duration::from_secs(2));
     let target = context.target()?;

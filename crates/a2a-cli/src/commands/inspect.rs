@@ -4,7 +4,8 @@ use std::net::SocketAddr;
 
 use anyhow::Context as _;
 
-use crate::client_args::{Binding, Secret};
+use crate::client_args::Binding;
+use crate::credential_args::{Chosen, CredentialArgs};
 use crate::output;
 
 /// `a2a inspect`.
@@ -33,91 +34,32 @@ pub(crate) struct InspectArgs {
     )]
     binding: Option<Binding>,
 
-    /// Send this API key to URL (see --api-key-header)
-    #[arg(long, value_name = "KEY", env = "A2A_API_KEY", hide_env_values = true,
-          conflicts_with_all = ["bearer", "oauth_client_id"], help_heading = "Credentials for URL")]
-    api_key: Option<Secret>,
-
-    /// The header that carries --api-key [default: the card's API-key scheme, else X-API-Key]
-    #[arg(
-        long,
-        value_name = "NAME",
-        requires = "api_key",
-        help_heading = "Credentials for URL"
-    )]
-    api_key_header: Option<String>,
-
-    /// Send `Authorization: Bearer TOKEN` to URL
-    #[arg(
-        long,
-        value_name = "TOKEN",
-        env = "A2A_BEARER_TOKEN",
-        hide_env_values = true,
-        conflicts_with = "oauth_client_id",
-        help_heading = "Credentials for URL"
-    )]
-    bearer: Option<Secret>,
-
-    /// OAuth 2.0 client-credentials: the client id (with --oauth-client-secret)
-    #[arg(
-        long,
-        value_name = "ID",
-        requires = "oauth_client_secret",
-        help_heading = "Credentials for URL"
-    )]
-    oauth_client_id: Option<String>,
-
-    /// OAuth 2.0 client-credentials: the client secret
-    #[arg(
-        long,
-        value_name = "SECRET",
-        env = "A2A_OAUTH_CLIENT_SECRET",
-        hide_env_values = true,
-        requires = "oauth_client_id",
-        help_heading = "Credentials for URL"
-    )]
-    oauth_client_secret: Option<Secret>,
-
-    /// OAuth 2.0 token endpoint [default: the card's client-credentials flow]
-    #[arg(
-        long,
-        value_name = "URL",
-        requires = "oauth_client_id",
-        help_heading = "Credentials for URL"
-    )]
-    oauth_token_url: Option<String>,
-
-    /// OAuth 2.0 scope to ask for (repeatable)
-    #[arg(
-        long,
-        value_name = "SCOPE",
-        requires = "oauth_client_id",
-        help_heading = "Credentials for URL"
-    )]
-    oauth_scope: Vec<String>,
+    #[command(flatten, next_help_heading = "Credentials for URL")]
+    auth: CredentialArgs,
 }
 
 impl InspectArgs {
     /// The credentials the command line gives for URL.
     fn auth(&self) -> a2a_inspect::Auth {
-        if let Some(key) = &self.api_key {
-            return a2a_inspect::Auth::ApiKey {
-                header: self.api_key_header.clone(),
+        match self.auth.chosen() {
+            Some(Chosen::ApiKey { key, header }) => a2a_inspect::Auth::ApiKey {
+                header: header.map(str::to_owned),
                 value: key.expose().to_owned(),
-            };
+            },
+            Some(Chosen::Bearer(token)) => a2a_inspect::Auth::Bearer(token.expose().to_owned()),
+            Some(Chosen::OAuth2 {
+                client_id,
+                client_secret,
+                token_url,
+                scopes,
+            }) => a2a_inspect::Auth::OAuth2 {
+                token_url: token_url.map(str::to_owned),
+                client_id: client_id.to_owned(),
+                client_secret: client_secret.expose().to_owned(),
+                scopes: scopes.to_vec(),
+            },
+            None => a2a_inspect::Auth::None,
         }
-        if let Some(token) = &self.bearer {
-            return a2a_inspect::Auth::Bearer(token.expose().to_owned());
-        }
-        if let (Some(id), Some(secret)) = (&self.oauth_client_id, &self.oauth_client_secret) {
-            return a2a_inspect::Auth::OAuth2 {
-                token_url: self.oauth_token_url.clone(),
-                client_id: id.clone(),
-                client_secret: secret.expose().to_owned(),
-                scopes: self.oauth_scope.clone(),
-            };
-        }
-        a2a_inspect::Auth::None
     }
 }
 

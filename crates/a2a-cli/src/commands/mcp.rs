@@ -18,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::client_args::{Binding, Secret, parse_duration, parse_header};
 use crate::config::LogFormat;
+use crate::credential_args::{Chosen, CredentialArgs};
 use crate::error::UsageError;
 use crate::{logging, output};
 
@@ -82,30 +83,8 @@ pub(crate) struct McpArgs {
     )]
     binding: Option<Binding>,
 
-    /// Send this API key (see --api-key-header)
-    #[arg(long, value_name = "KEY", env = "A2A_API_KEY", hide_env_values = true,
-          conflicts_with_all = ["bearer", "oauth_client_id"], help_heading = "Connection")]
-    api_key: Option<Secret>,
-
-    /// The header that carries --api-key [default: the card's API-key scheme, else Authorization]
-    #[arg(
-        long,
-        value_name = "NAME",
-        requires = "api_key",
-        help_heading = "Connection"
-    )]
-    api_key_header: Option<String>,
-
-    /// Send `Authorization: Bearer TOKEN`
-    #[arg(
-        long,
-        value_name = "TOKEN",
-        env = "A2A_BEARER_TOKEN",
-        hide_env_values = true,
-        conflicts_with = "oauth_client_id",
-        help_heading = "Connection"
-    )]
-    bearer: Option<Secret>,
+    #[command(flatten, next_help_heading = "Connection")]
+    auth: CredentialArgs,
 
     /// Send this header with every request, as NAME:VALUE (repeatable)
     #[arg(
@@ -115,44 +94,6 @@ pub(crate) struct McpArgs {
         help_heading = "Connection"
     )]
     headers: Vec<Secret>,
-
-    /// OAuth 2.0 client-credentials: the client id (with --oauth-client-secret)
-    #[arg(
-        long,
-        value_name = "ID",
-        requires = "oauth_client_secret",
-        help_heading = "Connection"
-    )]
-    oauth_client_id: Option<String>,
-
-    /// OAuth 2.0 client-credentials: the client secret
-    #[arg(
-        long,
-        value_name = "SECRET",
-        env = "A2A_OAUTH_CLIENT_SECRET",
-        hide_env_values = true,
-        requires = "oauth_client_id",
-        help_heading = "Connection"
-    )]
-    oauth_client_secret: Option<Secret>,
-
-    /// OAuth 2.0 token endpoint [default: the card's client-credentials flow]
-    #[arg(
-        long,
-        value_name = "URL",
-        requires = "oauth_client_id",
-        help_heading = "Connection"
-    )]
-    oauth_token_url: Option<String>,
-
-    /// OAuth 2.0 scope to ask for (repeatable)
-    #[arg(
-        long,
-        value_name = "SCOPE",
-        requires = "oauth_client_id",
-        help_heading = "Connection"
-    )]
-    oauth_scope: Vec<String>,
 
     /// Give up on a request, or on a stream that stays silent, after this long (e.g. 30s, 5m; a
     /// bare number is milliseconds) [default: 60s per request, 300s of stream silence]
@@ -312,20 +253,29 @@ fn connector(args: &McpArgs) -> anyhow::Result<Connector> {
 
 fn default_credentials(args: &McpArgs) -> AgentCredentials {
     let secret = |value: &Secret| a2a_mcp::Secret::new(value.expose());
-    AgentCredentials {
-        api_key: args.api_key.as_ref().map(secret),
-        api_key_header: args.api_key_header.clone(),
-        bearer: args.bearer.as_ref().map(secret),
-        oauth: match (&args.oauth_client_id, &args.oauth_client_secret) {
-            (Some(id), Some(client_secret)) => Some(OAuthCredentials {
-                client_id: id.clone(),
+    let mut credentials = AgentCredentials::default();
+    match args.auth.chosen() {
+        Some(Chosen::ApiKey { key, header }) => {
+            credentials.api_key = Some(secret(key));
+            credentials.api_key_header = header.map(str::to_owned);
+        }
+        Some(Chosen::Bearer(token)) => credentials.bearer = Some(secret(token)),
+        Some(Chosen::OAuth2 {
+            client_id,
+            client_secret,
+            token_url,
+            scopes,
+        }) => {
+            credentials.oauth = Some(OAuthCredentials {
+                client_id: client_id.to_owned(),
                 client_secret: secret(client_secret),
-                token_url: args.oauth_token_url.clone(),
-                scopes: args.oauth_scope.clone(),
-            }),
-            _ => None,
-        },
+                token_url: token_url.map(str::to_owned),
+                scopes: scopes.to_vec(),
+            });
+        }
+        None => {}
     }
+    credentials
 }
 
 /// The flags whose values are secrets: left out of the printed block, and named as variables

@@ -150,22 +150,7 @@ impl Registry {
                 CallFailure::Call(RegistryCallError::Unreadable("not JSON".to_owned()))
             });
         }
-        let message = body
-            .ok()
-            .and_then(|answer| {
-                answer
-                    .get("error")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            })
-            .unwrap_or_else(|| {
-                text.lines()
-                    .next()
-                    .unwrap_or_default()
-                    .chars()
-                    .take(200)
-                    .collect()
-            });
+        let message = crate::register::error_message(&text);
         Err(CallFailure::Call(RegistryCallError::Refused {
             status,
             message,

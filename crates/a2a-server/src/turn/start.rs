@@ -9,6 +9,7 @@ use a2a_types::{
 };
 
 use super::engine::{Engine, Events, RequestExtras, StartedTurn, TurnStart, store_failure};
+use super::sends::SendKey;
 use crate::store::{Expected, TaskScope};
 
 /// Whether a new interaction may wait for a free slot, stored SUBMITTED and answered at once
@@ -32,6 +33,8 @@ pub(crate) struct TurnRequest {
     pub(crate) queueing: Queueing,
     pub(crate) events: Events,
     pub(crate) extras: RequestExtras,
+    /// What makes this send the same as a retry of it (`None`: every send is new).
+    pub(crate) send_key: Option<SendKey>,
 }
 
 /// A request's parts, as both kinds of start use them.
@@ -41,6 +44,7 @@ type Parts = (
     Option<TaskPushNotificationConfig>,
     Events,
     RequestExtras,
+    Option<SendKey>,
 );
 
 impl TurnRequest {
@@ -51,6 +55,7 @@ impl TurnRequest {
             self.inline_push,
             self.events,
             self.extras,
+            self.send_key,
         )
     }
 }
@@ -72,7 +77,26 @@ impl Engine {
         let may_queue = request.queueing == Queueing::MayWait && request.message.task_id.is_none();
         let ticket = self.admission.admit(may_queue)?;
         match request.message.task_id.clone() {
-            None => self.start_interaction(request, ticket).await,
+            None => {
+                let task_id = self.deps.ids.task_id();
+                // Claimed before the turn runs: of two sends of one key (a retry, here or on
+                // another instance), one runs and the other is answered with its task.
+                if let Some(key) = &request.send_key
+                    && let Some(task) = self.claim_send(&request.scope, key, &task_id).await?
+                {
+                    return Ok(Self::repeated_send(task));
+                }
+                let (scope, key) = (request.scope.clone(), request.send_key.clone());
+                let started = self
+                    .start_interaction(request, task_id.clone(), ticket)
+                    .await;
+                if started.is_err()
+                    && let Some(key) = key
+                {
+                    self.release_send(&scope, &key.key, &task_id).await;
+                }
+                started
+            }
             Some(task_id) => self.accept_follow_up(request, &task_id, ticket).await,
         }
     }
@@ -81,10 +105,10 @@ impl Engine {
     async fn start_interaction(
         self: &Arc<Self>,
         request: TurnRequest,
+        task_id: TaskId,
         ticket: super::Ticket,
     ) -> Result<StartedTurn, A2aError> {
-        let (scope, mut message, mut inline_push, events, extras) = request.into_parts();
-        let task_id = self.deps.ids.task_id();
+        let (scope, mut message, mut inline_push, events, extras, send_key) = request.into_parts();
         let context_id = message
             .context_id
             .clone()
@@ -117,6 +141,7 @@ impl Engine {
             task,
             events,
             extras,
+            send_key: send_key.map(|key| key.key),
         };
         Ok(self.start_now(start, ticket).await)
     }
@@ -130,11 +155,40 @@ impl Engine {
         task_id: &TaskId,
         ticket: super::Ticket,
     ) -> Result<StartedTurn, A2aError> {
-        let (scope, mut message, mut inline_push, events, extras) = request.into_parts();
         let guard = self.locks.lock(task_id).await;
-        let Some(stored) = self.load(&scope, task_id).await? else {
-            return Err(self.missing_task(&scope, task_id).await);
+        let Some(stored) = self.load(&request.scope, task_id).await? else {
+            return Err(self.missing_task(&request.scope, task_id).await);
         };
+        // A retry of a follow-up is answered with the task it continued: the message is
+        // not appended again and no second turn starts. A follow-up the task refuses
+        // releases its key, so that it may be sent again once the task is ready.
+        let (scope, key) = (request.scope.clone(), request.send_key.clone());
+        if let Some(key) = &key
+            && let Some(task) = self.claim_send(&scope, key, task_id).await?
+        {
+            return Ok(Self::repeated_send(task));
+        }
+        let accepted = self
+            .follow_up(request, task_id, stored, guard, ticket)
+            .await;
+        if accepted.is_err()
+            && let Some(key) = key
+        {
+            self.release_send(&scope, &key.key, task_id).await;
+        }
+        accepted
+    }
+
+    /// A follow-up whose key (if any) is claimed, under the task's lock (`guard`).
+    async fn follow_up(
+        self: &Arc<Self>,
+        request: TurnRequest,
+        task_id: &TaskId,
+        stored: crate::store::StoredTask,
+        guard: tokio::sync::OwnedMutexGuard<()>,
+        ticket: super::Ticket,
+    ) -> Result<StartedTurn, A2aError> {
+        let (scope, mut message, mut inline_push, events, extras, send_key) = request.into_parts();
         let mut task = stored.task;
         if message
             .context_id
@@ -192,6 +246,7 @@ impl Engine {
             task: Some(task),
             events,
             extras,
+            send_key: send_key.map(|key| key.key),
         };
         // Registered under the lock; its executor runs once the lock is released, since its
         // updates take it.

@@ -201,6 +201,12 @@ pub(crate) struct GatewayConnectionArgs {
     #[arg(long, value_name = "DURATION", default_value = "30s",
           value_parser = positive_duration)]
     body_read_timeout: Millis,
+    /// Least rate of a request body, in bytes per second, once --body-min-rate-grace is over (its bytes so far divided by the time since it was first read); a slower body is cut with 408 and its connection closed; 0 for no minimum
+    #[arg(long, value_name = "BYTES/S", default_value = "1024")]
+    body_min_rate: u64,
+    /// How long a request body may arrive more slowly than --body-min-rate, from when it is first read
+    #[arg(long, value_name = "DURATION", default_value = "10s")]
+    body_min_rate_grace: Millis,
     /// A connection with no request in flight is closed this long after its last response
     #[arg(long, value_name = "DURATION", default_value = "60s",
           value_parser = positive_duration)]
@@ -229,6 +235,8 @@ impl GatewayConnectionArgs {
         ConnectionLimits::default()
             .header_read_timeout(self.header_read_timeout.0)
             .body_read_timeout(self.body_read_timeout.0)
+            .body_min_rate(self.body_min_rate)
+            .body_min_rate_grace(self.body_min_rate_grace.0)
             .keep_alive_timeout(self.keep_alive_timeout.0)
             .write_timeout(self.write_timeout.0)
             .max_connections(self.max_connections)

@@ -234,11 +234,16 @@ impl Default for Timeouts {
 /// An answer with `Retry-After` (seconds or an HTTP date) waits at least that long, up to
 /// [`max_retry_after`](Self::max_retry_after).
 ///
-/// Only [retryable](crate::ClientError::is_retryable) failures are retried, and by default
-/// only for idempotent operations: GetTask, ListTasks, Get/List/Delete push config,
-/// GetExtendedAgentCard and card discovery. SendMessage, CancelTask, CreateTaskPushNotificationConfig and
-/// the opening of streams are retried only with
-/// [`retry_non_idempotent`](Self::retry_non_idempotent).
+/// Only [retryable](crate::ClientError::is_retryable) failures are retried (a timeout, a
+/// dropped connection, 429/502/503/504), and by default only for operations a retry cannot
+/// repeat: GetTask, ListTasks, Get/List/Delete push config, GetExtendedAgentCard, card
+/// discovery, and SendMessage. A retried SendMessage is the same request, with the same
+/// `messageId`: an agent that de-duplicates sends by it (`a2a serve` does, per caller,
+/// for as long as it keeps the task) answers the retry with the task the first attempt
+/// made, marked `metadata.duplicate_send`, and runs no second turn; so a send whose answer
+/// was lost to a timeout or a broken connection is safe to retry. CancelTask,
+/// CreateTaskPushNotificationConfig and the opening of streams (SendStreamingMessage
+/// included) are retried only with [`retry_non_idempotent`](Self::retry_non_idempotent).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RetryPolicy {
     pub(crate) max_retries: u32,
@@ -294,9 +299,10 @@ impl RetryPolicy {
         self
     }
 
-    /// Also retries SendMessage, CancelTask, CreateTaskPushNotificationConfig and the
-    /// opening of streams. SendMessage keeps its `messageId`, so an agent that de-duplicates
-    /// by it (spec §2.1) sees the retry as the same message.
+    /// Also retries CancelTask, CreateTaskPushNotificationConfig and the opening of
+    /// streams. SendStreamingMessage keeps its `messageId`, so an agent that de-duplicates
+    /// by it sees the retry as the same message (`a2a serve` answers it with the first
+    /// attempt's task alone, which SubscribeToTask then follows).
     #[must_use]
     pub fn retry_non_idempotent(mut self, retry: bool) -> Self {
         self.retry_non_idempotent = retry;

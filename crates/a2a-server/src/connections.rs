@@ -14,6 +14,11 @@
 //!   body): a body sent a byte at a time more slowly than one byte per timeout is cut. The
 //!   request is then answered 408 Request Timeout and, over HTTP/1.1, the connection closed.
 //!   The body's size stays bounded by the router's own payload limit.
+//! - **Body minimum rate** (Apache mod_reqtimeout's `MinRate`): after a grace period from
+//!   when the server first reads a body, the bytes received divided by the time since must
+//!   stay at or above the rate, so a body dripped a byte now and then, each piece inside the
+//!   body read timeout, is still cut: 408 and, over HTTP/1.1, the connection closed. Checked
+//!   whenever the server waits for more of the body; 0 turns it off.
 //! - **Keep-alive timeout**: a connection with no request in flight is closed this long after
 //!   its last response finished (HTTP/2: GOAWAY, then closed).
 //! - **Write timeout**: a response write may wait this long for the client to take bytes.
@@ -29,6 +34,7 @@
 //!   closed if it gets none; its handshake then has the handshake timeout to complete.
 
 mod limits;
+mod rate;
 mod watch;
 
 use std::convert::Infallible;
@@ -52,9 +58,9 @@ use tokio_util::sync::CancellationToken;
 use tower::ServiceExt as _;
 
 pub use self::limits::{
-    ConnectionLimits, DEFAULT_BODY_READ_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT,
-    DEFAULT_KEEP_ALIVE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_TLS_HANDSHAKES,
-    DEFAULT_WRITE_TIMEOUT,
+    ConnectionLimits, DEFAULT_BODY_MIN_RATE, DEFAULT_BODY_MIN_RATE_GRACE,
+    DEFAULT_BODY_READ_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_KEEP_ALIVE_TIMEOUT,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_TLS_HANDSHAKES, DEFAULT_WRITE_TIMEOUT,
 };
 use self::watch::{Activity, Expiry, InFlight, TimedBody, Tracked, Watched, request_timeout};
 use crate::auth::certificate::ClientCertificate;
@@ -291,7 +297,7 @@ impl Connection {
             io,
             activity: Arc::clone(&activity),
         });
-        let body_timeout = limits.body_read_timeout;
+        let body_limits = Arc::clone(&limits);
         let requests = Arc::clone(&activity);
         let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
             if let Some(certificate) = &certificate {
@@ -301,7 +307,7 @@ impl Connection {
             let http1 = request.version() < Version::HTTP_2;
             let timed_out = Arc::new(AtomicBool::new(false));
             let flag = Arc::clone(&timed_out);
-            let request = request.map(|body| Body::new(TimedBody::new(body, body_timeout, flag)));
+            let request = request.map(|body| Body::new(TimedBody::new(body, &body_limits, flag)));
             let router = router.clone();
             async move {
                 let response = match router.oneshot(request).await {

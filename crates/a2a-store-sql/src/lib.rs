@@ -61,6 +61,7 @@ mod options;
 mod postgres;
 mod rows;
 mod schema;
+mod sends;
 mod shared;
 mod signal;
 mod sql;

@@ -30,6 +30,7 @@ pub(crate) const TASKS: Migrations = Migrations::new(
             include_str!("../migrations/sqlite/0004_task_events_without_foreign_key.sql"),
         ),
         (5, include_str!("../migrations/sqlite/0005_runs.sql")),
+        (6, include_str!("../migrations/sqlite/0006_send_keys.sql")),
     ],
     &[
         (
@@ -49,6 +50,7 @@ pub(crate) const TASKS: Migrations = Migrations::new(
             include_str!("../migrations/postgres/0004_task_events_without_foreign_key.sql"),
         ),
         (5, include_str!("../migrations/postgres/0005_runs.sql")),
+        (6, include_str!("../migrations/postgres/0006_send_keys.sql")),
     ],
 );
 
@@ -74,7 +76,7 @@ mod tests {
     use super::*;
 
     /// The newest schema version this build knows.
-    const SCHEMA_VERSION: i64 = 5;
+    const SCHEMA_VERSION: i64 = 6;
 
     #[test]
     fn each_backend_has_one_migration_per_version_up_to_the_newest() {

@@ -10,8 +10,8 @@ use a2a_run::store::StoredRun;
 use a2a_server::TaskEvent;
 use a2a_server::cluster::{Cluster, ClusterSignal, ExpiredLease};
 use a2a_server::store::{
-    ClaimedWebhook, DeliveryProgress, Expected, PushConfigStore, Saved, StoreError, StoredTask,
-    TaskPage, TaskQuery, TaskScope, TaskStore, Version,
+    ClaimedWebhook, DeliveryProgress, Expected, KeptSend, PushConfigStore, Saved, StoreError,
+    StoredTask, TaskPage, TaskQuery, TaskScope, TaskStore, Version,
 };
 use a2a_types::{PushConfigId, StreamResponse, Task, TaskId, TaskPushNotificationConfig};
 use async_trait::async_trait;
@@ -22,7 +22,8 @@ use crate::error::SqlStoreError;
 use crate::location::{Location, redact};
 use crate::options::{SqlStoreOptions, is_plain_schema_name};
 use crate::postgres::Postgres;
-use crate::rows::{RunRow, ScopeKey, TaskRow, encode_events};
+use crate::rows::{RunRow, ScopeKey, TaskRow, encode_events, now_millis};
+use crate::sends::SendClaim;
 use crate::shared::Shared;
 use crate::signal;
 use crate::sqlite::Sqlite;
@@ -42,7 +43,8 @@ use crate::sqlite::Sqlite;
 ///   is written with that save, from the saving instance's TTL, so instances with different
 ///   TTLs over one database never cut each other's tasks short. An expired task is
 ///   invisible at once to `load`, `list`, `events` and `save`, and a create may take its id;
-///   a periodic pass deletes expired tasks with their events, push configs and runs.
+///   a periodic pass deletes expired tasks with their events, push configs, runs and send
+///   keys.
 /// - **Versions** start from the creation time in microseconds and grow by one with each
 ///   save, so a task created again under the id of an expired one gets versions greater than
 ///   the expired one had, even after the cleanup deleted it.
@@ -272,6 +274,39 @@ impl TaskStore for SqlStore {
     async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError> {
         let scope = ScopeKey::of(scope);
         on_backend!(&self.inner.backend, db => Shared::load(db.reads(), &scope, id).await)
+    }
+
+    /// One row per key and scope (the `send_keys` primary key), so of instances claiming
+    /// one key at once exactly one wins; a key naming an expired task is free again.
+    async fn claim_send(
+        &self,
+        scope: &TaskScope,
+        key: &str,
+        digest: &str,
+        task_id: &TaskId,
+    ) -> Result<Option<KeptSend>, StoreError> {
+        let claim = SendClaim {
+            scope: ScopeKey::of(scope),
+            key: key.to_owned(),
+            digest: digest.to_owned(),
+            task_id: task_id.as_str().to_owned(),
+            now: now_millis(),
+        };
+        let kept = on_backend!(&self.inner.backend, db => db.claim_send(claim).await?);
+        Ok(kept.map(|(task_id, digest)| KeptSend {
+            task_id: TaskId::new(task_id),
+            digest,
+        }))
+    }
+
+    async fn release_send(
+        &self,
+        scope: &TaskScope,
+        key: &str,
+        task_id: &TaskId,
+    ) -> Result<(), StoreError> {
+        let scope = ScopeKey::of(scope);
+        on_backend!(&self.inner.backend, db => db.release_send(scope, key, task_id.as_str()).await)
     }
 
     async fn save(

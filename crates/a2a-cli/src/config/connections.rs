@@ -1,5 +1,5 @@
 //! The connection options of `a2a serve`, checked: the header, body, keep-alive and write
-//! timeouts,
+//! timeouts, the body's minimum rate,
 //! the cap on open connections, and the TLS handshake cap and timeout.
 
 use std::time::Duration;
@@ -27,6 +27,13 @@ pub(crate) fn connections(options: &ServeOptions) -> Result<ConnectionSetting, C
     }
     if let Some(timeout) = options.body_read_timeout {
         limits = limits.body_read_timeout(positive("body-read-timeout", timeout.0)?);
+    }
+    // 0 turns the minimum rate off, and a zero grace applies it from the first byte.
+    if let Some(rate) = options.body_min_rate {
+        limits = limits.body_min_rate(rate);
+    }
+    if let Some(grace) = options.body_min_rate_grace {
+        limits = limits.body_min_rate_grace(grace.0);
     }
     if let Some(timeout) = options.keep_alive_timeout {
         limits = limits.keep_alive_timeout(positive("keep-alive-timeout", timeout.0)?);
@@ -88,7 +95,7 @@ mod tests {
         let file: ServeOptions = toml::from_str(
             "header_read_timeout = \"2s\"\nbody_read_timeout = 3000\nkeep_alive_timeout = \"4s\"\n\
              max_connections = 5\nmax_tls_handshakes = 6\ntls_handshake_timeout = \"7s\"\n\
-             write_timeout = \"8s\"",
+             write_timeout = \"8s\"\nbody_min_rate = 10\nbody_min_rate_grace = \"9s\"",
         )
         .unwrap();
         let from_file = connections(&file).unwrap();
@@ -98,7 +105,9 @@ mod tests {
             .keep_alive_timeout(Duration::from_secs(4))
             .write_timeout(Duration::from_secs(8))
             .max_connections(5)
-            .max_tls_handshakes(6);
+            .max_tls_handshakes(6)
+            .body_min_rate(10)
+            .body_min_rate_grace(Duration::from_secs(9));
         assert_eq!(from_file.limits, expected);
         assert_eq!(from_file.tls_handshake_timeout, Duration::from_secs(7));
 
@@ -110,6 +119,8 @@ mod tests {
             ("A2A_MAX_TLS_HANDSHAKES", "6"),
             ("A2A_TLS_HANDSHAKE_TIMEOUT", "7s"),
             ("A2A_WRITE_TIMEOUT", "8s"),
+            ("A2A_BODY_MIN_RATE", "10"),
+            ("A2A_BODY_MIN_RATE_GRACE", "9s"),
         ]
         .map(|(name, value)| (name.into(), value.into()));
         let from_environment =

@@ -35,7 +35,7 @@ fn sample(option: &clap::Arg) -> Sample {
         .collect();
     let (flag, toml) = match value_name.as_str() {
         "BOOL" => ("true".to_owned(), "true".to_owned()),
-        "N" | "BYTES" => ("7".to_owned(), "7".to_owned()),
+        "N" | "BYTES" | "BYTES/S" => ("7".to_owned(), "7".to_owned()),
         "MS" | "DURATION" => ("5s".to_owned(), "\"5s\"".to_owned()),
         _ => match choices.last() {
             Some(last) => (last.clone(), format!("\"{last}\"")),

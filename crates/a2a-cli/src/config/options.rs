@@ -416,6 +416,12 @@ pub(crate) struct ServeOptions {
     /// Longest wait for the next piece of a request body being read; a body slower than that (e.g. one byte per this time) is cut with 408 and its connection closed [default: 30000]
     #[arg(long, value_name = "MS", help_heading = "Connections")]
     pub(crate) body_read_timeout: Option<Millis>,
+    /// Least rate of a request body, in bytes per second, once --body-min-rate-grace is over (its bytes so far divided by the time since it was first read); a slower body is cut with 408 and its connection closed; 0 for no minimum [default: 1024]
+    #[arg(long, value_name = "BYTES/S", help_heading = "Connections")]
+    pub(crate) body_min_rate: Option<u64>,
+    /// How long a request body may arrive more slowly than --body-min-rate, from when it is first read [default: 10000]
+    #[arg(long, value_name = "MS", help_heading = "Connections")]
+    pub(crate) body_min_rate_grace: Option<Millis>,
     /// A connection with no request in flight is closed this long after its last response [default: 60000]
     #[arg(long, value_name = "MS", help_heading = "Connections")]
     pub(crate) keep_alive_timeout: Option<Millis>,
@@ -561,6 +567,8 @@ impl ServeOptions {
             sse_queue_capacity: self.sse_queue_capacity.or(lower.sse_queue_capacity),
             header_read_timeout: self.header_read_timeout.or(lower.header_read_timeout),
             body_read_timeout: self.body_read_timeout.or(lower.body_read_timeout),
+            body_min_rate: self.body_min_rate.or(lower.body_min_rate),
+            body_min_rate_grace: self.body_min_rate_grace.or(lower.body_min_rate_grace),
             keep_alive_timeout: self.keep_alive_timeout.or(lower.keep_alive_timeout),
             write_timeout: self.write_timeout.or(lower.write_timeout),
             max_connections: self.max_connections.or(lower.max_connections),

@@ -203,7 +203,7 @@ fn typed(option: &clap::Arg, text: &str) -> toml::Value {
         .unwrap_or_default();
     match value_name.as_str() {
         "BOOL" if text == "true" || text == "false" => toml::Value::Boolean(text == "true"),
-        "N" | "BYTES" if text.parse::<i64>().is_ok() => {
+        "N" | "BYTES" | "BYTES/S" if text.parse::<i64>().is_ok() => {
             toml::Value::Integer(text.parse().unwrap_or_default())
         }
         "MS" | "DURATION" => match text.parse::<Millis>() {

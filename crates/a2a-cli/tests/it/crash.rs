@@ -244,3 +244,30 @@ fn an_unreachable_database_exits_3_with_one_line_and_no_password() {
     assert!(errors[0].contains("cannot open the task store"), "{stderr}");
     assert!(!stderr.contains("hunter2"), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_send_retried_after_sigkill_gets_the_task_the_killed_server_acknowledged() {
+    let dir = TempDir::new("crash-retry");
+    let store = format!("sqlite://{}", dir.0.join("tasks.db").display());
+    let args = ["--store", store.as_str()];
+    let mut server = Server::start(&args);
+    let message_id = format!("retry-{}", uuid_like());
+    let params = json!({"message": user_message(&message_id, "hello")});
+    let acked = server.rpc("SendMessage", params.clone()).await;
+    let task_id = acked["result"]["task"]["id"].clone();
+    assert!(task_id.is_string(), "{acked}");
+    // SIGKILL: no shutdown, nothing flushed on the way out.
+    server.kill();
+
+    let restarted = Server::start(&args);
+    let retried = restarted.rpc("SendMessage", params).await;
+    let task = &retried["result"]["task"];
+    assert_eq!(task["id"], task_id, "{retried}");
+    assert_eq!(task["metadata"]["duplicate_send"], true, "{retried}");
+    assert_eq!(task["history"].as_array().map(Vec::len), Some(1), "{task}");
+    assert_eq!(
+        task["artifacts"].as_array().map(Vec::len),
+        Some(1),
+        "{task}"
+    );
+}

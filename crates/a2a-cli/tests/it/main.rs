@@ -50,6 +50,7 @@ mod python_sdk_03;
 mod register;
 mod self_docs;
 mod serve;
+mod slow_bodies;
 mod store_cleanup;
 mod stuck_tasks;
 mod support;

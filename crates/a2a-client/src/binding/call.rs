@@ -44,17 +44,20 @@ impl Call {
         }
     }
 
-    /// Whether repeating the call cannot change the outcome (retries are safe).
+    /// Whether repeating the call cannot change the outcome (retries are safe). SendMessage
+    /// is: a retry sends the same request, so the same `messageId`, and an agent that
+    /// de-duplicates sends by it (as `a2a serve` does) answers with the task the first
+    /// attempt made instead of starting another turn.
     pub(crate) fn is_idempotent(&self) -> bool {
         match self.method() {
-            Method::GetTask
+            Method::SendMessage
+            | Method::GetTask
             | Method::ListTasks
             | Method::GetTaskPushNotificationConfig
             | Method::ListTaskPushNotificationConfigs
             | Method::DeleteTaskPushNotificationConfig
             | Method::GetExtendedAgentCard => true,
-            Method::SendMessage
-            | Method::SendStreamingMessage
+            Method::SendStreamingMessage
             | Method::CancelTask
             | Method::SubscribeToTask
             | Method::CreateTaskPushNotificationConfig => false,

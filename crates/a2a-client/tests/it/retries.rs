@@ -35,7 +35,7 @@ fn flaky(request: &crate::support::Recorded, index: usize) -> Response {
 }
 
 #[tokio::test]
-async fn get_task_is_retried_after_a_503_and_send_message_is_not() {
+async fn get_task_and_send_message_are_retried_after_a_503_and_cancel_is_not() {
     let mock = Mock::start(flaky).await;
     let client = A2aClient::builder()
         .url(mock.url("/a2a"), ProtocolBinding::JsonRpc)
@@ -46,8 +46,22 @@ async fn get_task_is_retried_after_a_503_and_send_message_is_not() {
     assert_eq!(task.status.state, TaskState::Completed);
     assert_eq!(mock.requests().len(), 2, "one 503, then the retry");
 
+    // A send is retried with the same messageId, which makes the retry the same send.
+    client.send_message(message::request("hi")).await.unwrap();
+    let sent = mock.requests();
+    assert_eq!(sent.len(), 4, "one 503, then the retry");
+    assert_eq!(
+        sent[2].json()["params"]["message"]["messageId"],
+        sent[3].json()["params"]["message"]["messageId"],
+        "a retried SendMessage keeps its messageId"
+    );
+
     let error = client
-        .send_message(message::request("hi"))
+        .cancel_task(a2a_types::CancelTaskRequest {
+            tenant: String::new(),
+            id: a2a_types::TaskId::new("t1"),
+            metadata: None,
+        })
         .await
         .unwrap_err();
     assert!(
@@ -56,24 +70,9 @@ async fn get_task_is_retried_after_a_503_and_send_message_is_not() {
     );
     assert!(
         error.is_retryable(),
-        "retryable, but SendMessage is not retried by default"
+        "retryable, but CancelTask is not retried by default"
     );
-    assert_eq!(mock.requests().len(), 3, "SendMessage was sent once");
-
-    let mock = Mock::start(flaky).await;
-    let opted_in = A2aClient::builder()
-        .url(mock.url("/a2a"), ProtocolBinding::JsonRpc)
-        .retry(fast_retries().retry_non_idempotent(true))
-        .build()
-        .unwrap();
-    opted_in.send_message(message::request("hi")).await.unwrap();
-    let sent = mock.requests();
-    assert_eq!(sent.len(), 2);
-    assert_eq!(
-        sent[0].json()["params"]["message"]["messageId"],
-        sent[1].json()["params"]["message"]["messageId"],
-        "a retried SendMessage keeps its messageId"
-    );
+    assert_eq!(mock.requests().len(), 5, "CancelTask was sent once");
 }
 
 #[tokio::test]

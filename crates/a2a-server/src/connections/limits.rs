@@ -6,6 +6,10 @@ use std::time::Duration;
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default [`ConnectionLimits::body_read_timeout`]: 30 s.
 pub const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default [`ConnectionLimits::body_min_rate`]: 1024 bytes per second.
+pub const DEFAULT_BODY_MIN_RATE: u64 = 1024;
+/// The default [`ConnectionLimits::body_min_rate_grace`]: 10 s.
+pub const DEFAULT_BODY_MIN_RATE_GRACE: Duration = Duration::from_secs(10);
 /// The default [`ConnectionLimits::keep_alive_timeout`]: 60 s.
 pub const DEFAULT_KEEP_ALIVE_TIMEOUT: Duration = Duration::from_secs(60);
 /// The default [`ConnectionLimits::write_timeout`].
@@ -24,6 +28,12 @@ pub struct ConnectionLimits {
     pub header_read_timeout: Duration,
     /// Longest gap between two pieces of a request body being read [default: 30 s].
     pub body_read_timeout: Duration,
+    /// Least rate of a request body, in bytes per second, once its grace is over; 0 for no
+    /// minimum [default: 1024].
+    pub body_min_rate: u64,
+    /// How long a request body may arrive more slowly than the minimum rate, from when it is
+    /// first read [default: 10 s].
+    pub body_min_rate_grace: Duration,
     /// How long a connection with no request in flight stays open [default: 60 s].
     pub keep_alive_timeout: Duration,
     /// How long a response write may wait for the client to take bytes before the
@@ -40,6 +50,8 @@ impl Default for ConnectionLimits {
         Self {
             header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
             body_read_timeout: DEFAULT_BODY_READ_TIMEOUT,
+            body_min_rate: DEFAULT_BODY_MIN_RATE,
+            body_min_rate_grace: DEFAULT_BODY_MIN_RATE_GRACE,
             keep_alive_timeout: DEFAULT_KEEP_ALIVE_TIMEOUT,
             write_timeout: DEFAULT_WRITE_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
@@ -60,6 +72,20 @@ impl ConnectionLimits {
     #[must_use]
     pub fn body_read_timeout(mut self, timeout: Duration) -> Self {
         self.body_read_timeout = timeout;
+        self
+    }
+
+    /// Sets [`body_min_rate`](Self::body_min_rate) (bytes per second; 0: none).
+    #[must_use]
+    pub fn body_min_rate(mut self, bytes_per_second: u64) -> Self {
+        self.body_min_rate = bytes_per_second;
+        self
+    }
+
+    /// Sets [`body_min_rate_grace`](Self::body_min_rate_grace).
+    #[must_use]
+    pub fn body_min_rate_grace(mut self, grace: Duration) -> Self {
+        self.body_min_rate_grace = grace;
         self
     }
 

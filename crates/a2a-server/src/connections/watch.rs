@@ -17,6 +17,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep};
 
 use super::ConnectionLimits;
+use super::rate::MinRate;
 
 /// A boxed error, as bodies carry.
 type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -260,6 +261,8 @@ struct BodyStalled(Duration);
 pub(super) struct TimedBody {
     body: Incoming,
     timeout: Duration,
+    /// The body's progress against the minimum rate.
+    rate: MinRate,
     /// Made the first time the body waits (most bodies never do: they came with the head).
     sleep: Option<Pin<Box<Sleep>>>,
     armed: bool,
@@ -267,10 +270,15 @@ pub(super) struct TimedBody {
 }
 
 impl TimedBody {
-    pub(super) fn new(body: Incoming, timeout: Duration, timed_out: Arc<AtomicBool>) -> Self {
+    pub(super) fn new(
+        body: Incoming,
+        limits: &ConnectionLimits,
+        timed_out: Arc<AtomicBool>,
+    ) -> Self {
         Self {
             body,
-            timeout,
+            timeout: limits.body_read_timeout,
+            rate: MinRate::new(limits.body_min_rate, limits.body_min_rate_grace),
             sleep: None,
             armed: false,
             timed_out,
@@ -290,19 +298,29 @@ impl hyper::body::Body for TimedBody {
         if this.timed_out.load(Ordering::Acquire) {
             return Poll::Ready(None);
         }
+        this.rate.reading();
         match Pin::new(&mut this.body).poll_frame(cx) {
             Poll::Ready(frame) => {
                 this.armed = false;
+                if let Some(Ok(data)) = frame
+                    .as_ref()
+                    .map(|frame| frame.as_ref().map(Frame::data_ref))
+                {
+                    this.rate.received(data.map_or(0, Bytes::len));
+                }
                 Poll::Ready(frame.map(|frame| frame.map_err(BoxError::from)))
             }
             Poll::Pending => {
-                let timeout = this.timeout;
+                // Waiting for more: the gap may not pass the timeout, nor the bytes so far
+                // fall below the minimum rate.
+                let gap = Instant::now() + this.timeout;
+                let deadline = this.rate.deadline().map_or(gap, |slow| slow.min(gap));
                 let sleep = this
                     .sleep
-                    .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+                    .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
                 if !this.armed {
                     this.armed = true;
-                    sleep.as_mut().reset(Instant::now() + timeout);
+                    sleep.as_mut().reset(deadline);
                 }
                 match sleep.as_mut().poll(cx) {
                     Poll::Ready(()) => {

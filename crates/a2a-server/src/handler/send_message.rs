@@ -19,6 +19,12 @@ impl RequestHandler {
     /// `returnImmediately` (or when the [`ReturnImmediatelyHook`](crate::hooks::ReturnImmediatelyHook)
     /// or the configured default says so) it comes at the turn's first update.
     ///
+    /// A send repeating an earlier one of the same caller (the same `Idempotency-Key`
+    /// header, else the same message id, with the same message) starts no turn: it is
+    /// answered with the task the first send made or continued, as it stands, marked
+    /// `metadata.duplicate_send: true`. The same key with another message is refused
+    /// (InvalidParams).
+    ///
     /// When `max_concurrent_tasks` turns already run, a new interaction with
     /// `returnImmediately` is answered at once with its task SUBMITTED and runs when a slot
     /// frees, if the queue (`task_queue_size`) has room.
@@ -46,12 +52,17 @@ impl RequestHandler {
         let (length, started) = self
             .begin_turn(call, request, queueing, Events::ViewOnly)
             .await?;
+        let repeated = started.repeated;
         let limits = Limits::of(self.inner.engine.config());
         let view = match wait_for_answer(started.view, return_immediately, limits).await? {
             Waited::Answer(view) => view,
             Waited::PastLimit(view) => self.reconciled(&scope, view, limits).await?,
         };
-        answer(view, length)
+        let mut response = answer(view, length)?;
+        if repeated && let SendMessageResponse::Task(task) = &mut response {
+            super::send_key::mark_repeated(task);
+        }
+        Ok(response)
     }
 
     /// The answer to a blocking call past its limit: the task as the store has it now (read
@@ -134,6 +145,7 @@ impl RequestHandler {
         };
         let message = request.message;
         Self::check_message(&message)?;
+        let send_key = super::send_key::send_key(call, &message)?;
         let scope = TaskScope {
             tenant: tenant_of(call, &request.tenant),
             owner: call.owner.clone(),
@@ -160,6 +172,7 @@ impl RequestHandler {
                 configuration,
                 metadata: request.metadata,
             },
+            send_key: Some(send_key),
         };
         // Boxed: the engine's future is large, and every layer above would otherwise carry
         // (and copy) it inline.

@@ -41,6 +41,23 @@ impl RequestHandler {
         self.check_streaming()?;
         let request_task_id = request.message.task_id.clone();
         let (length, started) = self.start_turn(call, request).await?;
+        if started.repeated {
+            // A repeated send starts no turn: its stream is the first send's task as it
+            // stands (SubscribeToTask follows it on).
+            let task = started
+                .view
+                .borrow()
+                .task
+                .clone()
+                .ok_or_else(A2aError::internal)?;
+            let mut task = trim_history(Arc::unwrap_or_clone(task), length);
+            super::send_key::mark_repeated(&mut task);
+            let only = StreamEvent {
+                sequence: None,
+                response: StreamResponse::Task(task),
+            };
+            return Ok(Box::pin(futures::stream::once(async { Ok(only) })));
+        }
         let mut view = started.view;
         let mut events = started.events.ok_or_else(A2aError::internal)?;
         // The task as it stood before the turn ran: the turn's first poll ran already, so

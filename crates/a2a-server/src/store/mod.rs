@@ -8,6 +8,7 @@ mod memory;
 mod push;
 mod query;
 mod scope;
+mod sends;
 
 #[cfg(any(test, feature = "store-conformance"))]
 pub mod conformance;
@@ -22,6 +23,7 @@ pub use self::push::{
     PushConfigStore,
 };
 pub use self::query::{TaskCursor, TaskPage, TaskQuery};
+pub use self::sends::KeptSend;
 
 pub(crate) use self::failure::store_failure;
 
@@ -124,6 +126,8 @@ pub enum StoreError {
 ///   half-written task.
 /// - **List order**: `list` orders by status timestamp, newest first, then task id
 ///   (descending), and pages with [`TaskCursor`]s.
+/// - **Sends** (when the store keeps them, see [`TaskStore::claim_send`]): a key is claimed
+///   at most once per scope, whoever races for it, and goes with the task it names.
 /// - **Event log**: `save` appends its events to the task's log in the same atomic step as
 ///   the task itself, numbering them on from the task's last sequence number (the first event
 ///   of a task is 1). A failed save appends nothing. `events` returns the logged events after
@@ -162,6 +166,46 @@ pub trait TaskStore: Send + Sync + 'static {
     async fn shared_secret(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
         let _ = name;
         Ok(None)
+    }
+
+    /// Claims the send key `key` in `scope` for a send of a message whose digest is
+    /// `digest`, making or continuing the task `task_id`: `None` when this call claimed it,
+    /// else the send that holds it (whatever digest and task this call gave). The server
+    /// claims a key before a send starts its turn, so a retry of a send (same key, same
+    /// caller) is answered with the task the first made instead of starting a second turn.
+    ///
+    /// Implementations must guarantee that of concurrent claims of one key in one scope
+    /// exactly one gets `None` and the others get its send; that a key is claimed again
+    /// only after [`TaskStore::release_send`]; and that a key goes with the task it names
+    /// (expired or evicted with it). The default keeps nothing, so every send is a new one.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the store cannot be read or written.
+    async fn claim_send(
+        &self,
+        scope: &TaskScope,
+        key: &str,
+        digest: &str,
+        task_id: &TaskId,
+    ) -> Result<Option<KeptSend>, StoreError> {
+        let _ = (scope, key, digest, task_id);
+        Ok(None)
+    }
+
+    /// Forgets the claim of `key` in `scope` if it names `task_id` (a send that made no
+    /// task: the agent answered with a message, or the send was refused). Forgetting a key
+    /// that is not claimed, or claimed for another task, does nothing.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the store cannot be written.
+    async fn release_send(
+        &self,
+        scope: &TaskScope,
+        key: &str,
+        task_id: &TaskId,
+    ) -> Result<(), StoreError> {
+        let _ = (scope, key, task_id);
+        Ok(())
     }
 
     /// Whether the backend answers, asked as cheaply as it can be (`SELECT 1` for a

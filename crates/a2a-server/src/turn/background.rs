@@ -292,6 +292,7 @@ impl Engine {
             task: Some(task),
             events: Events::ViewOnly,
             extras: RequestExtras::default(),
+            send_key: None,
         };
         drop(self.start(start, ticket));
         Ok(())

@@ -68,6 +68,9 @@ pub(crate) struct StartedTurn {
     /// The stored task the turn started from (a follow-up's, or a queued task's), as it was
     /// before the turn ran; `None` for a new interaction.
     pub(crate) stored: Option<Arc<Task>>,
+    /// True when this send repeated an earlier one (same key, same message): no turn ran,
+    /// and the view holds the task the first made or continued.
+    pub(crate) repeated: bool,
 }
 
 /// How a turn starts: a new interaction or a follow-up of a stored task.
@@ -83,6 +86,8 @@ pub(crate) struct TurnStart {
     pub(crate) events: Events,
     /// What the request adds to the executor's context.
     pub(crate) extras: RequestExtras,
+    /// The key the send claimed, released if the turn ends without a task.
+    pub(crate) send_key: Option<String>,
 }
 
 /// Whether a turn's starter follows its events or only its view.

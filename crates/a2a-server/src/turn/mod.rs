@@ -17,6 +17,7 @@ mod lifecycle;
 mod locks;
 mod run;
 mod running;
+mod sends;
 mod shutdown;
 mod start;
 mod stuck;
@@ -25,6 +26,7 @@ mod view;
 
 use self::admission::Ticket;
 pub(crate) use self::engine::{Engine, Events, RequestExtras, StartedTurn, store_failure};
+pub(crate) use self::sends::SendKey;
 pub(crate) use self::start::{Queueing, TurnRequest};
 pub(crate) use self::subscribe::Subscription;
 pub(crate) use self::view::TurnView;

@@ -46,6 +46,8 @@ pub(crate) struct Turn {
     /// waited for a slot (only `returnImmediately` requests may queue).
     pub(super) queued: bool,
     pub(super) message: Message,
+    /// The key its send claimed (see `sends.rs`).
+    pub(super) send_key: Option<String>,
     pub(super) cancellation: CancellationToken,
     pub(super) flags: Mutex<TurnFlags>,
     /// The task as this turn last saved it, and its version: the next update of this turn

@@ -16,6 +16,7 @@ use super::engine::{
 };
 use super::run::{Turn, TurnFlags};
 use super::running::RunningTurn;
+use super::sends::SendKey;
 use super::view::TurnView;
 use crate::executor::{RequestContext, TaskUpdater, TurnHandle, progress};
 use crate::store::{Expected, TaskScope};
@@ -41,6 +42,8 @@ pub(crate) struct TurnRequest {
     pub(crate) queueing: Queueing,
     pub(crate) events: Events,
     pub(crate) extras: RequestExtras,
+    /// What makes this send the same as a retry of it (`None`: every send is new).
+    pub(crate) send_key: Option<SendKey>,
 }
 
 /// A request's parts, as both kinds of start use them.
@@ -50,6 +53,7 @@ type Parts = (
     Option<TaskPushNotificationConfig>,
     Events,
     RequestExtras,
+    Option<SendKey>,
 );
 
 impl TurnRequest {
@@ -60,6 +64,7 @@ impl TurnRequest {
             self.inline_push,
             self.events,
             self.extras,
+            self.send_key,
         )
     }
 }
@@ -81,7 +86,26 @@ impl Engine {
         let may_queue = request.queueing == Queueing::MayWait && request.message.task_id.is_none();
         let ticket = self.admission.admit(may_queue)?;
         match request.message.task_id.clone() {
-            None => self.start_interaction(request, ticket).await,
+            None => {
+                let task_id = self.deps.ids.task_id();
+                // Claimed before the turn runs: of two sends of one key (a retry, here or on
+                // another instance), one runs and the other is answered with its task.
+                if let Some(key) = &request.send_key
+                    && let Some(task) = self.claim_send(&request.scope, key, &task_id).await?
+                {
+                    return Ok(Self::repeated_send(task));
+                }
+                let (scope, key) = (request.scope.clone(), request.send_key.clone());
+                let started = self
+                    .start_interaction(request, task_id.clone(), ticket)
+                    .await;
+                if started.is_err()
+                    && let Some(key) = key
+                {
+                    self.release_send(&scope, &key.key, &task_id).await;
+                }
+                started
+            }
             Some(task_id) => self.accept_follow_up(request, &task_id, ticket).await,
         }
     }
@@ -90,10 +114,10 @@ impl Engine {
     async fn start_interaction(
         self: &Arc<Self>,
         request: TurnRequest,
+        task_id: TaskId,
         ticket: super::Ticket,
     ) -> Result<StartedTurn, A2aError> {
-        let (scope, mut message, mut inline_push, events, extras) = request.into_parts();
-        let task_id = self.deps.ids.task_id();
+        let (scope, mut message, mut inline_push, events, extras, send_key) = request.into_parts();
         let context_id = message
             .context_id
             .clone()
@@ -126,6 +150,7 @@ impl Engine {
             task,
             events,
             extras,
+            send_key: send_key.map(|key| key.key),
         };
         Ok(self.start_now(start, ticket).await)
     }
@@ -139,11 +164,40 @@ impl Engine {
         task_id: &TaskId,
         ticket: super::Ticket,
     ) -> Result<StartedTurn, A2aError> {
-        let (scope, mut message, mut inline_push, events, extras) = request.into_parts();
         let guard = self.locks.lock(task_id).await;
-        let Some(stored) = self.load(&scope, task_id).await? else {
-            return Err(self.missing_task(&scope, task_id).await);
+        let Some(stored) = self.load(&request.scope, task_id).await? else {
+            return Err(self.missing_task(&request.scope, task_id).await);
         };
+        // A retry of a follow-up is answered with the task it continued: the message is
+        // not appended again and no second turn starts. A follow-up the task refuses
+        // releases its key, so that it may be sent again once the task is ready.
+        let (scope, key) = (request.scope.clone(), request.send_key.clone());
+        if let Some(key) = &key
+            && let Some(task) = self.claim_send(&scope, key, task_id).await?
+        {
+            return Ok(Self::repeated_send(task));
+        }
+        let accepted = self
+            .follow_up(request, task_id, stored, guard, ticket)
+            .await;
+        if accepted.is_err()
+            && let Some(key) = key
+        {
+            self.release_send(&scope, &key.key, task_id).await;
+        }
+        accepted
+    }
+
+    /// A follow-up whose key (if any) is claimed, under the task's lock (`guard`).
+    async fn follow_up(
+        self: &Arc<Self>,
+        request: TurnRequest,
+        task_id: &TaskId,
+        stored: crate::store::StoredTask,
+        guard: tokio::sync::OwnedMutexGuard<()>,
+        ticket: super::Ticket,
+    ) -> Result<StartedTurn, A2aError> {
+        let (scope, mut message, mut inline_push, events, extras, send_key) = request.into_parts();
         let mut task = stored.task;
         if message
             .context_id
@@ -201,6 +255,7 @@ impl Engine {
             task: Some(task),
             events,
             extras,
+            send_key: send_key.map(|key| key.key),
         };
         // Registered under the lock; its executor runs once the lock is released, since its
         // updates take it.
@@ -277,6 +332,7 @@ impl Engine {
             followed: start.events == Events::Follow,
             queued,
             message: start.message,
+            send_key: start.send_key,
             cancellation,
             cache: Mutex::new(None),
             flags: Mutex::new(TurnFlags {
@@ -322,6 +378,7 @@ impl Engine {
                 };
                 let outcome = turn.run_executor(execute).await;
                 turn.finish(outcome).await;
+                turn.release_taskless_send().await;
                 // `_slot` is given back only now: the turn holds it until it settled, whatever its
                 // binding (one shared cap covers every kind of request).
             },
@@ -331,6 +388,7 @@ impl Engine {
             view: receiver,
             events,
             stored,
+            repeated: false,
         };
         (started, run)
     }

@@ -16,6 +16,7 @@ mod blocking_timeout;
 mod card_max_age;
 mod concurrency;
 mod cors;
+mod exactly_once;
 mod grpc;
 mod health;
 mod hooks;

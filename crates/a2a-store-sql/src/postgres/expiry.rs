@@ -1,4 +1,4 @@
-//! Deleting expired tasks on PostgreSQL, with their events, push configs and runs.
+//! Deleting expired tasks on PostgreSQL, with their events, push configs, runs and send keys.
 
 use a2a_server::store::StoreError;
 
@@ -11,7 +11,7 @@ const CLEANUP_BATCH: i64 = 500;
 
 impl Postgres {
     /// Deletes expired tasks, [`CLEANUP_BATCH`] per statement, with their events, push
-    /// configs and runs; returns how many. Rows another instance is deleting are skipped.
+    /// configs, runs and send keys; returns how many. Rows another instance is deleting are skipped.
     pub(crate) async fn delete_expired(&self) -> Result<u64, StoreError> {
         let mut deleted = 0;
         loop {
@@ -22,7 +22,9 @@ impl Postgres {
                  WHERE task_id IN (SELECT task_id FROM doomed)), \
                  events AS (DELETE FROM task_events \
                  WHERE task_id IN (SELECT task_id FROM doomed)), \
-                 runs AS (DELETE FROM runs WHERE task_id IN (SELECT task_id FROM doomed)) \
+                 runs AS (DELETE FROM runs WHERE task_id IN (SELECT task_id FROM doomed)), \
+                 keys AS (DELETE FROM send_keys \
+                 WHERE task_id IN (SELECT task_id FROM doomed)) \
                  DELETE FROM tasks WHERE task_id IN (SELECT task_id FROM doomed)",
             )
             .bind(now_millis())

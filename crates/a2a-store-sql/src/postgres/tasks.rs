@@ -11,6 +11,7 @@ use super::{Postgres, Shared};
 use crate::error::backend;
 use crate::list::ListSql;
 use crate::rows::{ScopeKey, now_millis};
+use crate::sends::SendClaim;
 use crate::sql;
 
 impl Postgres {
@@ -27,6 +28,29 @@ impl Postgres {
     ) -> Result<Vec<u8>, StoreError> {
         let mut conn = self.pool.acquire().await.map_err(backend)?;
         Shared::shared_secret(&mut conn, name, &offer)
+            .await
+            .map_err(backend)
+    }
+
+    /// Claims a send key (see [`Shared::claim_send`]). Of two racing claims, the second's
+    /// insert waits for the first to commit, then finds its row.
+    pub(crate) async fn claim_send(
+        &self,
+        claim: SendClaim,
+    ) -> Result<Option<(String, String)>, StoreError> {
+        let mut conn = self.pool.acquire().await.map_err(backend)?;
+        Shared::claim_send(&mut conn, &claim).await.map_err(backend)
+    }
+
+    /// Forgets a send key's claim for `task_id`.
+    pub(crate) async fn release_send(
+        &self,
+        scope: ScopeKey,
+        key: &str,
+        task_id: &str,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.pool.acquire().await.map_err(backend)?;
+        Shared::release_send(&mut conn, &scope, key, task_id)
             .await
             .map_err(backend)
     }

@@ -1,4 +1,4 @@
-//! Deleting expired tasks on SQLite, with their events, push configs and runs, a batch per
+//! Deleting expired tasks on SQLite, with their events, push configs, runs and send keys, a batch per
 //! writer job so that a large pass does not hold the write lock long.
 
 use a2a_server::store::StoreError;
@@ -53,6 +53,10 @@ async fn delete_expired(conn: &mut SqliteConnection, now: i64) -> Result<u64, sq
         ),
         (
             "DELETE FROM runs WHERE task_id IN (SELECT value FROM json_each($1))",
+            &ids,
+        ),
+        (
+            "DELETE FROM send_keys WHERE task_id IN (SELECT value FROM json_each($1))",
             &ids,
         ),
         (

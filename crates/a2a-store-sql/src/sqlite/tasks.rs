@@ -12,6 +12,7 @@ use super::{Shared, Sqlite};
 use crate::error::backend;
 use crate::list::ListSql;
 use crate::rows::{ScopeKey, now_millis};
+use crate::sends::SendClaim;
 
 /// [`sql::LOAD_EVENTS`](crate::sql::LOAD_EVENTS) for SQLite, whose events are keyed by the
 /// task's `task_key`.
@@ -40,6 +41,40 @@ impl Sqlite {
                 Box::pin(async move {
                     let (name, offer) = &*job;
                     Shared::shared_secret(conn, name, offer).await
+                })
+            })
+            .await
+    }
+
+    /// Claims a send key (see [`Shared::claim_send`]) on the writer, which runs one write
+    /// at a time.
+    pub(crate) async fn claim_send(
+        &self,
+        claim: SendClaim,
+    ) -> Result<Option<(String, String)>, StoreError> {
+        let claim = Arc::new(claim);
+        self.writer
+            .write(move |conn| {
+                let claim = Arc::clone(&claim);
+                Box::pin(async move { Shared::claim_send(conn, &claim).await })
+            })
+            .await
+    }
+
+    /// Forgets a send key's claim for `task_id`.
+    pub(crate) async fn release_send(
+        &self,
+        scope: ScopeKey,
+        key: &str,
+        task_id: &str,
+    ) -> Result<(), StoreError> {
+        let job = Arc::new((scope, key.to_owned(), task_id.to_owned()));
+        self.writer
+            .write(move |conn| {
+                let job = Arc::clone(&job);
+                Box::pin(async move {
+                    let (scope, key, task_id) = &*job;
+                    Shared::release_send(conn, scope, key, task_id).await
                 })
             })
             .await

@@ -29,17 +29,19 @@ where
     Fut: Future<Output = S>,
     S: TaskStore,
 {
-    let (vanish, no_extension, from_terminal, zero) = (
+    let (vanish, no_extension, from_terminal, zero, keys) = (
         make_store(EXPIRY_TTL).await,
         make_store(EXPIRY_TTL).await,
         make_store(EXPIRY_TTL).await,
         make_store(Duration::ZERO).await,
+        make_store(EXPIRY_TTL).await,
     );
     tokio::join!(
         terminal_tasks_vanish_after_the_ttl_and_others_stay(&vanish),
         saving_a_terminal_task_again_does_not_extend_its_life(&no_extension),
         the_ttl_runs_from_the_save_that_made_the_task_terminal(&from_terminal),
         a_zero_ttl_keeps_terminal_tasks(&zero),
+        super::sends::a_send_key_goes_with_its_task(&keys, EXPIRY_TTL),
     );
 }
 

@@ -2,7 +2,7 @@
 //! as checks that each backend runs from its own tests.
 //!
 //! [`run`] runs every check of a [`TaskStore`] (compare-and-swap, scopes, list order and
-//! paging, the event log), each on a fresh store; [`run_expiry`] checks the expiry of
+//! paging, the event log, send keys), each on a fresh store; [`run_expiry`] checks the expiry of
 //! terminal tasks on stores built with a short TTL, in real time; [`run_push`]
 //! checks a [`PushConfigStore`], and [`run_delivery`] its delivery state beside a
 //! [`TaskStore`]: claims, progress and their exclusivity across instances. Each
@@ -46,6 +46,7 @@ mod expiry;
 mod fixtures;
 mod list;
 mod push_configs;
+mod sends;
 mod tasks;
 
 #[cfg(test)]
@@ -85,6 +86,11 @@ pub use self::push_configs::{
     a_task_holds_at_most_the_limit_and_replacing_does_not_count,
     push_configs_are_created_read_replaced_and_deleted,
     push_configs_are_invisible_to_other_scopes_and_tasks, push_configs_are_listed_by_id, run_push,
+};
+pub use self::sends::{
+    a_claimed_send_key_answers_later_claims_with_the_first_send,
+    a_released_send_key_can_be_claimed_again, a_send_key_goes_with_its_task,
+    concurrent_claims_of_one_send_key_have_exactly_one_winner, send_keys_are_claimed_per_scope,
 };
 pub use self::tasks::{
     a_full_task_survives_a_round_trip_unchanged,

@@ -23,6 +23,11 @@ use super::list::{
     list_status_timestamp_after_is_inclusive, paging_visits_every_matching_task_exactly_once,
     the_last_page_has_no_next_cursor,
 };
+use super::sends::{
+    a_claimed_send_key_answers_later_claims_with_the_first_send,
+    a_released_send_key_can_be_claimed_again,
+    concurrent_claims_of_one_send_key_have_exactly_one_winner, send_keys_are_claimed_per_scope,
+};
 use crate::store::{Expected, StoreError, TaskQuery, TaskScope, TaskStore, Version};
 
 /// Runs every check of the suite, each on a store fresh from `make_store`.
@@ -65,6 +70,10 @@ where
     events_of_a_task_of_another_scope_or_none_is_none(&make_store().await).await;
     appended_chunks_are_in_the_task_that_is_read(&make_store().await).await;
     a_refused_append_stores_and_logs_nothing(&make_store().await).await;
+    a_claimed_send_key_answers_later_claims_with_the_first_send(&make_store().await).await;
+    send_keys_are_claimed_per_scope(&make_store().await).await;
+    a_released_send_key_can_be_claimed_again(&make_store().await).await;
+    concurrent_claims_of_one_send_key_have_exactly_one_winner(Arc::new(make_store().await)).await;
 }
 
 /// `load` of an unknown id returns `None`; after `save` with [`Expected::Absent`], `load`

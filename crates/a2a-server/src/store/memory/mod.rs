@@ -15,6 +15,7 @@ use tokio::time::Instant;
 use super::{TaskScope, Version};
 
 mod entry;
+mod sends;
 mod setup;
 mod task_store;
 mod upkeep;
@@ -126,6 +127,9 @@ struct Tasks {
     last_version: u64,
     /// Successful saves so far, to schedule cleanup passes.
     saves: u64,
+    /// The claimed send keys, which go with their tasks (boxed: two maps inline would
+    /// grow every store by 96 bytes).
+    sends: Box<sends::Sends>,
 }
 
 /// One stored task: about 160 bytes here (with no log and the default scope) beside its

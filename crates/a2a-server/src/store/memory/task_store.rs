@@ -8,8 +8,8 @@ use async_trait::async_trait;
 use tokio::time::Instant;
 
 use super::super::{
-    Expected, Saved, StoreError, StoredTask, TaskCursor, TaskEvent, TaskPage, TaskQuery, TaskScope,
-    TaskStore, Version, fold_artifact_update,
+    Expected, KeptSend, Saved, StoreError, StoredTask, TaskCursor, TaskEvent, TaskPage, TaskQuery,
+    TaskScope, TaskStore, Version, fold_artifact_update,
 };
 use super::entry::{Body, Text};
 use super::{Entry, InMemoryTaskStore, Log, TerminalKey};
@@ -25,6 +25,35 @@ impl TaskStore for InMemoryTaskStore {
         let mut tasks = self.lock();
         tasks.drop_if_expired(id.as_str(), Instant::now(), self.config.completed_task_ttl);
         Ok(tasks.get(id.as_str()).map(|entry| entry.scope.clone()))
+    }
+
+    async fn claim_send(
+        &self,
+        scope: &TaskScope,
+        key: &str,
+        digest: &str,
+        task_id: &TaskId,
+    ) -> Result<Option<KeptSend>, StoreError> {
+        let mut tasks = self.lock();
+        // A key goes with its task: one naming an expired task is free.
+        if let Some(held) = tasks.sends.held(scope, key) {
+            tasks.drop_if_expired(
+                held.as_str(),
+                Instant::now(),
+                self.config.completed_task_ttl,
+            );
+        }
+        Ok(tasks.sends.claim(scope, key, digest, task_id))
+    }
+
+    async fn release_send(
+        &self,
+        scope: &TaskScope,
+        key: &str,
+        task_id: &TaskId,
+    ) -> Result<(), StoreError> {
+        self.lock().sends.release(scope, key, task_id);
+        Ok(())
     }
 
     async fn load(&self, scope: &TaskScope, id: &TaskId) -> Result<Option<StoredTask>, StoreError> {

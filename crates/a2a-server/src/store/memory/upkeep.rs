@@ -76,6 +76,7 @@ impl Tasks {
             if let Some(key) = entry.terminal_since {
                 self.forget_terminal(key);
             }
+            self.sends.forget_task(entry.id());
         }
     }
 
@@ -118,7 +119,8 @@ impl Tasks {
             .by_id
             .find_entry(hash, |entry| entry.terminal_since == Some(key))
         {
-            found.remove();
+            let (entry, _) = found.remove();
+            self.sends.forget_task(entry.id());
         }
         true
     }

@@ -169,11 +169,13 @@ async fn run_batch(
     concurrency: usize,
     limit: Limit,
 ) -> Vec<Outcome> {
-    let target = Arc::clone(target);
-    batch::run_timed(concurrency, next, limit, move |number| {
-        let target = Arc::clone(&target);
-        async move { send(&target, number).await }
-    })
+    batch::run_timed_on(
+        target,
+        concurrency,
+        next,
+        limit,
+        |target, number| async move { send(&target, number).await },
+    )
     .await
 }
 

@@ -58,3 +58,22 @@ export async function connect(baseUrl, binding, { ClientFactory, ClientFactoryOp
   );
   return factory.createFromUrl(baseUrl);
 }
+
+/**
+ * Runs `run(BASE_URL, BINDING)` from the command line: exits 0 when every check passes, 1
+ * (after a `FAILED:` line) on the first failure, 2 on bad usage.
+ */
+export async function main(run) {
+  const [baseUrl, binding] = process.argv.slice(2);
+  if (!baseUrl || !(binding in BINDINGS)) {
+    console.error('usage: node drive_agent.mjs BASE_URL {jsonrpc|rest}');
+    process.exit(2);
+  }
+  try {
+    await run(baseUrl, binding);
+    process.exit(0);
+  } catch (error) {
+    console.log(error instanceof CheckFailed ? `FAILED: ${error.message}` : `FAILED: ${error?.stack ?? error}`);
+    process.exit(1);
+  }
+}

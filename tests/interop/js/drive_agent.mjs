@@ -20,7 +20,7 @@ import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 
-import { BINDINGS, CheckFailed, GREETING, check, connect, ok, webhook } from '../js-common/drive.mjs';
+import { BINDINGS, CheckFailed, GREETING, check, connect, main, ok, webhook } from '../js-common/drive.mjs';
 
 /** JSON for messages: the SDK's objects hold Buffers and enums as numbers. */
 function show(value) {
@@ -186,15 +186,4 @@ async function run(baseUrl, binding) {
   console.log(`all checks passed [${binding}]`);
 }
 
-const [baseUrl, binding] = process.argv.slice(2);
-if (!baseUrl || !(binding in BINDINGS)) {
-  console.error('usage: node drive_agent.mjs BASE_URL {jsonrpc|rest}');
-  process.exit(2);
-}
-try {
-  await run(baseUrl, binding);
-  process.exit(0);
-} catch (error) {
-  console.log(error instanceof CheckFailed ? `FAILED: ${error.message}` : `FAILED: ${error?.stack ?? error}`);
-  process.exit(1);
-}
+await main(run);

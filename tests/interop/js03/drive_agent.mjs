@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 
 import { ClientFactory, ClientFactoryOptions, TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/client';
 
-import { BINDINGS, CheckFailed, GREETING, check, connect, ok, webhook } from '../js-common/drive.mjs';
+import { CheckFailed, GREETING, check, connect, main, ok, webhook } from '../js-common/drive.mjs';
 
 function message(prefix, text, task) {
   const msg = {
@@ -130,15 +130,4 @@ async function run(baseUrl, binding) {
   console.log(`all checks passed [${binding}]`);
 }
 
-const [baseUrl, binding] = process.argv.slice(2);
-if (!baseUrl || !(binding in BINDINGS)) {
-  console.error('usage: node drive_agent.mjs BASE_URL {jsonrpc|rest}');
-  process.exit(2);
-}
-try {
-  await run(baseUrl, binding);
-  process.exit(0);
-} catch (error) {
-  console.log(error instanceof CheckFailed ? `FAILED: ${error.message}` : `FAILED: ${error?.stack ?? error}`);
-  process.exit(1);
-}
+await main(run);

@@ -75,6 +75,26 @@ pub struct Outcome {
     pub error: Option<String>,
 }
 
+/// [`run_timed`] of `send(target, number)`, every request sharing `target`.
+pub async fn run_timed_on<T, F, Fut>(
+    target: &Arc<T>,
+    concurrency: usize,
+    next: &Arc<AtomicUsize>,
+    limit: Limit,
+    send: F,
+) -> Vec<Outcome>
+where
+    T: Send + Sync + 'static,
+    F: Fn(Arc<T>, usize) -> Fut + Copy + Send + 'static,
+    Fut: Future<Output = anyhow::Result<()>> + Send + 'static,
+{
+    let target = Arc::clone(target);
+    run_timed(concurrency, next, limit, move |number| {
+        send(Arc::clone(&target), number)
+    })
+    .await
+}
+
 /// [`run_batch`] of `send(number)`, each request timed into an [`Outcome`].
 pub async fn run_timed<F, Fut>(
     concurrency: usize,

@@ -195,34 +195,33 @@ async fn grpc_clients(
 /// The warm-up, then the measured run; the run's wall time and outcomes.
 async fn unary_run(target: &Arc<Target>, args: &Args) -> anyhow::Result<(Duration, Vec<Outcome>)> {
     let next = Arc::new(AtomicUsize::new(0));
-    let warmup = unary_batch(target, &next, args.concurrency, Limit::Count(args.warmup)).await;
+    let warmup = batch::run_timed_on(
+        target,
+        args.concurrency,
+        &next,
+        Limit::Count(args.warmup),
+        send,
+    )
+    .await;
     if let Some(error) = warmup.iter().find_map(|outcome| outcome.error.as_ref()) {
         bail!("a warm-up request failed: {error}");
     }
     // Numbers go on from the warm-up's, so every message id stays fresh.
     let start = Instant::now();
     let deadline = start + Duration::from_secs_f64(args.seconds);
-    let outcomes = unary_batch(target, &next, args.concurrency, Limit::Until(deadline)).await;
+    let outcomes = batch::run_timed_on(
+        target,
+        args.concurrency,
+        &next,
+        Limit::Until(deadline),
+        send,
+    )
+    .await;
     Ok((start.elapsed(), outcomes))
 }
 
-/// Sends requests, `concurrency` at a time, until `limit`. `next` numbers the requests.
-async fn unary_batch(
-    target: &Arc<Target>,
-    next: &Arc<AtomicUsize>,
-    concurrency: usize,
-    limit: Limit,
-) -> Vec<Outcome> {
-    let target = Arc::clone(target);
-    batch::run_timed(concurrency, next, limit, move |number| {
-        let target = Arc::clone(&target);
-        async move { send(&target, number).await }
-    })
-    .await
-}
-
 /// One SendMessage; `Ok` when the answer is a completed task with an artifact.
-async fn send(target: &Target, number: usize) -> anyhow::Result<()> {
+async fn send(target: Arc<Target>, number: usize) -> anyhow::Result<()> {
     let message_id = target.message_id(number);
     match &target.wire {
         Wire::Jsonrpc(client) => {

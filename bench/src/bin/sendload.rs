@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use a2a_bench::batch::{self, Limit, Outcome};
+use a2a_bench::batch::{self, Limit};
 use a2a_bench::jsonrpc;
 use anyhow::{Context as _, bail};
 use clap::Parser;
@@ -86,14 +86,28 @@ async fn main() -> anyhow::Result<()> {
     });
     let next = Arc::new(AtomicUsize::new(0));
     let run = async {
-        let warmup = run_batch(&target, &next, args.concurrency, Limit::Count(args.warmup)).await;
+        let warmup = batch::run_timed_on(
+            &target,
+            args.concurrency,
+            &next,
+            Limit::Count(args.warmup),
+            send,
+        )
+        .await;
         if let Some(error) = warmup.iter().find_map(|outcome| outcome.error.as_ref()) {
             bail!("a warm-up request failed: {error}");
         }
         let start = Instant::now();
         let deadline = start + Duration::from_secs_f64(args.seconds);
         next.store(0, Ordering::Relaxed);
-        let outcomes = run_batch(&target, &next, args.concurrency, Limit::Until(deadline)).await;
+        let outcomes = batch::run_timed_on(
+            &target,
+            args.concurrency,
+            &next,
+            Limit::Until(deadline),
+            send,
+        )
+        .await;
         Ok((start.elapsed(), outcomes))
     };
     let (wall, outcomes) = tokio::time::timeout(Duration::from_secs(args.timeout_s), run)
@@ -162,24 +176,9 @@ fn parse_header(text: &str) -> Result<(HeaderName, HeaderValue), String> {
     Ok((name, value))
 }
 
-/// Sends requests, `concurrency` at a time, until `limit`. `next` numbers the requests.
-async fn run_batch(
-    target: &Arc<Target>,
-    next: &Arc<AtomicUsize>,
-    concurrency: usize,
-    limit: Limit,
-) -> Vec<Outcome> {
-    let target = Arc::clone(target);
-    batch::run_timed(concurrency, next, limit, move |number| {
-        let target = Arc::clone(&target);
-        async move { send(&target, number).await }
-    })
-    .await
-}
-
 /// One SendMessage; `Ok` when the answer is a completed task with an artifact. Its message
 /// id is `bench-RUN_ID-NUMBER`.
-async fn send(target: &Target, number: usize) -> anyhow::Result<()> {
+async fn send(target: Arc<Target>, number: usize) -> anyhow::Result<()> {
     let message_id = format!("bench-{}-{number}", target.run_id);
     let body = jsonrpc::send_message_body(number, &message_id, &target.text);
     jsonrpc::send_message(&target.client, &target.url, body, target.request_timeout).await

@@ -86,6 +86,27 @@ pub fn interpreter_03() -> Option<PathBuf> {
     None
 }
 
+/// The v0.3 SDK's agent: serves on the port it is given (`0`: any), its card preferring the
+/// binding it is given (`JSONRPC` unless told), and prints `ready http://127.0.0.1:PORT`
+/// once it listens. Relative to the workspace root.
+pub const SERVE_AGENT_03: &str = "tests/interop/python03/serve_agent.py";
+
+/// The v0.3 SDK's agent ([`SERVE_AGENT_03`]) on an ephemeral port, its card preferring
+/// `preferred` (`JSONRPC` or `HTTP+JSON`; the script's default when `None`), once it serves.
+///
+/// # Panics
+/// As [`Listening::start`].
+#[must_use]
+pub fn serve_agent_03(
+    python: &Path,
+    preferred: Option<&str>,
+    startup_limit: Duration,
+) -> Listening {
+    let mut agent = command(python, &workspace_root().join(SERVE_AGENT_03));
+    agent.arg("0").args(preferred);
+    Listening::start(agent, "ready ", "serve_agent.py", startup_limit)
+}
+
 /// The virtualenv with the official MCP Python SDK (`mcp` 2.3.0), the host of `a2a mcp`'s
 /// interop tests, unless `A2A_MCP_PYTHON` says otherwise, under the workspace root.
 pub const VENV_MCP_PYTHON: &str = "target/mcp-sdk/bin/python";

@@ -15,24 +15,12 @@
 // Prints one line per check; exits 0 when all pass, 1 on the first failure, 2 on bad usage.
 
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 
 import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 
-const BINDINGS = { jsonrpc: 'JSONRPC', rest: 'HTTP+JSON' };
-const GREETING = 'Hello from TCK';
-
-class CheckFailed extends Error {}
-
-function check(condition, message) {
-  if (!condition) throw new CheckFailed(message);
-}
-
-function ok(line) {
-  console.log(`ok: ${line}`);
-}
+import { BINDINGS, CheckFailed, GREETING, check, connect, main, ok, webhook } from '../js-common/drive.mjs';
 
 /** JSON for messages: the SDK's objects hold Buffers and enums as numbers. */
 function show(value) {
@@ -78,24 +66,6 @@ function isTask(result) {
   return result !== undefined && 'status' in result && 'id' in result;
 }
 
-/** A webhook on 127.0.0.1 recording each POST's JSON body and headers. */
-async function webhook() {
-  const hits = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      hits.push({ body: JSON.parse(body || 'null'), headers: req.headers });
-      res.writeHead(200);
-      res.end();
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { hits, server, url: `http://127.0.0.1:${server.address().port}/hook` };
-}
-
 /** The call must fail with the SDK's error class `type` (the A2A error it mapped). */
 async function refused(what, call, type) {
   try {
@@ -109,21 +79,7 @@ async function refused(what, call, type) {
 }
 
 async function run(baseUrl, binding) {
-  const key = process.env.A2A_API_KEY ?? '';
-  if (key) {
-    const plainFetch = globalThis.fetch;
-    globalThis.fetch = (input, init = {}) => {
-      const headers = new Headers(init.headers ?? {});
-      headers.set('X-API-Key', key);
-      return plainFetch(input, { ...init, headers });
-    };
-  }
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      preferredTransports: [BINDINGS[binding]],
-    }),
-  );
-  const client = await factory.createFromUrl(baseUrl);
+  const client = await connect(baseUrl, binding, { ClientFactory, ClientFactoryOptions });
   const card = await client.getAgentCard();
   const chosen = card.supportedInterfaces.find((i) => i.protocolBinding === BINDINGS[binding]);
   check(chosen, `no ${BINDINGS[binding]} interface in ${show(card.supportedInterfaces)}`);
@@ -230,15 +186,4 @@ async function run(baseUrl, binding) {
   console.log(`all checks passed [${binding}]`);
 }
 
-const [baseUrl, binding] = process.argv.slice(2);
-if (!baseUrl || !(binding in BINDINGS)) {
-  console.error('usage: node drive_agent.mjs BASE_URL {jsonrpc|rest}');
-  process.exit(2);
-}
-try {
-  await run(baseUrl, binding);
-  process.exit(0);
-} catch (error) {
-  console.log(error instanceof CheckFailed ? `FAILED: ${error.message}` : `FAILED: ${error?.stack ?? error}`);
-  process.exit(1);
-}
+await main(run);

@@ -14,22 +14,10 @@
 // Prints one line per check; exits 0 when all pass, 1 on the first failure, 2 on bad usage.
 
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 
 import { ClientFactory, ClientFactoryOptions, TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/client';
 
-const BINDINGS = { jsonrpc: 'JSONRPC', rest: 'HTTP+JSON' };
-const GREETING = 'Hello from TCK';
-
-class CheckFailed extends Error {}
-
-function check(condition, message) {
-  if (!condition) throw new CheckFailed(message);
-}
-
-function ok(line) {
-  console.log(`ok: ${line}`);
-}
+import { CheckFailed, GREETING, check, connect, main, ok, webhook } from '../js-common/drive.mjs';
 
 function message(prefix, text, task) {
   const msg = {
@@ -49,38 +37,8 @@ function textOf(msg) {
   return (msg?.parts ?? []).filter((p) => p.kind === 'text').map((p) => p.text).join('');
 }
 
-/** A webhook on 127.0.0.1 recording each POST's JSON body and headers. */
-async function webhook() {
-  const hits = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => { body += chunk; });
-    req.on('end', () => {
-      hits.push({ body: JSON.parse(body || 'null'), headers: req.headers });
-      res.writeHead(200);
-      res.end();
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { hits, server, url: `http://127.0.0.1:${server.address().port}/hook` };
-}
-
 async function run(baseUrl, binding) {
-  const key = process.env.A2A_API_KEY ?? '';
-  if (key) {
-    const plainFetch = globalThis.fetch;
-    globalThis.fetch = (input, init = {}) => {
-      const headers = new Headers(init.headers ?? {});
-      headers.set('X-API-Key', key);
-      return plainFetch(input, { ...init, headers });
-    };
-  }
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      preferredTransports: [BINDINGS[binding]],
-    }),
-  );
-  const client = await factory.createFromUrl(baseUrl);
+  const client = await connect(baseUrl, binding, { ClientFactory, ClientFactoryOptions });
   const card = await client.getAgentCard();
   ok(`card read: ${card.protocolVersion} ${card.preferredTransport} ${card.url}`);
 
@@ -172,15 +130,4 @@ async function run(baseUrl, binding) {
   console.log(`all checks passed [${binding}]`);
 }
 
-const [baseUrl, binding] = process.argv.slice(2);
-if (!baseUrl || !(binding in BINDINGS)) {
-  console.error('usage: node drive_agent.mjs BASE_URL {jsonrpc|rest}');
-  process.exit(2);
-}
-try {
-  await run(baseUrl, binding);
-  process.exit(0);
-} catch (error) {
-  console.log(error instanceof CheckFailed ? `FAILED: ${error.message}` : `FAILED: ${error?.stack ?? error}`);
-  process.exit(1);
-}
+await main(run);

@@ -21,16 +21,16 @@ What the agent does depends on the message text:
 * `wait`: a task that goes working and waits until it is canceled; for cancel;
 * anything else: a task with one artifact `echo: <text>`, completed at once.
 
-The `http-server` extra brings Starlette and FastAPI but no ASGI server, so the small
-HTTP/1.1 server of crates/a2a-client/tests/interop/python/echo_agent.py is repeated below
-(that script needs SDK 1.x and cannot be imported here).
+The `http-server` extra brings Starlette and FastAPI but no ASGI server, so the app is served
+by the small HTTP/1.1 server in tests/interop/python-common/asgi_http.py, which imports no SDK
+and so serves the v1.0 echo agent too; what the agent does is in echo_behaviour.py beside it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-import urllib.parse
+from pathlib import Path
 
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.apps import A2ARESTFastAPIApplication, A2AStarletteApplication
@@ -47,8 +47,10 @@ from a2a.types import (
 )
 from a2a.utils import new_task
 
-
-STEP_SECONDS = 0.15
+# The SDK-free helpers both Python SDK agents share, in tests/interop/python-common.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'python-common'))
+import asgi_http  # noqa: E402
+import echo_behaviour  # noqa: E402
 
 
 def text_part(text: str) -> Part:
@@ -59,29 +61,12 @@ class EchoExecutor(AgentExecutor):
     """Echoes, streams slowly, or waits to be canceled, by message text."""
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        text = context.get_user_input().strip()
-        task = context.current_task
-        if task is None:
-            task = new_task(context.message)
-            await event_queue.enqueue_event(task)
-        updater = TaskUpdater(event_queue, task.id, task.context_id)
-        if text.startswith('slow'):
-            steps = int(text.split()[1]) if len(text.split()) > 1 else 5
-            await updater.start_work()
-            for step in range(steps):
-                await asyncio.sleep(STEP_SECONDS)
-                await updater.add_artifact([text_part(f'chunk {step}')], artifact_id=f'chunk-{step}')
-            await updater.complete()
-        elif text == 'wait':
-            await updater.start_work()
-            await asyncio.Event().wait()
-        else:
-            await updater.add_artifact([text_part(f'echo: {text}')], artifact_id='echo')
-            await updater.complete()
+        await echo_behaviour.execute(
+            context, event_queue, new_task=new_task, text_part=text_part, task_updater=TaskUpdater
+        )
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        updater = TaskUpdater(event_queue, context.task_id, context.context_id)
-        await updater.cancel()
+        await echo_behaviour.cancel(context, event_queue, task_updater=TaskUpdater)
 
 
 def build_app(port: int, preferred: str):
@@ -119,143 +104,6 @@ def build_app(port: int, preferred: str):
     return app
 
 
-# ---- A minimal HTTP/1.1 server for one ASGI app ----
-
-
-class Connection:
-    """One client connection: requests in turn, each answered by the app."""
-
-    def __init__(self, app, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
-        self.app = app
-        self.reader = reader
-        self.writer = writer
-        self.stash = b''
-        self.closed = False
-
-    async def read_exactly(self, count: int) -> bytes:
-        data, self.stash = self.stash[:count], self.stash[count:]
-        if len(data) < count:
-            data += await self.reader.readexactly(count - len(data))
-        return data
-
-    async def read_head(self) -> bytes | None:
-        while b'\r\n\r\n' not in self.stash:
-            chunk = await self.reader.read(65536)
-            if not chunk:
-                return None
-            self.stash += chunk
-        head, self.stash = self.stash.split(b'\r\n\r\n', 1)
-        return head
-
-    async def serve(self) -> None:
-        try:
-            while not self.closed:
-                head = await self.read_head()
-                if head is None:
-                    return
-                keep_alive = await self.handle(head)
-                if not keep_alive:
-                    return
-        except (ConnectionError, asyncio.IncompleteReadError):
-            return
-        except Exception as error:  # noqa: BLE001 - report and drop the connection
-            print(f'connection error: {error!r}', file=sys.stderr, flush=True)
-        finally:
-            self.writer.close()
-
-    async def handle(self, head: bytes) -> bool:
-        lines = head.decode('latin-1').split('\r\n')
-        method, target, _version = lines[0].split(' ', 2)
-        headers = []
-        for line in lines[1:]:
-            name, _, value = line.partition(':')
-            headers.append((name.strip().lower().encode('latin-1'), value.strip().encode('latin-1')))
-        length = int(next((v for n, v in headers if n == b'content-length'), b'0') or 0)
-        body = await self.read_exactly(length) if length else b''
-        raw_path, _, query = target.partition('?')
-        scope = {
-            'type': 'http',
-            'asgi': {'version': '3.0', 'spec_version': '2.3'},
-            'http_version': '1.1',
-            'method': method,
-            'scheme': 'http',
-            'path': urllib.parse.unquote(raw_path),
-            'raw_path': raw_path.encode('latin-1'),
-            'query_string': query.encode('latin-1'),
-            'root_path': '',
-            'headers': headers,
-            'client': self.writer.get_extra_info('peername'),
-            'server': self.writer.get_extra_info('sockname'),
-        }
-        disconnected = asyncio.Event()
-        request_sent = False
-        response = {'started': False, 'chunked': False, 'done': False}
-
-        async def watch() -> None:
-            # Nothing more arrives while a response is being written, except the end.
-            chunk = await self.reader.read(65536)
-            if chunk:
-                self.stash += chunk
-            else:
-                disconnected.set()
-
-        watcher = asyncio.ensure_future(watch())
-
-        async def receive():
-            nonlocal request_sent
-            if not request_sent:
-                request_sent = True
-                return {'type': 'http.request', 'body': body, 'more_body': False}
-            await disconnected.wait()
-            return {'type': 'http.disconnect'}
-
-        async def send(message) -> None:
-            if disconnected.is_set():
-                raise ConnectionResetError('client went away')
-            try:
-                if message['type'] == 'http.response.start':
-                    out_headers = list(message.get('headers', []))
-                    names = {name.lower() for name, _ in out_headers}
-                    if b'content-length' not in names:
-                        out_headers.append((b'transfer-encoding', b'chunked'))
-                        response['chunked'] = True
-                    status = message['status']
-                    text = f'HTTP/1.1 {status} X\r\n'.encode('latin-1')
-                    text += b''.join(name + b': ' + value + b'\r\n' for name, value in out_headers)
-                    self.writer.write(text + b'\r\n')
-                    response['started'] = True
-                elif message['type'] == 'http.response.body':
-                    data = message.get('body', b'')
-                    more = message.get('more_body', False)
-                    if response['chunked']:
-                        if data:
-                            self.writer.write(f'{len(data):x}\r\n'.encode() + data + b'\r\n')
-                        if not more:
-                            self.writer.write(b'0\r\n\r\n')
-                    else:
-                        self.writer.write(data)
-                    if not more:
-                        response['done'] = True
-                await self.writer.drain()
-            except ConnectionError:
-                disconnected.set()
-                raise
-
-        try:
-            await self.app(scope, receive, send)
-        except Exception as error:  # noqa: BLE001 - report and drop the connection
-            print(f'app error: {error!r}', file=sys.stderr, flush=True)
-        finally:
-            # Wait until the watcher has really stopped reading, or the next read of this
-            # connection would find the reader still busy.
-            watcher.cancel()
-            try:
-                await watcher
-            except asyncio.CancelledError:
-                pass
-        return response['done'] and not disconnected.is_set()
-
-
 async def main() -> None:
     if len(sys.argv) not in (2, 3):
         print('usage: serve_agent.py PORT [JSONRPC|HTTP+JSON]', file=sys.stderr)
@@ -263,12 +111,7 @@ async def main() -> None:
     requested = int(sys.argv[1])
     preferred = sys.argv[2] if len(sys.argv) == 3 else 'JSONRPC'
     app_holder = {}
-
-    async def on_connect(reader, writer):
-        await Connection(app_holder['app'], reader, writer).serve()
-
-    server = await asyncio.start_server(on_connect, '127.0.0.1', requested)
-    port = server.sockets[0].getsockname()[1]
+    server, port = await asgi_http.start_server(requested, app_holder)
     app_holder['app'] = build_app(port, preferred)
     print(f'ready http://127.0.0.1:{port}', flush=True)
     async with server:

@@ -287,6 +287,14 @@ async fn state_of(server: &Server, task_id: &str) -> String {
         .to_owned()
 }
 
+/// `Some` once task `task_id` on `server` is in `state`, within 30 seconds.
+async fn reaches(server: &Server, task_id: &str, state: &str) -> Option<()> {
+    eventually(Duration::from_secs(30), || async move {
+        (state_of(server, task_id).await == state).then_some(())
+    })
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_run_drained_on_one_instance_resumes_on_another_over_postgres() {
     let Some(database) = Database::new("llm_drain").await else {
@@ -357,6 +365,36 @@ async fn a_run_drained_on_one_instance_resumes_on_another_over_postgres() {
     database.schema.finish().await;
 }
 
+/// Sends `text` (as message `message_id`, returning at once) to a first instance, waits
+/// until the MCP tool `tool` has started, then SIGKILLs that instance; the task's id.
+async fn killed_during_a_tool_call(
+    database: &Database,
+    root: &Root,
+    url: &str,
+    [message_id, text, tool]: [&str; 3],
+) -> String {
+    let mcp = root.mcp();
+    let mut first = instance(database, url, &mcp, "doomed");
+    let result = first
+        .send(
+            message_id,
+            text,
+            json!({"configuration": {"returnImmediately": true}}),
+        )
+        .await;
+    let task_id = result["task"]["id"].as_str().unwrap().to_owned();
+    let started_line = format!("{tool} started");
+    let started = eventually(Duration::from_secs(10), || {
+        let events = root.events();
+        let started_line = started_line.clone();
+        async move { events.contains(&started_line).then_some(()) }
+    })
+    .await;
+    assert!(started.is_some(), "the tool call never started");
+    first.kill();
+    task_id
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn sigkill_during_a_tool_call_is_recovered_on_another_instance_over_postgres() {
     let Some(database) = Database::new("llm_kill").await else {
@@ -371,32 +409,13 @@ async fn sigkill_during_a_tool_call_is_recovered_on_another_instance_over_postgr
     .unwrap();
     let url = model.base_url();
     let mcp = root.mcp();
-    let mut first = instance(&database, &url, &mcp, "doomed");
-    let result = first
-        .send(
-            "m-kill",
-            "be slow",
-            json!({"configuration": {"returnImmediately": true}}),
-        )
-        .await;
-    let task_id = result["task"]["id"].as_str().unwrap().to_owned();
-    let started = eventually(Duration::from_secs(10), || {
-        let events = root.events();
-        async move { events.contains("slow started").then_some(()) }
-    })
-    .await;
-    assert!(started.is_some(), "the tool call never started");
-    first.kill();
+    let task_id =
+        killed_during_a_tool_call(&database, &root, &url, ["m-kill", "be slow", "slow"]).await;
 
     // Another instance finds the lease expired and resumes the run: the slow tool is
     // read-only, so calling it again is harmless.
     let second = instance(&database, &url, &mcp, "survivor");
-    let done = eventually(Duration::from_secs(30), || {
-        let second = &second;
-        let task_id = task_id.clone();
-        async move { (state_of(second, &task_id).await == "TASK_STATE_COMPLETED").then_some(()) }
-    })
-    .await;
+    let done = reaches(&second, &task_id, "TASK_STATE_COMPLETED").await;
     let task = second.call("GetTask", json!({"id": task_id})).await;
     assert!(done.is_some(), "never completed: {task}\n{}", second.log());
     assert_eq!(
@@ -427,35 +446,18 @@ async fn sigkill_during_a_tool_call_with_effects_stops_the_run_for_an_operator()
     .unwrap();
     let url = model.base_url();
     let mcp = root.mcp();
-    let mut first = instance(&database, &url, &mcp, "doomed");
-    let result = first
-        .send(
-            "m-change",
-            "change something",
-            json!({"configuration": {"returnImmediately": true}}),
-        )
-        .await;
-    let task_id = result["task"]["id"].as_str().unwrap().to_owned();
-    let started = eventually(Duration::from_secs(10), || {
-        let events = root.events();
-        async move { events.contains("slow_change started").then_some(()) }
-    })
+    let task_id = killed_during_a_tool_call(
+        &database,
+        &root,
+        &url,
+        ["m-change", "change something", "slow_change"],
+    )
     .await;
-    assert!(started.is_some(), "the tool call never started");
-    first.kill();
 
     // Whether the change happened is unknown: the recovered run is not driven on, and the
     // task says why instead of staying WORKING.
     let second = instance(&database, &url, &mcp, "survivor");
-    let waiting =
-        eventually(Duration::from_secs(30), || {
-            let second = &second;
-            let task_id = task_id.clone();
-            async move {
-                (state_of(second, &task_id).await == "TASK_STATE_INPUT_REQUIRED").then_some(())
-            }
-        })
-        .await;
+    let waiting = reaches(&second, &task_id, "TASK_STATE_INPUT_REQUIRED").await;
     let task = second.call("GetTask", json!({"id": task_id})).await;
     assert!(waiting.is_some(), "never settled: {task}\n{}", second.log());
     assert!(

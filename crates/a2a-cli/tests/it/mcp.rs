@@ -512,8 +512,9 @@ async fn over_streamable_http_tools_are_listed_and_sends_answered() {
     client.cancel().await.unwrap();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_gateways_agents_coming_and_going_change_the_tools_with_a_notification() {
+/// `a2a gateway` on an ephemeral port with a SQLite store in a temporary file (removed when
+/// the file is dropped).
+fn sqlite_gateway() -> (TempFile, Server) {
     let db = TempFile::new("gw.db", "");
     let store = format!("sqlite://{}", db.path());
     let mut gateway = a2a();
@@ -526,7 +527,12 @@ async fn a_gateways_agents_coming_and_going_change_the_tools_with_a_notification
         "--store",
         &store,
     ]);
-    let gateway = Server::spawn(gateway, "a2a gateway");
+    (db, Server::spawn(gateway, "a2a gateway"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateways_agents_coming_and_going_change_the_tools_with_a_notification() {
+    let (_db, gateway) = sqlite_gateway();
     let (host, mut notes, _) = new_host(None);
     let (client, log) = stdio(
         &["--gateway", &gateway.url, "--gateway-poll", "200ms"],
@@ -668,18 +674,6 @@ async fn the_official_python_sdk_drives_it_over_stdio_http_and_a_gateway() {
     let url = format!("{}/mcp", mcp.url);
     tokio::task::block_in_place(|| python_host(&python, &["http", &url]));
 
-    let db = TempFile::new("gw.db", "");
-    let store = format!("sqlite://{}", db.path());
-    let mut gateway = a2a();
-    gateway.args([
-        "gateway",
-        "--shutdown-grace",
-        "1s",
-        "--bind",
-        "127.0.0.1:0",
-        "--store",
-        &store,
-    ]);
-    let gateway = Server::spawn(gateway, "a2a gateway");
+    let (_db, gateway) = sqlite_gateway();
     tokio::task::block_in_place(|| python_host(&python, &["gateway", binary, &gateway.url]));
 }

@@ -6,42 +6,19 @@
 //! or `A2A_PYTHON_03`. Without it the tests are skipped with a notice, except under
 //! `CI=true`, where they fail.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
-use a2a_test_support::python::{Listening, command, describe, workspace_root};
+use a2a_test_support::python::{self as sdk, Listening, describe};
 use serde_json::Value;
 
 use crate::client_mock::cli_with_input;
 use crate::support::a2a;
 
-const AGENT: &str = "tests/interop/python03/serve_agent.py";
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The interpreter of the venv with the Python SDK 0.3.26, or `None` (after a notice) to skip.
-fn python_03() -> Option<PathBuf> {
-    let python = std::env::var_os("A2A_PYTHON_03").map_or_else(
-        || workspace_root().join("target/python-sdk-03/bin/python"),
-        PathBuf::from,
-    );
-    if python.is_file() {
-        return Some(python);
-    }
-    let missing = format!(
-        "the Python SDK 0.3 interpreter ({}, or A2A_PYTHON_03) does not exist; create it with \
-         python3 -m venv target/python-sdk-03 && \
-         target/python-sdk-03/bin/pip install 'a2a-sdk[http-server]==0.3.26'",
-        python.display()
-    );
-    assert!(!a2a_test_support::is_ci(), "CI=true and {missing}");
-    eprintln!("skipping the Python SDK 0.3 interop test: {missing}");
-    None
-}
-
 fn agent(python: &Path) -> Listening {
-    let mut agent = command(python, &workspace_root().join(AGENT));
-    agent.arg("0");
-    Listening::start(agent, "ready ", "serve_agent.py", STARTUP_TIMEOUT)
+    sdk::serve_agent_03(python, None, STARTUP_TIMEOUT)
 }
 
 /// `a2a ARGS…`: its exit status and output, or a panic showing them and the agent's log.
@@ -65,7 +42,7 @@ fn task_id(json: &str) -> String {
 
 #[test]
 fn a2a_send_reaches_a_python_sdk_03_agent_on_both_bindings_plain_and_streaming() {
-    let Some(python) = python_03() else {
+    let Some(python) = sdk::interpreter_03() else {
         return;
     };
     let agent = agent(&python);
@@ -107,7 +84,7 @@ fn a2a_send_reaches_a_python_sdk_03_agent_on_both_bindings_plain_and_streaming()
 
 #[test]
 fn a2a_get_cancel_subscribe_and_chat_work_against_a_python_sdk_03_agent() {
-    let Some(python) = python_03() else {
+    let Some(python) = sdk::interpreter_03() else {
         return;
     };
     let agent = agent(&python);
@@ -172,7 +149,7 @@ fn a2a_get_cancel_subscribe_and_chat_work_against_a_python_sdk_03_agent() {
 
 #[test]
 fn protocol_version_forces_a_version_the_card_must_offer() {
-    let Some(python) = python_03() else {
+    let Some(python) = sdk::interpreter_03() else {
         return;
     };
     let agent = agent(&python);

@@ -18,6 +18,7 @@ mod oauth;
 mod operations;
 mod push_delivery;
 mod push_signature;
+mod python_checks;
 mod python_sdk;
 mod python_sdk_03;
 mod raw_stream;

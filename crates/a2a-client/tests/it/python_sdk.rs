@@ -8,11 +8,13 @@
 
 use std::time::Duration;
 
-use a2a_client::{A2aClient, ResponseExt, ResponseKind, message};
+use a2a_client::{A2aClient, ResponseExt as _, ResponseKind, message};
 use a2a_test_support::python as sdk;
-use a2a_types::{
-    CancelTaskRequest, GetTaskRequest, ProtocolBinding, StreamResponse, SubscribeToTaskRequest,
-    TaskState,
+use a2a_types::{ProtocolBinding, TaskState};
+
+use crate::python_checks::{
+    cancel_twice, check, ends_completed, fail, get_streamed, stream_three_chunks, subscribe_slow,
+    unknown_task_not_found, within_limit,
 };
 
 /// How long the echo agent may take to print its `ready URL` line.
@@ -35,12 +37,7 @@ async fn interop(binding: ProtocolBinding) {
     let agent = tokio::task::spawn_blocking(move || sdk::echo_agent(&python, STARTUP_TIMEOUT))
         .await
         .unwrap();
-    let result = tokio::time::timeout(Duration::from_secs(120), checks(&agent.url, &binding)).await;
-    match result {
-        Ok(Ok(())) => {}
-        Ok(Err(failure)) => panic!("{binding}: {failure}\n--- agent log ---\n{}", agent.log()),
-        Err(_) => panic!("{binding}: timed out\n--- agent log ---\n{}", agent.log()),
-    }
+    within_limit(&binding, &agent, checks(&agent.url, &binding)).await;
 }
 
 async fn checks(url: &str, binding: &ProtocolBinding) -> Result<(), String> {
@@ -52,7 +49,6 @@ async fn checks(url: &str, binding: &ProtocolBinding) -> Result<(), String> {
     if &client.binding() != binding {
         return Err(format!("picked {} instead", client.binding()));
     }
-    let fail = |what: &str, error: a2a_client::ClientError| format!("{what}: {error:?}");
 
     // SendMessage
     let answer = client
@@ -68,136 +64,19 @@ async fn checks(url: &str, binding: &ProtocolBinding) -> Result<(), String> {
         "send: echo artifact",
     )?;
 
-    // SendStreamingMessage
-    let events = client
-        .send_streaming_message(message::request("slow 3"))
-        .await
-        .map_err(|error| fail("stream", error))?
-        .collect_all()
-        .await
-        .map_err(|error| fail("stream events", error))?;
-    check(
-        matches!(events[0], StreamResponse::Task(_)),
-        "stream: a task first",
-    )?;
-    let chunks: Vec<String> = events
-        .iter()
-        .filter_map(|event| match event {
-            StreamResponse::ArtifactUpdate(update) => Some(update.artifact.text()),
-            _ => None,
-        })
-        .collect();
-    check(
-        chunks == ["chunk 0", "chunk 1", "chunk 2"],
-        "stream: three chunks in order",
-    )?;
-    check(
-        events.last().and_then(ResponseExt::state) == Some(TaskState::Completed),
-        "stream: ends completed",
-    )?;
-
-    // GetTask
-    let streamed_id = events[0].task_id().cloned().ok_or("stream: no task id")?;
-    let fetched = client
-        .get_task(GetTaskRequest {
-            tenant: String::new(),
-            id: streamed_id.clone(),
-            history_length: None,
-        })
-        .await
-        .map_err(|error| fail("get", error))?;
-    check(fetched.id == streamed_id, "get: same task")?;
-    check(fetched.artifacts.len() == 3, "get: three artifacts")?;
-
-    // CancelTask
-    let waiting = client
-        .send_message(
-            message::draft()
-                .text("wait")
-                .return_immediately(true)
-                .into_request(),
-        )
-        .await
-        .map_err(|error| fail("send wait", error))?;
-    let waiting_id = waiting.task_id().cloned().ok_or("wait: no task id")?;
-    let canceled = client
-        .cancel_task(CancelTaskRequest {
-            tenant: String::new(),
-            id: waiting_id,
-            metadata: None,
-        })
-        .await
-        .map_err(|error| fail("cancel", error))?;
-    check(
-        canceled.status.state == TaskState::Canceled,
-        "cancel: canceled",
-    )?;
-    let again = client
-        .cancel_task(CancelTaskRequest {
-            tenant: String::new(),
-            id: canceled.id.clone(),
-            metadata: None,
-        })
-        .await;
-    check(
-        again.as_ref().err().and_then(a2a_client::ClientError::kind)
-            == Some(a2a_types::ErrorKind::TaskNotCancelable),
-        "cancel again: TaskNotCancelable",
-    )?;
+    // SendStreamingMessage, GetTask, CancelTask
+    let events = stream_three_chunks(&client).await?;
+    get_streamed(&client, &events).await?;
+    cancel_twice(&client).await?;
 
     // SubscribeToTask
-    let slow = client
-        .send_message(
-            message::draft()
-                .text("slow 4")
-                .return_immediately(true)
-                .into_request(),
-        )
-        .await
-        .map_err(|error| fail("send slow", error))?;
-    let slow_id = slow.task_id().cloned().ok_or("slow: no task id")?;
-    let events = client
-        .subscribe_to_task(SubscribeToTaskRequest {
-            tenant: String::new(),
-            id: slow_id.clone(),
-        })
-        .await
-        .map_err(|error| fail("subscribe", error))?
-        .collect_all()
-        .await
-        .map_err(|error| fail("subscribe events", error))?;
+    let events = subscribe_slow(&client, "subscribe").await?;
     check(
         events[0].kind() == ResponseKind::Task,
         "subscribe: a snapshot first",
     )?;
-    check(
-        events.last().and_then(ResponseExt::state) == Some(TaskState::Completed),
-        "subscribe: ends completed",
-    )?;
+    ends_completed(&events, "subscribe")?;
 
     // Errors come back typed.
-    let missing = client
-        .get_task(GetTaskRequest {
-            tenant: String::new(),
-            id: "no-such-task".into(),
-            history_length: None,
-        })
-        .await;
-    check(
-        missing
-            .as_ref()
-            .err()
-            .and_then(a2a_client::ClientError::kind)
-            == Some(a2a_types::ErrorKind::TaskNotFound),
-        "get unknown: TaskNotFound",
-    )?;
-    Ok(())
-}
-
-fn check(holds: bool, what: &str) -> Result<(), String> {
-    if holds {
-        Ok(())
-    } else {
-        Err(format!("check failed: {what}"))
-    }
+    unknown_task_not_found(&client).await
 }

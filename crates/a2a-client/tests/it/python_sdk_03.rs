@@ -7,48 +7,22 @@
 //! or `A2A_PYTHON_03`. Without it the tests are skipped with a notice, except under
 //! `CI=true`, where they fail.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use a2a_client::{A2aClient, ClientError, ProtocolVersion, ResponseExt, message};
-use a2a_test_support::python::{Listening, command, workspace_root};
+use a2a_test_support::python as sdk;
 use a2a_types::{
-    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, ErrorKind,
-    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    ListTaskPushNotificationConfigsRequest, ProtocolBinding, StreamResponse,
-    SubscribeToTaskRequest, TaskPushNotificationConfig, TaskState,
+    DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
+    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
+    ProtocolBinding, TaskPushNotificationConfig, TaskState,
 };
 
-/// The v0.3 agent script, relative to the workspace root.
-const AGENT: &str = "tests/interop/python03/serve_agent.py";
+use crate::python_checks::{
+    cancel_twice, check, ends_completed, fail, get_streamed, stream_three_chunks, subscribe_slow,
+    unknown_task_not_found, within_limit,
+};
+
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// The interpreter of the venv with the Python SDK 0.3.26, or `None` (after a notice) to skip.
-pub(crate) fn python_03() -> Option<PathBuf> {
-    let python = std::env::var_os("A2A_PYTHON_03").map_or_else(
-        || workspace_root().join("target/python-sdk-03/bin/python"),
-        PathBuf::from,
-    );
-    if python.is_file() {
-        return Some(python);
-    }
-    let missing = format!(
-        "the Python SDK 0.3 interpreter ({}, or A2A_PYTHON_03) does not exist; create it with \
-         python3 -m venv target/python-sdk-03 && \
-         target/python-sdk-03/bin/pip install 'a2a-sdk[http-server]==0.3.26'",
-        python.display()
-    );
-    assert!(!a2a_test_support::is_ci(), "CI=true and {missing}");
-    eprintln!("skipping the Python SDK 0.3 interop test: {missing}");
-    None
-}
-
-/// The SDK's v0.3 agent on an ephemeral port, its card preferring `preferred`.
-pub(crate) fn start_agent(python: &std::path::Path, preferred: &str) -> Listening {
-    let mut agent = command(python, &workspace_root().join(AGENT));
-    agent.args(["0", preferred]);
-    Listening::start(agent, "ready ", "serve_agent.py", STARTUP_TIMEOUT)
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn python_sdk_03_agent_over_jsonrpc() {
@@ -61,24 +35,19 @@ async fn python_sdk_03_agent_over_rest() {
 }
 
 async fn interop(binding: ProtocolBinding) {
-    let Some(python) = python_03() else {
+    let Some(python) = sdk::interpreter_03() else {
         return;
     };
-    let agent = tokio::task::spawn_blocking(move || start_agent(&python, "JSONRPC"))
-        .await
-        .unwrap();
-    let result = tokio::time::timeout(Duration::from_secs(120), checks(&agent.url, &binding)).await;
-    match result {
-        Ok(Ok(())) => {}
-        Ok(Err(failure)) => panic!("{binding}: {failure}\n--- agent log ---\n{}", agent.log()),
-        Err(_) => panic!("{binding}: timed out\n--- agent log ---\n{}", agent.log()),
-    }
+    let agent = tokio::task::spawn_blocking(move || {
+        sdk::serve_agent_03(&python, Some("JSONRPC"), STARTUP_TIMEOUT)
+    })
+    .await
+    .unwrap();
+    within_limit(&binding, &agent, checks(&agent.url, &binding)).await;
 }
 
 #[allow(clippy::too_many_lines)]
 async fn checks(url: &str, binding: &ProtocolBinding) -> Result<(), String> {
-    let fail = |what: &str, error: ClientError| format!("{what}: {error:?}");
-
     // The card offers only 0.3: no preference picks its preferred transport, in 0.3.
     let default = A2aClient::discover(url)
         .await
@@ -178,111 +147,18 @@ async fn checks(url: &str, binding: &ProtocolBinding) -> Result<(), String> {
         &format!("parts: each part back as sent, got {sent:?}"),
     )?;
 
-    // message/stream
-    let events = client
-        .send_streaming_message(message::request("slow 3"))
-        .await
-        .map_err(|error| fail("stream", error))?
-        .collect_all()
-        .await
-        .map_err(|error| fail("stream events", error))?;
-    check(
-        matches!(events.first(), Some(StreamResponse::Task(_))),
-        "stream: a task first",
-    )?;
-    let chunks: Vec<String> = events
-        .iter()
-        .filter_map(|event| match event {
-            StreamResponse::ArtifactUpdate(update) => Some(update.artifact.text()),
-            _ => None,
-        })
-        .collect();
-    check(
-        chunks == ["chunk 0", "chunk 1", "chunk 2"],
-        "stream: three chunks in order",
-    )?;
-    check(
-        events.last().and_then(ResponseExt::state) == Some(TaskState::Completed),
-        "stream: ends completed",
-    )?;
-
-    // tasks/get
-    let streamed_id = events[0].task_id().cloned().ok_or("stream: no task id")?;
-    let fetched = client
-        .get_task(GetTaskRequest {
-            tenant: String::new(),
-            id: streamed_id.clone(),
-            history_length: None,
-        })
-        .await
-        .map_err(|error| fail("get", error))?;
-    check(fetched.id == streamed_id, "get: same task")?;
-    check(fetched.artifacts.len() == 3, "get: three artifacts")?;
+    // message/stream, tasks/get
+    let events = stream_three_chunks(&client).await?;
+    let fetched = get_streamed(&client, &events).await?;
     check(
         fetched.status.state == TaskState::Completed,
         "get: completed",
     )?;
 
-    // tasks/cancel
-    let waiting = client
-        .send_message(
-            message::draft()
-                .text("wait")
-                .return_immediately(true)
-                .into_request(),
-        )
-        .await
-        .map_err(|error| fail("send wait", error))?;
-    let waiting_id = waiting.task_id().cloned().ok_or("wait: no task id")?;
-    let canceled = client
-        .cancel_task(CancelTaskRequest {
-            tenant: String::new(),
-            id: waiting_id,
-            metadata: None,
-        })
-        .await
-        .map_err(|error| fail("cancel", error))?;
-    check(
-        canceled.status.state == TaskState::Canceled,
-        "cancel: canceled",
-    )?;
-    let again = client
-        .cancel_task(CancelTaskRequest {
-            tenant: String::new(),
-            id: canceled.id.clone(),
-            metadata: None,
-        })
-        .await;
-    check(
-        again.as_ref().err().and_then(ClientError::kind) == Some(ErrorKind::TaskNotCancelable),
-        &format!("cancel again: TaskNotCancelable, got {again:?}"),
-    )?;
-
-    // tasks/resubscribe
-    let slow = client
-        .send_message(
-            message::draft()
-                .text("slow 4")
-                .return_immediately(true)
-                .into_request(),
-        )
-        .await
-        .map_err(|error| fail("send slow", error))?;
-    let slow_id = slow.task_id().cloned().ok_or("slow: no task id")?;
-    let events = client
-        .subscribe_to_task(SubscribeToTaskRequest {
-            tenant: String::new(),
-            id: slow_id.clone(),
-        })
-        .await
-        .map_err(|error| fail("resubscribe", error))?
-        .collect_all()
-        .await
-        .map_err(|error| fail("resubscribe events", error))?;
-    check(
-        events.last().and_then(ResponseExt::state) == Some(TaskState::Completed),
-        &format!("resubscribe: ends completed, got {events:?}"),
-    )?;
+    // tasks/cancel, tasks/resubscribe
+    cancel_twice(&client).await?;
+    let events = subscribe_slow(&client, "resubscribe").await?;
+    ends_completed(&events, "resubscribe")?;
 
     // tasks/pushNotificationConfig/set and get (both bindings), list and delete (JSON-RPC:
     // the SDK's 0.3 REST server does not implement them).
@@ -352,24 +228,5 @@ async fn checks(url: &str, binding: &ProtocolBinding) -> Result<(), String> {
     )?;
 
     // Errors come back typed.
-    let missing = client
-        .get_task(GetTaskRequest {
-            tenant: String::new(),
-            id: "no-such-task".into(),
-            history_length: None,
-        })
-        .await;
-    check(
-        missing.as_ref().err().and_then(ClientError::kind) == Some(ErrorKind::TaskNotFound),
-        &format!("get unknown: TaskNotFound, got {missing:?}"),
-    )?;
-    Ok(())
-}
-
-fn check(holds: bool, what: &str) -> Result<(), String> {
-    if holds {
-        Ok(())
-    } else {
-        Err(format!("check failed: {what}"))
-    }
+    unknown_task_not_found(&client).await
 }

@@ -85,18 +85,23 @@ async fn send_get_list_and_cancel_answer_over_grpc() {
     assert_eq!(error_of(&refused).kind(), ErrorKind::TaskNotCancelable);
 }
 
-#[tokio::test]
-async fn push_configs_are_created_read_listed_and_deleted() {
+/// The echo agent over gRPC with push notifications on and local webhooks allowed.
+async fn push_server() -> GrpcServer {
     let mut card = grpc_card();
     card.capabilities.push_notifications = Some(true);
     let mut config = a2a_server::ServerConfig::default();
     config.push.allow_local_webhooks = true;
-    let server = GrpcServer::start_with(
+    GrpcServer::start_with(
         A2aServer::builder(card, BindingEcho)
             .config(config)
             .authentication(Authentication::disabled()),
     )
-    .await;
+    .await
+}
+
+#[tokio::test]
+async fn push_configs_are_created_read_listed_and_deleted() {
+    let server = push_server().await;
     let mut client = server.client().await;
     let task = task_of(
         client
@@ -162,16 +167,7 @@ async fn push_configs_are_created_read_listed_and_deleted() {
 
 #[tokio::test]
 async fn deleting_a_push_config_twice_is_ok_and_an_unknown_task_is_not_found_over_grpc() {
-    let mut card = grpc_card();
-    card.capabilities.push_notifications = Some(true);
-    let mut config = a2a_server::ServerConfig::default();
-    config.push.allow_local_webhooks = true;
-    let server = GrpcServer::start_with(
-        A2aServer::builder(card, BindingEcho)
-            .config(config)
-            .authentication(Authentication::disabled()),
-    )
-    .await;
+    let server = push_server().await;
     let mut client = server.client().await;
     let task = task_of(
         client

@@ -328,14 +328,13 @@ pub(crate) fn status_of(event: &StreamResponse) -> Option<&TaskStatus> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use a2a_types::{TaskState, TaskStatus};
     use serde_json::json;
 
     use super::*;
 
-    /// An agent run's message asking for an approval and a client tool's result.
-    pub(crate) fn asking() -> Message {
+    fn asking() -> Message {
         Message::new(
             Role::Agent,
             vec![

@@ -5,15 +5,14 @@
 //! Secrets (`--api-key`, `--bearer`, `--oauth-client-secret`, header values) are kept in
 //! [`Secret`], whose `Debug` hides them, and no error message repeats them.
 
-use std::fmt;
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::Duration;
 
 use crate::credential_args::CredentialArgs;
 use crate::duration::Millis;
 use crate::error::UsageError;
 use crate::render::Style;
+pub(crate) use crate::secret::Secret;
 
 /// Where the agent is and how to talk to it.
 #[derive(Debug, clap::Args)]
@@ -225,32 +224,6 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(duration)
 }
 
-/// A flag value that must not be shown: `Debug` prints `<redacted>`, and there is no
-/// `Display`.
-#[derive(Clone, PartialEq, Eq)]
-pub(crate) struct Secret(String);
-
-impl Secret {
-    /// The value, for the one place that sends it.
-    pub(crate) fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("<redacted>")
-    }
-}
-
-impl FromStr for Secret {
-    type Err = std::convert::Infallible;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Ok(Self(text.to_owned()))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,10 +280,5 @@ mod tests {
             host(&["a2a", "http://agent", "--port", "8080"]),
             Err(clap::error::ErrorKind::MissingRequiredArgument)
         );
-    }
-
-    #[test]
-    fn secrets_do_not_show_in_debug_output() {
-        assert_eq!(format!("{:?}", Secret("s3cr3t".into())), "<redacted>");
     }
 }

@@ -1,7 +1,7 @@
 //! The credential flags of the commands that call agents: an API key, a bearer token, or
 //! OAuth 2.0 client credentials, of which clap lets one be given.
 
-use crate::client_args::Secret;
+use crate::secret::Secret;
 
 /// `--api-key`, `--bearer` or `--oauth-client-id` with its secret, as each command that calls
 /// agents takes them (flattened under the command's own help heading).

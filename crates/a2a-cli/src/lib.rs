@@ -87,6 +87,7 @@ mod output;
 mod progress;
 mod register;
 mod render;
+mod secret;
 mod serving;
 mod spinner;
 #[cfg(feature = "otel")]

@@ -133,7 +133,7 @@ fn a_stream_in_json_is_one_stream_response_per_line() {
             "--binding",
             binding,
             "--message-id",
-            "tck-stream-artifact-chunked-1",
+            &format!("tck-stream-artifact-chunked-{binding}"),
         ]);
         let events = run.json_lines();
         for event in &events {

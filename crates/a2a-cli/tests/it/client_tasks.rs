@@ -21,13 +21,16 @@ fn id(task: &Value) -> &str {
 
 /// A conformance task that works for a few seconds.
 fn slow_task(server: &Server) -> Value {
+    // Each call is a new send: a repeated message id would answer the first task again.
+    static SENT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SENT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     send(
         server,
         "slow",
         &[
             "--return-immediately",
             "--message-id",
-            "test-resubscribe-message-id-1",
+            &format!("test-resubscribe-message-id-{n}"),
         ],
     )
 }

@@ -154,7 +154,11 @@ async fn a_subscription_outlives_input_required_until_the_follow_up_completes_th
     let server = start();
     for binding in ["jsonrpc", "rest"] {
         let asked = server
-            .send("tck-input-required-sub", "ask me", json!({}))
+            .send(
+                &format!("tck-input-required-sub-{binding}"),
+                "ask me",
+                json!({}),
+            )
             .await;
         let task_id = asked["task"]["id"].as_str().unwrap().to_owned();
         let subscription = subscribe(&server, binding, &task_id).await;
@@ -164,7 +168,8 @@ async fn a_subscription_outlives_input_required_until_the_follow_up_completes_th
             !body.is_finished(),
             "{binding}: the subscription ended at INPUT_REQUIRED"
         );
-        let mut follow_up = user_message("tck-complete-task-sub", "here is more");
+        let mut follow_up =
+            user_message(&format!("tck-complete-task-sub-{binding}"), "here is more");
         follow_up["taskId"] = json!(task_id);
         let done = server
             .call("SendMessage", json!({"message": follow_up}))

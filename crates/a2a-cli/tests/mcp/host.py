@@ -12,6 +12,7 @@ Each check prints `ok NAME`; a failed one raises, and the exit code is 1.
 import signal
 import subprocess
 import sys
+import uuid
 
 import anyio
 import mcp.types as types
@@ -19,6 +20,12 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 SECRET = "s3cr3t-python-bearer"
+
+
+def fresh(prefix):
+    """A new message id that keeps the conformance agent's behaviour prefix: every run's sends
+    are new sends (an agent answers a repeated message id with the first send's task)."""
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
 def check(name, condition, detail=""):
@@ -53,14 +60,14 @@ async def scenarios(session, unreachable):
 
     streamed = await session.call_tool(
         "send_to_tck",
-        {"message": "stream", "message_id": "tck-stream-001-python"},
+        {"message": "stream", "message_id": fresh("tck-stream-001-python")},
         progress_callback=on_progress,
     )
     check("streamed send answered", "Stream hello from TCK" in text(streamed), streamed)
     check("progress notifications", len(progress) >= 2, progress)
 
     asked = await session.call_tool(
-        "send_to_tck", {"message": "start", "message_id": "tck-input-required-python"}
+        "send_to_tck", {"message": "start", "message_id": fresh("tck-input-required-python")}
     )
     check("input required", asked.structured_content["state"] == "input_required", asked)
     task_id = asked.structured_content["task_id"]
@@ -69,7 +76,7 @@ async def scenarios(session, unreachable):
     check("the answer reached the agent", "python says 7" in text(continued), continued)
 
     slow = await session.call_tool(
-        "send_to_tck", {"message": "slow", "message_id": "test-resubscribe-message-id-python"}
+        "send_to_tck", {"message": "slow", "message_id": fresh("test-resubscribe-message-id-python")}
     )
     check("a long run comes back working", slow.structured_content["state"] == "working", slow)
     canceled = await session.call_tool(
@@ -88,7 +95,7 @@ async def scenarios(session, unreachable):
 
 async def elicited(session):
     answer = await session.call_tool(
-        "send_to_tck", {"message": "start", "message_id": "tck-input-required-python-elicit"}
+        "send_to_tck", {"message": "start", "message_id": fresh("tck-input-required-python-elicit")}
     )
     check("elicitation answered the question", answer.structured_content["state"] == "completed", answer)
     check("the user's answer reached the agent", "green" in text(answer), answer)

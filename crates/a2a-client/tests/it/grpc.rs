@@ -241,6 +241,8 @@ async fn the_request_timeout_bounds_a_unary_call() {
     let client = A2aClient::builder()
         .card(card)
         .request_timeout(Duration::from_millis(300))
+        // One attempt: a retried send would get the first send's task.
+        .retry(a2a_client::RetryPolicy::none())
         .build()
         .unwrap();
     let error = client

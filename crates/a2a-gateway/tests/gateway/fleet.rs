@@ -77,9 +77,13 @@ impl Running {
 
     /// A v1.0 SendMessage saying `text` to `agent_id`; the JSON-RPC response.
     pub async fn send(&self, agent_id: &str, text: &str) -> Value {
+        // Each call is a new message: an agent answers a repeated message id with the first
+        // send's task, or refuses it when the text differs.
+        static SENT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = SENT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let request = json!({
             "jsonrpc": "2.0", "id": 3, "method": "SendMessage",
-            "params": {"message": {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": text}]}}
+            "params": {"message": {"messageId": format!("m-{n}"), "role": "ROLE_USER", "parts": [{"text": text}]}}
         });
         let response = post_a2a(
             &self.http,

@@ -73,7 +73,7 @@ async fn a_database_of_a_newer_schema_version_is_refused() {
         match &error {
             SqlStoreError::SchemaTooNew {
                 found, supported, ..
-            } => assert_eq!((*found, *supported), (99, 5)),
+            } => assert_eq!((*found, *supported), (99, 6)),
             other => panic!("{other:?}"),
         }
         assert!(error.to_string().contains("upgrade"), "{error}");

@@ -223,13 +223,14 @@ async fn upgrading_from_schema_version_1_starts_configs_at_their_task_log_end() 
                  ALTER TABLE push_configs DROP COLUMN claimed_until; \
                  DROP TABLE shared_secrets; \
                  DROP TABLE runs; \
+                 DROP TABLE send_keys; \
                  UPDATE a2a_schema_version SET version = 1",
             )
             .await;
 
         let store = database.store().await;
         assert_eq!(
-            database.count("a2a_schema_version WHERE version = 5").await,
+            database.count("a2a_schema_version WHERE version = 6").await,
             1
         );
         let now = now_ms();

@@ -1,6 +1,6 @@
 //! Running each `a2a agents` subcommand against the registry.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::args::{AgentsArgs, AgentsCommand, IdArgs, ListArgs, RegisterArgs};
 use super::body::register_body;
@@ -88,12 +88,7 @@ pub(super) async fn register(args: RegisterArgs) -> anyhow::Result<()> {
 }
 
 pub(super) async fn heartbeat(args: IdArgs) -> anyhow::Result<()> {
-    let registry = Registry::new(&args.target)?;
-    let request = registry.write(registry.http.post(registry.url(&["agents", "heartbeat"])));
-    let answer = registry
-        .call(request.json(&json!({"agent_id": args.agent_id})))
-        .await
-        .map_err(|error| error.about(&args.agent_id))?;
+    let answer = post_agent_id(&args, "heartbeat").await?;
     if args.target.json {
         return output::json_line(&answer);
     }
@@ -106,15 +101,21 @@ pub(super) async fn heartbeat(args: IdArgs) -> anyhow::Result<()> {
 }
 
 pub(super) async fn deregister(args: IdArgs) -> anyhow::Result<()> {
-    let registry = Registry::new(&args.target)?;
-    let request = registry.write(registry.http.post(registry.url(&["agents", "deregister"])));
-    let answer = registry
-        .call(request.json(&json!({"agent_id": args.agent_id})))
-        .await
-        .map_err(|error| error.about(&args.agent_id))?;
+    let answer = post_agent_id(&args, "deregister").await?;
     if args.target.json {
         return output::json_line(&answer);
     }
     output::text(&format!("deregistered {}\n", args.agent_id))?;
     Ok(())
+}
+
+/// `POST /agents/{action}` with `{"agent_id"}`, a write carrying the registry key; an
+/// "agent not found" answer is named after the agent.
+async fn post_agent_id(args: &IdArgs, action: &str) -> anyhow::Result<Value> {
+    let registry = Registry::new(&args.target)?;
+    let request = registry.write(registry.http.post(registry.url(&["agents", action])));
+    registry
+        .call(request.json(&json!({"agent_id": args.agent_id})))
+        .await
+        .map_err(|error| error.about(&args.agent_id))
 }

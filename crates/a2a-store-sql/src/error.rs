@@ -63,9 +63,56 @@ pub enum SqlStoreError {
     },
 }
 
-/// A sqlx failure during a store call: chained, never shown to clients.
+/// A sqlx failure during a store call: chained, never shown to clients. A database that
+/// cannot take the call for now (see [`transient`]) is [`StoreError::Unavailable`].
 pub(crate) fn backend(error: sqlx::Error) -> StoreError {
-    StoreError::Backend(Box::new(error))
+    if transient(&error) {
+        StoreError::Unavailable(Box::new(error))
+    } else {
+        StoreError::Backend(Box::new(error))
+    }
+}
+
+/// As [`backend`], for a failure the SQLite writer shares among the jobs of a batch.
+pub(crate) fn shared_backend(error: std::sync::Arc<sqlx::Error>) -> StoreError {
+    if transient(&error) {
+        StoreError::Unavailable(Box::new(error))
+    } else {
+        StoreError::Backend(Box::new(error))
+    }
+}
+
+/// Whether a failure says the database cannot take calls for now, so a retry later may
+/// succeed: no connection (refused, reset, cut in the middle of a message, timed out
+/// waiting for one, the pool closing),
+/// the database shutting down or out of resources (PostgreSQL's SQLSTATE classes 08 and
+/// 53, and 57P01–57P03), or SQLite busy, locked, out of space or failing to read or write
+/// its file (primary result codes 5, 6, 13 and 10).
+pub(crate) fn transient(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(error) => {
+            let Some(code) = error.code() else {
+                return false;
+            };
+            if error
+                .try_downcast_ref::<sqlx::sqlite::SqliteError>()
+                .is_some()
+            {
+                // SQLite's extended result codes keep the primary code in the low byte.
+                code.parse::<u32>()
+                    .is_ok_and(|code| matches!(code & 0xff, 5 | 6 | 10 | 13))
+            } else {
+                code.starts_with("08") || code.starts_with("53") || code.starts_with("57P0")
+            }
+        }
+        _ => false,
+    }
 }
 
 /// A JSON failure during a store call.

@@ -1,7 +1,8 @@
 //! What the workspace's test suites share, so each lives once: the PostgreSQL test database
 //! and the official Python and JS SDKs (each reached, or skipped with a notice, the same way
-//! everywhere, and their driver scripts run the same way), and a private certificate authority for the TLS tests. A dev-dependency
-//! only; nothing here ships.
+//! everywhere, and their driver scripts run the same way), a private certificate authority
+//! for the TLS tests, and a TCP proxy that makes a database link fail on cue. A
+//! dev-dependency only; nothing here ships.
 //!
 //! ```no_run
 //! # async fn run() {
@@ -14,6 +15,7 @@
 
 mod ci;
 pub mod driver;
+pub mod fault_proxy;
 pub mod js;
 pub mod mcp;
 pub mod model;

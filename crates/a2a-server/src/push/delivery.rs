@@ -16,6 +16,7 @@ use tokio::sync::{Notify, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use super::address::{AddressError, Resolve, WebhookPolicy, check_webhook};
+use super::notification::{NOTIFICATION_ID_HEADER, notification_id};
 use super::signing::{PushSigner, SIGNATURE_HEADER};
 use crate::config::PushOptions;
 use crate::store::{
@@ -270,9 +271,10 @@ impl Dispatcher {
                     sequence = event.sequence,
                 );
                 self.traces.adopt(&span, &task_id);
+                let id = notification_id(&task_id, event.sequence);
                 let outcome = match body {
                     Ok(body) => {
-                        tracing::Instrument::instrument(self.post(&config, body), span).await
+                        tracing::Instrument::instrument(self.post(&config, &id, body), span).await
                     }
                     Err(outcome) => outcome,
                 };
@@ -376,7 +378,7 @@ impl Dispatcher {
     /// One POST of `response` to `config`'s webhook, its address checked again first so a
     /// name that now resolves somewhere forbidden is refused (DNS may have changed since
     /// registration).
-    async fn post(&self, config: &TaskPushNotificationConfig, body: Vec<u8>) -> Outcome {
+    async fn post(&self, config: &TaskPushNotificationConfig, id: &str, body: Vec<u8>) -> Outcome {
         let checked = match check_webhook(&config.url, &self.policy(), self.resolver.as_ref()).await
         {
             Ok(checked) => checked,
@@ -397,7 +399,8 @@ impl Dispatcher {
         };
         let mut request = client
             .post(checked.url().clone())
-            .header(http::header::CONTENT_TYPE, "application/json");
+            .header(http::header::CONTENT_TYPE, "application/json")
+            .header(NOTIFICATION_ID_HEADER, id);
         // A v0.3 webhook gets a v0.3 body, which no 1.0 version header may claim to be
         // (v0.3 has no version header).
         if !crate::binding::is_v03_push_url(&config.url) {

@@ -25,7 +25,7 @@ pub use self::push::{
 pub use self::query::{TaskCursor, TaskPage, TaskQuery};
 pub use self::sends::KeptSend;
 
-pub(crate) use self::failure::store_failure;
+pub(crate) use self::failure::{client_error, store_failure};
 
 /// Whose task this is: stores key tasks by (tenant, owner, task id).
 ///
@@ -110,6 +110,11 @@ pub enum StoreError {
     /// The backend failed; the cause is chained and must never reach a client.
     #[error("task store backend failed")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The backend cannot take the call for now: the database is unreachable, busy (locked
+    /// by someone else) or out of space. A retry later may succeed; the client is told so
+    /// (Unavailable). The cause is chained and must never reach a client.
+    #[error("task store unavailable")]
+    Unavailable(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// Durable or in-memory storage of tasks.

@@ -133,11 +133,15 @@ impl Turn {
     async fn finish_returned(&self, created: bool) {
         if !created {
             if self.is_new {
-                // A new interaction with neither a reply nor an update: InvalidAgentResponse.
+                // A new interaction with neither a reply nor an update: the store failure
+                // that kept its task from being stored, else InvalidAgentResponse.
+                let store_failure = self.flags().store_failure.take();
                 self.end(|view| {
-                    view.refusal = Some(A2aError::invalid_agent_response(
-                        "the agent neither replied nor created a task",
-                    ));
+                    view.refusal = Some(store_failure.unwrap_or_else(|| {
+                        A2aError::invalid_agent_response(
+                            "the agent neither replied nor created a task",
+                        )
+                    }));
                 });
             } else {
                 self.end(|_| {});
@@ -213,7 +217,7 @@ impl Turn {
 
     async fn finish_failed(&self, text: String) {
         let Ok((mut task, expected, mut events)) = self.current().await else {
-            self.end(|_| {});
+            self.end_unrecorded();
             return;
         };
         let change = Change::Status {
@@ -233,8 +237,27 @@ impl Turn {
             .await
         {
             tracing::warn!(task_id = %self.task_id, error = %error, "could not fail the task");
-            self.end(|_| {});
+            self.end_unrecorded();
         }
+    }
+
+    /// Ends a turn whose end could not be stored. A new interaction whose task was never
+    /// stored has nothing to answer with: it is refused with the store failure that kept
+    /// it out (Unavailable while the database cannot take writes).
+    fn end_unrecorded(&self) {
+        let refusal = {
+            let mut flags = self.flags();
+            if self.is_new && !flags.created {
+                flags.store_failure.take()
+            } else {
+                None
+            }
+        };
+        self.end(|view| {
+            if let Some(refusal) = refusal {
+                view.refusal = Some(refusal);
+            }
+        });
     }
 }
 

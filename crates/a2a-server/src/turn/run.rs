@@ -5,8 +5,8 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use a2a_types::{
-    Artifact, ArtifactChunk, ContextId, Message, StreamResponse, Task, TaskArtifactUpdateEvent,
-    TaskId, TaskState,
+    A2aError, Artifact, ArtifactChunk, ContextId, Message, StreamResponse, Task,
+    TaskArtifactUpdateEvent, TaskId, TaskState,
 };
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -26,6 +26,9 @@ pub(super) struct TurnFlags {
     pub(super) changed: bool,
     /// Updates applied through [`TurnHandle::apply`] (counted for followed turns only).
     pub(super) applied: u32,
+    /// What the client is told of the first store failure of the turn, for a new
+    /// interaction whose task could not be stored at all.
+    pub(super) store_failure: Option<A2aError>,
 }
 
 /// How many updates a followed turn applies between two yields to the runtime (the first
@@ -172,7 +175,7 @@ impl Turn {
                 .store
                 .load(&self.scope, &self.task_id)
                 .await
-                .map_err(|error| log_store(&error))?
+                .map_err(|error| self.store_failed(&error))?
                 .ok_or(UpdateError::TaskFinished)?;
             if stored.task.status.state.is_terminal() {
                 // Canceled, or finished by another instance: drop the update, this turn is over.
@@ -237,7 +240,7 @@ impl Turn {
                 self.cancellation.cancel();
                 return Err(UpdateError::TaskFinished);
             }
-            Err(error) => return Err(log_store(&error)),
+            Err(error) => return Err(self.store_failed(&error)),
         };
         let first_change = {
             let mut flags = self.flags();
@@ -354,7 +357,7 @@ impl Turn {
             Err(StoreError::Conflict { .. } | StoreError::NotFound { .. }) => {
                 return Err(UpdateError::TaskFinished);
             }
-            Err(error) => return Err(log_store(&error)),
+            Err(error) => return Err(self.store_failed(&error)),
         }
         self.end(|view| {
             view.task = Some(Arc::new(task));
@@ -392,7 +395,13 @@ impl RunningTurn for Turn {
     }
 }
 
-fn log_store(error: &StoreError) -> UpdateError {
-    tracing::error!(error = %error, source = ?std::error::Error::source(error), "task store failed during an update");
-    UpdateError::Store
+impl Turn {
+    /// Logs a store failure during an update and keeps what the client would be told of it.
+    fn store_failed(&self, error: &StoreError) -> UpdateError {
+        tracing::error!(error = %error, source = ?std::error::Error::source(error), "task store failed during an update");
+        self.flags()
+            .store_failure
+            .get_or_insert_with(|| crate::store::client_error(error));
+        UpdateError::Store
+    }
 }

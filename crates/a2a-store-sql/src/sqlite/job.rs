@@ -46,7 +46,7 @@ pub(super) fn send_answer<T>(
 ) {
     let result = match (failure, outcome) {
         (None, Some(outcome)) => Ok(outcome),
-        (Some(error), _) => Err(StoreError::Backend(Box::new(error))),
+        (Some(error), _) => Err(crate::error::shared_backend(error)),
         // A job is answered without a failure only after it ran.
         (None, None) => Err(StoreError::Backend(Box::new(WriterStopped))),
     };

@@ -148,45 +148,92 @@ async fn run(
                 }
             },
         };
-        let (conn, committed) = write_batch(conn, &mut batch, prelude).await;
-        if committed && keep {
-            held = Some(conn);
+        let kept = write_batch(&pool, conn, &mut batch, prelude).await;
+        if keep {
+            held = kept;
         }
         commits.committed();
     }
 }
 
-/// Runs `batch` on `conn` and answers its jobs; true when its transaction committed.
+/// Runs `batch` on `conn` and answers its jobs; the connection back when its transaction
+/// committed (after a failure it goes back to the pool, or is closed when unsound).
 async fn write_batch(
+    pool: &SqlitePool,
     mut conn: PoolConnection<Sqlite>,
     batch: &mut Vec<Box<dyn Job>>,
     prelude: Prelude,
-) -> (PoolConnection<Sqlite>, bool) {
-    match transaction(&mut conn, batch, prelude).await {
+) -> Option<PoolConnection<Sqlite>> {
+    let error = match transaction(&mut conn, batch, prelude).await {
         Ok(()) => {
             for job in batch.drain(..) {
                 job.answer(None);
             }
-            (conn, true)
+            return Some(conn);
         }
-        Err(error) if batch.len() == 1 => {
-            let error = Arc::new(error);
-            for job in batch.drain(..) {
-                job.answer(Some(Arc::clone(&error)));
+        Err(error) => error,
+    };
+    close_if_unsound(&mut conn, &error);
+    if batch.len() == 1 {
+        let error = Arc::new(error);
+        for job in batch.drain(..) {
+            job.answer(Some(Arc::clone(&error)));
+        }
+        return None;
+    }
+    tracing::debug!(%error, jobs = batch.len(), "SQLite batch failed; retrying its writes one by one");
+    let mut conn = (!unsound(&error)).then_some(conn);
+    for mut job in batch.drain(..) {
+        let mut current = match conn.take() {
+            Some(current) => current,
+            None => match pool.acquire().await {
+                Ok(fresh) => fresh,
+                Err(error) => {
+                    job.answer(Some(Arc::new(error)));
+                    continue;
+                }
+            },
+        };
+        let failure = transaction(&mut current, std::slice::from_mut(&mut job), prelude).await;
+        match failure {
+            Ok(()) => {
+                conn = Some(current);
+                job.answer(None);
             }
-            (conn, false)
-        }
-        Err(error) => {
-            tracing::debug!(%error, jobs = batch.len(), "SQLite batch failed; retrying its writes one by one");
-            for mut job in batch.drain(..) {
-                let failure = transaction(&mut conn, std::slice::from_mut(&mut job), prelude)
-                    .await
-                    .err()
-                    .map(Arc::new);
-                job.answer(failure);
+            Err(error) => {
+                close_if_unsound(&mut current, &error);
+                if !unsound(&error) {
+                    conn = Some(current);
+                }
+                job.answer(Some(Arc::new(error)));
             }
-            (conn, false)
         }
+    }
+    None
+}
+
+/// Whether a failed transaction may have left its connection unusable: anything but a
+/// constraint the statement broke. SQLite rolls a transaction back by itself after a full
+/// disk or an I/O error, which the driver does not see: it would refuse every later
+/// `BEGIN` on that connection as a nested one.
+fn unsound(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Database(error) => !matches!(
+            error.kind(),
+            sqlx::error::ErrorKind::UniqueViolation
+                | sqlx::error::ErrorKind::ForeignKeyViolation
+                | sqlx::error::ErrorKind::NotNullViolation
+                | sqlx::error::ErrorKind::CheckViolation
+        ),
+        _ => true,
+    }
+}
+
+/// Closes `conn` when it is given back, if `error` may have left it unusable, so that the
+/// pool opens a fresh one.
+fn close_if_unsound(conn: &mut PoolConnection<Sqlite>, error: &sqlx::Error) {
+    if unsound(error) {
+        conn.close_on_drop();
     }
 }
 

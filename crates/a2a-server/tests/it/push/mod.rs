@@ -166,6 +166,12 @@ async fn every_event_reaches_the_webhook_in_order_with_the_configured_headers() 
         );
     }
     let headers = receiver.headers();
+    let ids: Vec<String> = (1..=all.len()).map(|n| format!("{task}:{n}")).collect();
+    let sent_ids: Vec<&str> = headers
+        .iter()
+        .map(|header| header.get("a2a-notification-id").unwrap().to_str().unwrap())
+        .collect();
+    assert_eq!(sent_ids, ids, "each delivery names its task and event");
     for header in &headers {
         assert_eq!(header.get("authorization").unwrap(), "Bearer cred-1");
         assert_eq!(header.get("x-a2a-notification-token").unwrap(), "tok-1");

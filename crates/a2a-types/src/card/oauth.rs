@@ -100,60 +100,59 @@ pub struct DeviceCodeOAuthFlow {
     pub scopes: Scopes,
 }
 
-/// Implicit flow, deprecated (proto `ImplicitOAuthFlow`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ImplicitOAuthFlow {
-    /// The authorization endpoint; empty when unset.
-    #[serde(
-        default,
-        alias = "authorization_url",
-        skip_serializing_if = "String::is_empty",
-        deserialize_with = "nullable"
-    )]
-    pub authorization_url: String,
-    /// The refresh endpoint; empty when unset.
-    #[serde(
-        default,
-        alias = "refresh_url",
-        skip_serializing_if = "String::is_empty",
-        deserialize_with = "nullable"
-    )]
-    pub refresh_url: String,
-    /// Available scopes.
-    #[serde(
-        default,
-        skip_serializing_if = "IndexMap::is_empty",
-        deserialize_with = "nullable"
-    )]
-    pub scopes: Scopes,
+/// Declares a deprecated flow (`implicit`, `password`): one endpoint, a refresh endpoint and
+/// scopes, all three optional, as the proto declares both.
+macro_rules! deprecated_flow {
+    (
+        $(#[$meta:meta])*
+        $name:ident {
+            $(#[$endpoint_meta:meta])*
+            $endpoint:ident = $snake:literal
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        pub struct $name {
+            $(#[$endpoint_meta])*
+            #[serde(
+                default,
+                alias = $snake,
+                skip_serializing_if = "String::is_empty",
+                deserialize_with = "nullable"
+            )]
+            pub $endpoint: String,
+            /// The refresh endpoint; empty when unset.
+            #[serde(
+                default,
+                alias = "refresh_url",
+                skip_serializing_if = "String::is_empty",
+                deserialize_with = "nullable"
+            )]
+            pub refresh_url: String,
+            /// Available scopes.
+            #[serde(
+                default,
+                skip_serializing_if = "IndexMap::is_empty",
+                deserialize_with = "nullable"
+            )]
+            pub scopes: Scopes,
+        }
+    };
 }
 
-/// Password flow, deprecated (proto `PasswordOAuthFlow`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PasswordOAuthFlow {
-    /// The token endpoint; empty when unset.
-    #[serde(
-        default,
-        alias = "token_url",
-        skip_serializing_if = "String::is_empty",
-        deserialize_with = "nullable"
-    )]
-    pub token_url: String,
-    /// The refresh endpoint; empty when unset.
-    #[serde(
-        default,
-        alias = "refresh_url",
-        skip_serializing_if = "String::is_empty",
-        deserialize_with = "nullable"
-    )]
-    pub refresh_url: String,
-    /// Available scopes.
-    #[serde(
-        default,
-        skip_serializing_if = "IndexMap::is_empty",
-        deserialize_with = "nullable"
-    )]
-    pub scopes: Scopes,
+deprecated_flow! {
+    /// Implicit flow, deprecated (proto `ImplicitOAuthFlow`).
+    ImplicitOAuthFlow {
+        /// The authorization endpoint; empty when unset.
+        authorization_url = "authorization_url"
+    }
+}
+
+deprecated_flow! {
+    /// Password flow, deprecated (proto `PasswordOAuthFlow`).
+    PasswordOAuthFlow {
+        /// The token endpoint; empty when unset.
+        token_url = "token_url"
+    }
 }

@@ -26,78 +26,72 @@ oneof_message! {
     }
 }
 
-/// Authorization-code flow (proto `AuthorizationCodeOAuthFlow`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AuthorizationCodeOAuthFlow {
-    /// The authorization endpoint; required.
-    #[serde(alias = "authorization_url")]
-    pub authorization_url: String,
-    /// The token endpoint; required.
-    #[serde(alias = "token_url")]
-    pub token_url: String,
-    /// The refresh endpoint; empty when unset.
-    #[serde(
-        default,
-        alias = "refresh_url",
-        skip_serializing_if = "String::is_empty",
-        deserialize_with = "nullable"
-    )]
-    pub refresh_url: String,
-    /// Available scopes; required (may be empty).
-    #[serde(default, deserialize_with = "nullable")]
-    pub scopes: Scopes,
-    /// PKCE is mandatory.
-    #[serde(
-        default,
-        alias = "pkce_required",
-        skip_serializing_if = "is_false",
-        deserialize_with = "nullable"
-    )]
-    pub pkce_required: bool,
+/// Declares a current flow (authorization code, client credentials, device code): the fields
+/// given first, then the three every current flow has (the token endpoint and the scopes
+/// required, the refresh endpoint optional), then the fields given after `then`.
+macro_rules! token_flow {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($before:tt)*
+        }
+        $(then { $($after:tt)* })?
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        pub struct $name {
+            $($before)*
+            /// The token endpoint; required.
+            #[serde(alias = "token_url")]
+            pub token_url: String,
+            /// The refresh endpoint; empty when unset.
+            #[serde(
+                default,
+                alias = "refresh_url",
+                skip_serializing_if = "String::is_empty",
+                deserialize_with = "nullable"
+            )]
+            pub refresh_url: String,
+            /// Available scopes; required (may be empty).
+            #[serde(default, deserialize_with = "nullable")]
+            pub scopes: Scopes,
+            $($($after)*)?
+        }
+    };
 }
 
-/// Client-credentials flow (proto `ClientCredentialsOAuthFlow`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ClientCredentialsOAuthFlow {
-    /// The token endpoint; required.
-    #[serde(alias = "token_url")]
-    pub token_url: String,
-    /// The refresh endpoint; empty when unset.
-    #[serde(
-        default,
-        alias = "refresh_url",
-        skip_serializing_if = "String::is_empty",
-        deserialize_with = "nullable"
-    )]
-    pub refresh_url: String,
-    /// Available scopes; required (may be empty).
-    #[serde(default, deserialize_with = "nullable")]
-    pub scopes: Scopes,
+token_flow! {
+    /// Authorization-code flow (proto `AuthorizationCodeOAuthFlow`).
+    pub struct AuthorizationCodeOAuthFlow {
+        /// The authorization endpoint; required.
+        #[serde(alias = "authorization_url")]
+        pub authorization_url: String,
+    }
+    then {
+        /// PKCE is mandatory.
+        #[serde(
+            default,
+            alias = "pkce_required",
+            skip_serializing_if = "is_false",
+            deserialize_with = "nullable"
+        )]
+        pub pkce_required: bool,
+    }
 }
 
-/// Device-code flow (proto `DeviceCodeOAuthFlow`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DeviceCodeOAuthFlow {
-    /// The device authorization endpoint; required.
-    #[serde(alias = "device_authorization_url")]
-    pub device_authorization_url: String,
-    /// The token endpoint; required.
-    #[serde(alias = "token_url")]
-    pub token_url: String,
-    /// The refresh endpoint; empty when unset.
-    #[serde(
-        default,
-        alias = "refresh_url",
-        skip_serializing_if = "String::is_empty",
-        deserialize_with = "nullable"
-    )]
-    pub refresh_url: String,
-    /// Available scopes; required (may be empty).
-    #[serde(default, deserialize_with = "nullable")]
-    pub scopes: Scopes,
+token_flow! {
+    /// Client-credentials flow (proto `ClientCredentialsOAuthFlow`).
+    pub struct ClientCredentialsOAuthFlow {}
+}
+
+token_flow! {
+    /// Device-code flow (proto `DeviceCodeOAuthFlow`).
+    pub struct DeviceCodeOAuthFlow {
+        /// The device authorization endpoint; required.
+        #[serde(alias = "device_authorization_url")]
+        pub device_authorization_url: String,
+    }
 }
 
 /// Declares a deprecated flow (`implicit`, `password`): one endpoint, a refresh endpoint and

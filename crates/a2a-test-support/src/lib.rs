@@ -14,6 +14,7 @@
 
 mod ci;
 pub mod driver;
+pub mod fixtures;
 pub mod js;
 pub mod mcp;
 pub mod model;

@@ -30,6 +30,18 @@ use crate::rows::{
 };
 use crate::sql;
 
+/// `query` (a `Query`, `QueryAs` or `QueryScalar`: sqlx has no trait over their `bind`) with
+/// `$1` the task id and `$2…$4` the scope bound, as every statement on one task takes them.
+macro_rules! bind_scope {
+    ($query:expr, $task_id:expr, $scope:expr) => {
+        $query
+            .bind($task_id)
+            .bind($scope.tenant.as_str())
+            .bind($scope.has_owner)
+            .bind($scope.owner.as_str())
+    };
+}
+
 /// The shared statements of the database `DB`; never built, only named.
 #[derive(Debug)]
 pub(crate) struct Shared<DB>(PhantomData<DB>);
@@ -524,11 +536,7 @@ where
         task_id: &'q str,
         scope: &'q ScopeKey,
     ) -> Query<'q, DB, DB::Arguments<'q>> {
-        sqlx::query(statement)
-            .bind(task_id)
-            .bind(scope.tenant.as_str())
-            .bind(scope.has_owner)
-            .bind(scope.owner.as_str())
+        bind_scope!(sqlx::query(statement), task_id, scope)
     }
 
     /// [`scoped`](Self::scoped), returning rows of `O`.
@@ -540,11 +548,7 @@ where
     where
         O: for<'r> FromRow<'r, DB::Row>,
     {
-        sqlx::query_as(statement)
-            .bind(task_id)
-            .bind(scope.tenant.as_str())
-            .bind(scope.has_owner)
-            .bind(scope.owner.as_str())
+        bind_scope!(sqlx::query_as(statement), task_id, scope)
     }
 
     /// [`scoped`](Self::scoped), returning one column of `O`.
@@ -556,10 +560,6 @@ where
     where
         (O,): for<'r> FromRow<'r, DB::Row>,
     {
-        sqlx::query_scalar(statement)
-            .bind(task_id)
-            .bind(scope.tenant.as_str())
-            .bind(scope.has_owner)
-            .bind(scope.owner.as_str())
+        bind_scope!(sqlx::query_scalar(statement), task_id, scope)
     }
 }

@@ -38,17 +38,7 @@ struct Gateway {
 
 impl Gateway {
     fn start() -> Self {
-        let mut command = a2a();
-        command.args([
-            "gateway",
-            "--shutdown-grace",
-            "1s",
-            "--bind",
-            "127.0.0.1:0",
-            "--store",
-            "sqlite::memory:",
-        ]);
-        let server = Server::spawn(command, "a2a gateway");
+        let server = Server::gateway(&["--store", "sqlite::memory:"]);
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
             .build()

@@ -15,6 +15,7 @@
 mod ci;
 pub mod driver;
 pub mod fixtures;
+pub mod gateway_seed;
 pub mod js;
 pub mod mcp;
 pub mod model;

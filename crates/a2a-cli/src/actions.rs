@@ -328,27 +328,37 @@ pub(crate) fn status_of(event: &StreamResponse) -> Option<&TaskStatus> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use a2a_types::{TaskState, TaskStatus};
     use serde_json::json;
 
     use super::*;
 
-    fn asking() -> Message {
+    /// A status message waiting for an approval of `write_file` and a client run of
+    /// `get_location`, and, when `with_unknown`, for an action of a kind this client does not
+    /// know (`teleport`).
+    pub(crate) fn asking_for(with_unknown: bool) -> Message {
+        let mut actions = vec![
+            json!({"kind": "approval", "approvalId": "approval-1", "toolCallId": "call-1",
+                   "toolName": "write_file", "input": {"path": "a.txt", "text": "A"},
+                   "token": "tok"}),
+            json!({"kind": "clientTool", "toolCallId": "call-2", "toolName": "get_location",
+                   "input": {}}),
+        ];
+        if with_unknown {
+            actions.push(json!({"kind": "teleport", "toolCallId": "call-3"}));
+        }
         Message::new(
             Role::Agent,
             vec![
                 Part::text("Waiting for you to approve write_file, run get_location."),
-                Part::data(json!({"actions": [
-                    {"kind": "approval", "approvalId": "approval-1", "toolCallId": "call-1",
-                     "toolName": "write_file", "input": {"path": "a.txt", "text": "A"},
-                     "token": "tok"},
-                    {"kind": "clientTool", "toolCallId": "call-2", "toolName": "get_location",
-                     "input": {}},
-                    {"kind": "teleport", "toolCallId": "call-3"}
-                ]})),
+                Part::data(json!({ "actions": actions })),
             ],
         )
+    }
+
+    fn asking() -> Message {
+        asking_for(true)
     }
 
     #[test]

@@ -25,6 +25,7 @@ mod support;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use a2a_test_support::gateway_seed::{self, as_the_seed_shows};
 use a2a_test_support::python::{self, Listening, workspace_root};
 use serde_json::{Value, json};
 
@@ -38,17 +39,7 @@ struct Gateway {
 
 impl Gateway {
     fn start() -> Self {
-        let mut command = a2a();
-        command.args([
-            "gateway",
-            "--shutdown-grace",
-            "1s",
-            "--bind",
-            "127.0.0.1:0",
-            "--store",
-            "sqlite::memory:",
-        ]);
-        let server = Server::spawn(command, "a2a gateway");
+        let server = Server::gateway(&["--store", "sqlite::memory:"]);
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
             .build()
@@ -210,14 +201,6 @@ async fn agent(gateway: &Gateway, agent_id: &str, serves: Serves, extra: &[&str]
     server
 }
 
-/// `body` without the `ErrorInfo` our errors add under `error.data`, to compare with the
-/// seed's output.
-fn as_the_seed_shows(body: &Value) -> Value {
-    let mut body = body.clone();
-    body["error"].as_object_mut().unwrap().remove("data");
-    body
-}
-
 /// Asserts the gateway's own error `code` with `message`.
 fn assert_gateway_error(body: &Value, code: i64, message: &str) {
     assert_eq!(body["error"]["code"], code, "{body}");
@@ -258,12 +241,7 @@ async fn the_seeds_examples_are_answered_as_the_seed_shows(serves: Serves) {
             "/a2a/nonexistent-agent",
             "application/json",
             None,
-            r#"{
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "message/send",
-    "params": {"message": {"parts": [{"text": "Hello?"}]}}
-  }"#,
+            gateway_seed::UNKNOWN_AGENT_CALL,
         )
         .await;
     assert_eq!(status, 200);
@@ -274,39 +252,19 @@ async fn the_seeds_examples_are_answered_as_the_seed_shows(serves: Serves) {
     assert_gateway_error(&body, -32002, "agent not found: nonexistent-agent");
 
     // Invalid requests (the JSON-RPC base codes), before any routing.
-    let valid = r#"{"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {}}"#;
-    let cases = [
-        (
-            "echo-agent-01",
-            "application/json",
-            "{invalid json!!!}",
-            -32700,
-            Value::Null,
-        ),
-        (
-            "echo-agent-01",
-            "application/json",
-            r#"{"jsonrpc": "2.0", "id": 1, "params": {}}"#,
-            -32600,
-            json!(1),
-        ),
-        (
-            "echo-agent-01",
-            "application/json",
-            r#"{"jsonrpc": "1.0", "id": 1, "method": "message/send", "params": {}}"#,
-            -32600,
-            json!(1),
-        ),
-        ("echo-agent-01", "text/plain", valid, -32700, Value::Null),
-        ("UPPERCASE-BAD", "application/json", valid, -32600, json!(1)),
-    ];
-    for (agent_id, content_type, request, code, id) in cases {
+    for case in gateway_seed::invalid_requests() {
         let (status, body) = gateway
-            .post(&format!("/a2a/{agent_id}"), content_type, None, request)
+            .post(
+                &format!("/a2a/{}", case.agent_id),
+                case.content_type,
+                None,
+                case.body,
+            )
             .await;
+        let request = case.body;
         assert_eq!(status, 200, "{request}: {body}");
-        assert_eq!(body["id"], id, "{request}: {body}");
-        assert_eq!(body["error"]["code"], code, "{request}: {body}");
+        assert_eq!(body["id"], case.id, "{request}: {body}");
+        assert_eq!(body["error"]["code"], case.code, "{request}: {body}");
         assert_eq!(body["error"]["data"][0]["domain"], "a2a-gateway", "{body}");
     }
 
@@ -317,15 +275,7 @@ async fn the_seeds_examples_are_answered_as_the_seed_shows(serves: Serves) {
             "/a2a/slow-agent-01",
             "application/json",
             None,
-            r#"{
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "message/send",
-    "params": {
-      "message": {"parts": [{"text": "This will timeout"}]},
-      "configuration": {"timeout": 1}
-    }
-  }"#,
+            gateway_seed::SLOW_AGENT_CALL,
         )
         .await;
     let elapsed = started.elapsed();

@@ -16,10 +16,12 @@ use std::time::Duration;
 
 use a2a_run::store::StoredRun;
 use a2a_server::TaskEvent;
-use a2a_server::store::{Expected, StoreError, StoredTask, TaskPage, Version};
+use a2a_server::store::{Expected, StoreError, StoredTask, TaskPage, TaskQuery, Version};
 use a2a_types::{TaskId, TaskPushNotificationConfig};
 use sqlx::query::{Query, QueryAs, QueryScalar};
-use sqlx::{ColumnIndex, Database, Decode, Encode, Executor, FromRow, IntoArguments, Type};
+use sqlx::{
+    ColumnIndex, Database, Decode, Encode, Executor, FromRow, IntoArguments, Transaction, Type,
+};
 
 use crate::error::backend;
 use crate::list::{ListSql, Param};
@@ -29,6 +31,18 @@ use crate::rows::{
     to_u64,
 };
 use crate::sql;
+
+/// `query` (a `Query`, `QueryAs` or `QueryScalar`: sqlx has no trait over their `bind`) with
+/// `$1` the task id and `$2…$4` the scope bound, as every statement on one task takes them.
+macro_rules! bind_scope {
+    ($query:expr, $task_id:expr, $scope:expr) => {
+        $query
+            .bind($task_id)
+            .bind($scope.tenant.as_str())
+            .bind($scope.has_owner)
+            .bind($scope.owner.as_str())
+    };
+}
 
 /// The shared statements of the database `DB`; never built, only named.
 #[derive(Debug)]
@@ -137,12 +151,14 @@ where
         events_from_rows(rows, limit)
     }
 
-    /// Counts the tasks of `list` and reads its page, on `conn`: a read transaction the
-    /// backend opened so that both see the same tasks.
+    /// Counts the tasks `query` finds in `scope` and reads its page in `tx`, a read
+    /// transaction the backend opened so that both see the same tasks, then commits it.
     pub(crate) async fn list(
-        conn: &mut DB::Connection,
-        list: ListSql,
+        mut tx: Transaction<'_, DB>,
+        scope: &ScopeKey,
+        query: &TaskQuery,
     ) -> Result<TaskPage, StoreError> {
+        let list = ListSql::new(scope, query, now_millis());
         let mut count = sqlx::query_scalar::<_, i64>(&list.count);
         for param in &list.count_params {
             count = match param {
@@ -159,9 +175,11 @@ where
                 Param::Bool(flag) => page.bind(*flag),
             };
         }
-        let total = count.fetch_one(&mut *conn).await.map_err(backend)?;
-        let rows = page.fetch_all(&mut *conn).await.map_err(backend)?;
-        list.into_page(total, rows)
+        let total = count.fetch_one(&mut *tx).await.map_err(backend)?;
+        let rows = page.fetch_all(&mut *tx).await.map_err(backend)?;
+        let page = list.into_page(total, rows)?;
+        tx.commit().await.map_err(backend)?;
+        Ok(page)
     }
 
     /// The row stored under `task_id`: scope, expiry, version.
@@ -524,11 +542,7 @@ where
         task_id: &'q str,
         scope: &'q ScopeKey,
     ) -> Query<'q, DB, DB::Arguments<'q>> {
-        sqlx::query(statement)
-            .bind(task_id)
-            .bind(scope.tenant.as_str())
-            .bind(scope.has_owner)
-            .bind(scope.owner.as_str())
+        bind_scope!(sqlx::query(statement), task_id, scope)
     }
 
     /// [`scoped`](Self::scoped), returning rows of `O`.
@@ -540,11 +554,7 @@ where
     where
         O: for<'r> FromRow<'r, DB::Row>,
     {
-        sqlx::query_as(statement)
-            .bind(task_id)
-            .bind(scope.tenant.as_str())
-            .bind(scope.has_owner)
-            .bind(scope.owner.as_str())
+        bind_scope!(sqlx::query_as(statement), task_id, scope)
     }
 
     /// [`scoped`](Self::scoped), returning one column of `O`.
@@ -556,10 +566,6 @@ where
     where
         (O,): for<'r> FromRow<'r, DB::Row>,
     {
-        sqlx::query_scalar(statement)
-            .bind(task_id)
-            .bind(scope.tenant.as_str())
-            .bind(scope.has_owner)
-            .bind(scope.owner.as_str())
+        bind_scope!(sqlx::query_scalar(statement), task_id, scope)
     }
 }

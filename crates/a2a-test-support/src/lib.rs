@@ -16,6 +16,8 @@
 mod ci;
 pub mod driver;
 pub mod fault_proxy;
+pub mod fixtures;
+pub mod gateway_seed;
 pub mod js;
 pub mod mcp;
 pub mod model;

@@ -260,40 +260,39 @@ pub struct SubscribeToTaskRequest {
     pub id: TaskId,
 }
 
-/// `GetTaskPushNotificationConfig` request (proto `GetTaskPushNotificationConfigRequest`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GetTaskPushNotificationConfigRequest {
-    /// Routing tenant; empty when unset.
-    #[serde(
-        default,
-        skip_serializing_if = "String::is_empty",
-        deserialize_with = "nullable"
-    )]
-    pub tenant: String,
-    /// The task; required.
-    #[serde(alias = "task_id")]
-    pub task_id: TaskId,
-    /// The config; required.
-    pub id: PushConfigId,
+/// Declares a request that names one push config of one task (`Get…` and `Delete…`): the
+/// routing tenant, the task and the config, each operation its own type.
+macro_rules! push_config_request {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        pub struct $name {
+            /// Routing tenant; empty when unset.
+            #[serde(
+                default,
+                skip_serializing_if = "String::is_empty",
+                deserialize_with = "nullable"
+            )]
+            pub tenant: String,
+            /// The task; required.
+            #[serde(alias = "task_id")]
+            pub task_id: TaskId,
+            /// The config; required.
+            pub id: PushConfigId,
+        }
+    };
 }
 
-/// `DeleteTaskPushNotificationConfig` request (proto `DeleteTaskPushNotificationConfigRequest`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DeleteTaskPushNotificationConfigRequest {
-    /// Routing tenant; empty when unset.
-    #[serde(
-        default,
-        skip_serializing_if = "String::is_empty",
-        deserialize_with = "nullable"
-    )]
-    pub tenant: String,
-    /// The task; required.
-    #[serde(alias = "task_id")]
-    pub task_id: TaskId,
-    /// The config; required.
-    pub id: PushConfigId,
+push_config_request! {
+    /// `GetTaskPushNotificationConfig` request (proto `GetTaskPushNotificationConfigRequest`).
+    GetTaskPushNotificationConfigRequest
+}
+
+push_config_request! {
+    /// `DeleteTaskPushNotificationConfig` request (proto
+    /// `DeleteTaskPushNotificationConfigRequest`).
+    DeleteTaskPushNotificationConfigRequest
 }
 
 /// `ListTaskPushNotificationConfigs` request (proto `ListTaskPushNotificationConfigsRequest`).

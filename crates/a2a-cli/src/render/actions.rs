@@ -137,25 +137,11 @@ fn compact(value: &Value) -> String {
 
 #[cfg(test)]
 mod tests {
-    use a2a_types::{Part, Role};
-    use serde_json::json;
-
     use super::*;
 
+    /// The actions' fixture without its action of an unknown kind.
     fn asking() -> Message {
-        Message::new(
-            Role::Agent,
-            vec![
-                Part::text("Waiting for you to approve write_file, run get_location."),
-                Part::data(json!({"actions": [
-                    {"kind": "approval", "approvalId": "approval-1", "toolCallId": "call-1",
-                     "toolName": "write_file", "input": {"path": "a.txt", "text": "A"},
-                     "token": "tok"},
-                    {"kind": "clientTool", "toolCallId": "call-2", "toolName": "get_location",
-                     "input": {}}
-                ]})),
-            ],
-        )
+        actions::tests::asking_for(false)
     }
 
     #[test]

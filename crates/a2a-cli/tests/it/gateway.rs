@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::client_mock::{Run, cli};
-use crate::support::{Server, TempFile, a2a, eventually};
+use crate::support::{Server, TempFile, eventually};
 
 /// A running `a2a gateway`; stopped (SIGTERM, then SIGKILL) on drop.
 struct Gateway {
@@ -22,13 +22,7 @@ struct Gateway {
 impl Gateway {
     /// `a2a gateway --bind 127.0.0.1:0 ARGS…`, once it prints `listening on`.
     fn start(args: &[&str]) -> Self {
-        let mut command = a2a();
-        command.args(["gateway", "--shutdown-grace", "1s"]);
-        if !args.contains(&"--bind") {
-            command.args(["--bind", "127.0.0.1:0"]);
-        }
-        command.args(args);
-        let server = Server::spawn(command, &format!("a2a gateway {args:?}"));
+        let server = Server::gateway(args);
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
             .build()

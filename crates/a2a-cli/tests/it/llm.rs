@@ -168,9 +168,10 @@ async fn an_llm_agent_runs_mcp_tools_and_asks_before_writing() {
     assert!(!root.path().join("junk.txt").exists());
 }
 
-#[test]
-fn an_unreachable_model_or_a_refused_key_stops_the_start_with_a_clear_error() {
-    let output = a2a()
+/// Runs `command` as `a2a serve --agent llm` with model `m` at `model_url`, to its end (a
+/// start that fails ends at once).
+fn start_llm(mut command: std::process::Command, model_url: &str) -> std::process::Output {
+    command
         .args([
             "serve",
             "--no-auth",
@@ -179,16 +180,14 @@ fn an_unreachable_model_or_a_refused_key_stops_the_start_with_a_clear_error() {
             "--bind",
             "127.0.0.1:0",
         ])
-        .args([
-            "--agent",
-            "llm",
-            "--model",
-            "m",
-            "--model-url",
-            "http://127.0.0.1:1/v1",
-        ])
+        .args(["--agent", "llm", "--model", "m", "--model-url", model_url])
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn an_unreachable_model_or_a_refused_key_stops_the_start_with_a_clear_error() {
+    let output = start_llm(a2a(), "http://127.0.0.1:1/v1");
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -203,26 +202,9 @@ fn an_unreachable_model_or_a_refused_key_stops_the_start_with_a_clear_error() {
             "the-right-key",
         ))
         .unwrap();
-    let output = a2a()
-        .env("A2A_MODEL_API_KEY", "a-wrong-key-0123")
-        .args([
-            "serve",
-            "--no-auth",
-            "--store",
-            "memory",
-            "--bind",
-            "127.0.0.1:0",
-        ])
-        .args([
-            "--agent",
-            "llm",
-            "--model",
-            "m",
-            "--model-url",
-            &model.base_url(),
-        ])
-        .output()
-        .unwrap();
+    let mut command = a2a();
+    command.env("A2A_MODEL_API_KEY", "a-wrong-key-0123");
+    let output = start_llm(command, &model.base_url());
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("refused the API key"), "{stderr}");

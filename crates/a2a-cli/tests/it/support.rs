@@ -80,6 +80,18 @@ impl Server {
         Self::spawn(command, &format!("a2a serve {args:?}"))
     }
 
+    /// `a2a gateway --shutdown-grace 1s --bind 127.0.0.1:0 ARGS…` (unless ARGS name their
+    /// own `--bind`), once it prints `listening on`.
+    pub fn gateway(args: &[&str]) -> Self {
+        let mut command = a2a();
+        command.args(["gateway", "--shutdown-grace", "1s"]);
+        if !args.contains(&"--bind") {
+            command.args(["--bind", "127.0.0.1:0"]);
+        }
+        command.args(args);
+        Self::spawn(command, &format!("a2a gateway {args:?}"))
+    }
+
     /// Runs a prepared `a2a` command (`serve`, `gateway`, …) and waits for the
     /// `listening on` line it prints first; `what` names it in failures.
     pub fn spawn(mut command: Command, what: &str) -> Self {

@@ -6,18 +6,11 @@ use std::time::{Duration, Instant};
 
 use a2a_gateway::proxy::ProxyConfig;
 use a2a_gateway::registry::RegistryOptions;
-use serde_json::{Value, json};
+use a2a_test_support::gateway_seed::{self, as_the_seed_shows};
+use serde_json::json;
 
 use crate::fleet::{Running, assert_echoed, assert_gateway_error};
 use crate::proxy_support::{serve, slow_agent};
-
-/// `body` without the `ErrorInfo` our errors add under `error.data`, to compare with the
-/// seed's output.
-fn as_the_seed_shows(body: &Value) -> Value {
-    let mut body = body.clone();
-    body["error"].as_object_mut().unwrap().remove("data");
-    body
-}
 
 /// A gateway with the real echo agent registered over HTTP as `echo-agent-01`.
 async fn gateway_with_echo_agent() -> Running {
@@ -31,15 +24,7 @@ async fn a_message_to_an_unregistered_agent_is_agent_not_found_at_http_200() {
     let gateway = gateway_with_echo_agent().await;
     // The seed's first curl, byte for byte.
     let (status, body) = gateway
-        .call(
-            "nonexistent-agent",
-            r#"{
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "message/send",
-    "params": {"message": {"parts": [{"text": "Hello?"}]}}
-  }"#,
-        )
+        .call("nonexistent-agent", gateway_seed::UNKNOWN_AGENT_CALL)
         .await;
     // An unknown agent is -32002, at HTTP 200.
     assert_eq!(status, 200);
@@ -59,59 +44,21 @@ async fn a_message_to_an_unregistered_agent_is_agent_not_found_at_http_200() {
 #[tokio::test]
 async fn malformed_requests_get_the_seeds_base_codes_before_any_routing() {
     let gateway = gateway_with_echo_agent().await;
-    let sent = r#"{"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {}}"#;
-    // (what, agent id, Content-Type, body, code, id): the seed's "Invalid request" examples
-    // (bad agent ids, bad envelopes). Unreadable requests have a null id.
-    let cases = [
-        (
-            "invalid JSON",
-            "echo-agent-01",
-            "application/json",
-            "{invalid json!!!}",
-            -32700,
-            Value::Null,
-        ),
-        (
-            "missing method",
-            "echo-agent-01",
-            "application/json",
-            r#"{"jsonrpc": "2.0", "id": 1, "params": {}}"#,
-            -32600,
-            json!(1),
-        ),
-        (
-            "jsonrpc 1.0",
-            "echo-agent-01",
-            "application/json",
-            r#"{"jsonrpc": "1.0", "id": 1, "method": "message/send", "params": {}}"#,
-            -32600,
-            json!(1),
-        ),
-        (
-            "Content-Type text/plain",
-            "echo-agent-01",
-            "text/plain",
-            sent,
-            -32700,
-            Value::Null,
-        ),
-        (
-            "upper-case agent id",
-            "UPPERCASE-BAD",
-            "application/json",
-            sent,
-            -32600,
-            json!(1),
-        ),
-    ];
-    for (what, agent_id, content_type, body, code, id) in cases {
+    // The seed's "Invalid request" examples (bad agent ids, bad envelopes). Unreadable
+    // requests have a null id.
+    for case in gateway_seed::invalid_requests() {
+        let what = case.what;
         let (status, answer) = gateway
-            .post_as(&format!("/a2a/{agent_id}"), content_type, body)
+            .post_as(
+                &format!("/a2a/{}", case.agent_id),
+                case.content_type,
+                case.body,
+            )
             .await;
         assert_eq!(status, 200, "{what}: {answer}");
         assert_eq!(answer["jsonrpc"], "2.0", "{what}: {answer}");
-        assert_eq!(answer["id"], id, "{what}: {answer}");
-        assert_eq!(answer["error"]["code"], code, "{what}: {answer}");
+        assert_eq!(answer["id"], case.id, "{what}: {answer}");
+        assert_eq!(answer["error"]["code"], case.code, "{what}: {answer}");
         let message = answer["error"]["message"].as_str().unwrap();
         assert!(!message.is_empty(), "{what}: {answer}");
         let info = &answer["error"]["data"][0];
@@ -146,18 +93,7 @@ async fn a_slow_agent_times_out_at_one_second() {
 
     let started = Instant::now();
     let (status, body) = gateway
-        .call(
-            "slow-agent-01",
-            r#"{
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "message/send",
-    "params": {
-      "message": {"parts": [{"text": "This will timeout"}]},
-      "configuration": {"timeout": 1}
-    }
-  }"#,
-        )
+        .call("slow-agent-01", gateway_seed::SLOW_AGENT_CALL)
         .await;
     let elapsed = started.elapsed();
     // The per-call deadline is the request's 1 s, with no grace on top.

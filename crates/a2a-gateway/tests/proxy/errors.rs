@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use a2a_gateway::proxy::{GATEWAY_DOMAIN, ProxyConfig};
+use a2a_test_support::gateway_seed;
 use axum::body::Body;
 use axum::http::StatusCode;
 use axum::routing::post;
@@ -198,34 +199,26 @@ async fn an_unreadable_registry_is_an_internal_error() {
 #[tokio::test]
 async fn bad_envelopes_get_base_codes_at_http_200_and_never_reach_the_registry() {
     let gateway = Gateway::start().await;
-    let valid = r#"{"jsonrpc":"2.0","id":1,"method":"message/send","params":{}}"#;
-    let cases: [(&str, &str, &str, i64, Value); 9] = [
+    // The seed's invalid requests, then a batch, params that are not an object, an agent id
+    // too short and an empty one.
+    let batch = format!("[{}]", gateway_seed::VALID_CALL);
+    let mut cases: Vec<(&str, &str, &str, i64, Value)> = gateway_seed::invalid_requests()
+        .into_iter()
+        .map(|case| {
+            (
+                case.agent_id,
+                case.content_type,
+                case.body,
+                case.code,
+                case.id,
+            )
+        })
+        .collect();
+    cases.extend([
         (
             "echo-agent-01",
             "application/json",
-            "{invalid json!!!}",
-            -32700,
-            Value::Null,
-        ),
-        ("echo-agent-01", "text/plain", valid, -32700, Value::Null),
-        (
-            "echo-agent-01",
-            "application/json",
-            r#"{"jsonrpc":"2.0","id":1,"params":{}}"#,
-            -32600,
-            json!(1),
-        ),
-        (
-            "echo-agent-01",
-            "application/json",
-            r#"{"jsonrpc":"1.0","id":1,"method":"message/send","params":{}}"#,
-            -32600,
-            json!(1),
-        ),
-        (
-            "echo-agent-01",
-            "application/json",
-            &format!("[{valid}]"),
+            batch.as_str(),
             -32600,
             Value::Null,
         ),
@@ -236,10 +229,21 @@ async fn bad_envelopes_get_base_codes_at_http_200_and_never_reach_the_registry()
             -32602,
             json!("p"),
         ),
-        ("UPPERCASE-BAD", "application/json", valid, -32600, json!(1)),
-        ("a", "application/json", valid, -32600, json!(1)),
-        ("", "application/json", valid, -32600, json!(1)),
-    ];
+        (
+            "a",
+            "application/json",
+            gateway_seed::VALID_CALL,
+            -32600,
+            json!(1),
+        ),
+        (
+            "",
+            "application/json",
+            gateway_seed::VALID_CALL,
+            -32600,
+            json!(1),
+        ),
+    ]);
     for (agent_id, content_type, body, code, id) in cases {
         let response = gateway
             .http

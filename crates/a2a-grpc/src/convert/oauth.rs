@@ -131,51 +131,37 @@ impl TryFrom<proto::DeviceCodeOAuthFlow> for DeviceCodeOAuthFlow {
     }
 }
 
-impl From<ImplicitOAuthFlow> for proto::ImplicitOAuthFlow {
-    fn from(flow: ImplicitOAuthFlow) -> Self {
-        Self {
-            authorization_url: flow.authorization_url,
-            refresh_url: flow.refresh_url,
-            scopes: flow.scopes.into_iter().collect(),
+/// Both directions of a deprecated flow (`implicit`, `password`): its one endpoint, refresh
+/// endpoint and scopes copied as they are, none of them required.
+macro_rules! deprecated_flow_conversions {
+    ($flow:ident, $endpoint:ident) => {
+        impl From<$flow> for proto::$flow {
+            fn from(flow: $flow) -> Self {
+                Self {
+                    $endpoint: flow.$endpoint,
+                    refresh_url: flow.refresh_url,
+                    scopes: flow.scopes.into_iter().collect(),
+                }
+            }
         }
-    }
-}
 
-impl TryFrom<proto::ImplicitOAuthFlow> for ImplicitOAuthFlow {
-    type Error = ConvertError;
+        impl TryFrom<proto::$flow> for $flow {
+            type Error = ConvertError;
 
-    /// Never fails: no field is required.
-    fn try_from(flow: proto::ImplicitOAuthFlow) -> Result<Self, ConvertError> {
-        Ok(Self {
-            authorization_url: flow.authorization_url,
-            refresh_url: flow.refresh_url,
-            scopes: sorted(flow.scopes),
-        })
-    }
-}
-
-impl From<PasswordOAuthFlow> for proto::PasswordOAuthFlow {
-    fn from(flow: PasswordOAuthFlow) -> Self {
-        Self {
-            token_url: flow.token_url,
-            refresh_url: flow.refresh_url,
-            scopes: flow.scopes.into_iter().collect(),
+            /// Never fails: no field is required.
+            fn try_from(flow: proto::$flow) -> Result<Self, ConvertError> {
+                Ok(Self {
+                    $endpoint: flow.$endpoint,
+                    refresh_url: flow.refresh_url,
+                    scopes: sorted(flow.scopes),
+                })
+            }
         }
-    }
+    };
 }
 
-impl TryFrom<proto::PasswordOAuthFlow> for PasswordOAuthFlow {
-    type Error = ConvertError;
-
-    /// Never fails: no field is required.
-    fn try_from(flow: proto::PasswordOAuthFlow) -> Result<Self, ConvertError> {
-        Ok(Self {
-            token_url: flow.token_url,
-            refresh_url: flow.refresh_url,
-            scopes: sorted(flow.scopes),
-        })
-    }
-}
+deprecated_flow_conversions!(ImplicitOAuthFlow, authorization_url);
+deprecated_flow_conversions!(PasswordOAuthFlow, token_url);
 
 /// Scopes in name order: protobuf maps have none, and a fixed one keeps output reproducible.
 fn sorted<C: FromIterator<(String, String)>>(

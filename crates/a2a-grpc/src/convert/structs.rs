@@ -8,6 +8,7 @@
 //! (`1`, not `1.0`).
 
 use a2a_types::{Metadata, Timestamp};
+use chrono::{DateTime, SecondsFormat, Utc};
 use prost_types::value::Kind;
 use prost_types::{ListValue, Struct, Value as ProtoValue};
 use serde_json::{Number, Value};
@@ -124,11 +125,10 @@ pub fn timestamp_to_proto(timestamp: Timestamp) -> prost_types::Timestamp {
 /// (the error's path is `seconds` or `nanos`).
 pub fn timestamp_from_proto(timestamp: prost_types::Timestamp) -> Result<Timestamp, ConvertError> {
     let prost_types::Timestamp { seconds, nanos } = timestamp;
+    let out_of_range =
+        || ConvertError::new("seconds", format!("{seconds} is outside years 1 to 9999"));
     if !(MIN_SECONDS..=MAX_SECONDS).contains(&seconds) {
-        return Err(ConvertError::new(
-            "seconds",
-            format!("{seconds} is outside years 1 to 9999"),
-        ));
+        return Err(out_of_range());
     }
     let Some(nanos) = u32::try_from(nanos).ok().filter(|n| *n < NANOS_PER_SECOND) else {
         return Err(ConvertError::new(
@@ -136,44 +136,15 @@ pub fn timestamp_from_proto(timestamp: prost_types::Timestamp) -> Result<Timesta
             format!("{nanos} is outside 0 to 999999999"),
         ));
     };
-    let text = rfc3339(seconds, nanos);
+    let text = rfc3339(seconds, nanos).ok_or_else(out_of_range)?;
     Timestamp::parse(&text).map_err(|error| ConvertError::new("", error.to_string()))
 }
 
-/// `seconds` since the epoch and `nanos` as RFC 3339 in UTC (the civil-from-days algorithm
-/// of H. Hinnant, valid for the whole proleptic Gregorian range checked above).
-fn rfc3339(seconds: i64, nanos: u32) -> String {
-    let days = seconds.div_euclid(86_400);
-    let second_of_day = seconds.rem_euclid(86_400);
-    let shifted = days + 719_468;
-    let era = shifted.div_euclid(146_097);
-    let day_of_era = shifted.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    let (hour, minute, second) = (
-        second_of_day / 3_600,
-        second_of_day % 3_600 / 60,
-        second_of_day % 60,
-    );
-    let fraction = if nanos == 0 {
-        String::new()
-    } else if nanos.is_multiple_of(1_000_000) {
-        format!(".{:03}", nanos / 1_000_000)
-    } else if nanos.is_multiple_of(1_000) {
-        format!(".{:06}", nanos / 1_000)
-    } else {
-        format!(".{nanos:09}")
-    };
-    format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}{fraction}Z")
+/// `seconds` since the epoch and `nanos` as RFC 3339 in UTC, with the shortest exact
+/// fraction of 0, 3, 6 or 9 digits; `None` outside what `chrono` can represent.
+fn rfc3339(seconds: i64, nanos: u32) -> Option<String> {
+    DateTime::<Utc>::from_timestamp(seconds, nanos)
+        .map(|instant| instant.to_rfc3339_opts(SecondsFormat::AutoSi, true))
 }
 
 #[cfg(test)]
@@ -193,7 +164,7 @@ mod tests {
             (-1, 0, "1969-12-31T23:59:59Z"),
         ];
         for (seconds, nanos, text) in cases {
-            assert_eq!(rfc3339(seconds, nanos), text);
+            assert_eq!(rfc3339(seconds, nanos).as_deref(), Some(text));
         }
     }
 }

@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use a2a_test_support::fixtures::json_files_by_type;
 use a2a_types::card::{
     AgentCardSignature, AgentExtension, AgentProvider, OAuthFlows, SecurityRequirement,
     SecurityScheme,
@@ -170,26 +171,6 @@ fn result_type(method: &str) -> Option<&'static str> {
     })
 }
 
-/// `(type directory, file)` for every JSON file under `root`.
-fn files_under(root: &Path) -> Vec<(String, PathBuf)> {
-    let mut found = Vec::new();
-    for dir in std::fs::read_dir(root).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() {
-            continue;
-        }
-        let type_name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            if file.extension().is_some_and(|ext| ext == "json") {
-                found.push((type_name.clone(), file));
-            }
-        }
-    }
-    found.sort();
-    found
-}
-
 fn listed<'a>(list: &'a [(&str, &str)], path: &str) -> Option<&'a str> {
     list.iter()
         .find(|(fragment, _)| path.ends_with(fragment))
@@ -203,7 +184,7 @@ fn run(roots: &[&str]) -> (Vec<String>, usize) {
     let mut seen_drops = Vec::new();
     let mut seen_refusals = Vec::new();
     for root in roots {
-        for (type_name, path) in files_under(&fixtures().join(root)) {
+        for (type_name, path) in json_files_by_type(&fixtures().join(root)) {
             let text = std::fs::read_to_string(&path).unwrap();
             let document: Value = serde_json::from_str(&text).unwrap();
             let Some((check, payload)) = checks_for(&type_name, &path, document) else {
@@ -277,7 +258,7 @@ fn python_sdk_fixtures_survive_protobuf() {
 #[test]
 fn every_fixture_directory_is_either_converted_or_skipped_by_name() {
     for root in ["valid", "python-sdk"] {
-        for (type_name, _) in files_under(&fixtures().join(root)) {
+        for (type_name, _) in json_files_by_type(&fixtures().join(root)) {
             let known = TYPES.iter().any(|(name, _)| *name == type_name)
                 || NO_PROTO_COUNTERPART.contains(&type_name.as_str())
                 || ["JsonRpcRequest", "JsonRpcResponse"].contains(&type_name.as_str());

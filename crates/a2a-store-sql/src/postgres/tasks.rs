@@ -9,8 +9,7 @@ use sqlx::PgPool;
 
 use super::{Postgres, Shared};
 use crate::error::backend;
-use crate::list::ListSql;
-use crate::rows::{ScopeKey, now_millis};
+use crate::rows::ScopeKey;
 use crate::sends::SendClaim;
 use crate::sql;
 
@@ -60,16 +59,13 @@ impl Postgres {
         scope: &ScopeKey,
         query: &TaskQuery,
     ) -> Result<TaskPage, StoreError> {
-        let list = ListSql::new(scope, query, now_millis());
         // REPEATABLE READ: the count and the page see the same tasks.
         let mut conn = self.pool.acquire().await.map_err(backend)?;
-        let mut tx = conn
+        let tx = conn
             .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             .await
             .map_err(backend)?;
-        let page = Shared::list(&mut tx, list).await?;
-        tx.commit().await.map_err(backend)?;
-        Ok(page)
+        Shared::list(tx, scope, query).await
     }
 
     pub(crate) async fn events(

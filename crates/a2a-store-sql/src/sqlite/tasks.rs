@@ -10,8 +10,7 @@ use sqlx::SqlitePool;
 
 use super::{Shared, Sqlite};
 use crate::error::backend;
-use crate::list::ListSql;
-use crate::rows::{ScopeKey, now_millis};
+use crate::rows::ScopeKey;
 use crate::sends::SendClaim;
 
 /// [`sql::LOAD_EVENTS`](crate::sql::LOAD_EVENTS) for SQLite, whose events are keyed by the
@@ -85,12 +84,9 @@ impl Sqlite {
         scope: &ScopeKey,
         query: &TaskQuery,
     ) -> Result<TaskPage, StoreError> {
-        let list = ListSql::new(scope, query, now_millis());
         // One read transaction, so that the count and the page see the same tasks.
-        let mut tx = self.reads.begin().await.map_err(backend)?;
-        let page = Shared::list(&mut tx, list).await?;
-        tx.commit().await.map_err(backend)?;
-        Ok(page)
+        let tx = self.reads.begin().await.map_err(backend)?;
+        Shared::list(tx, scope, query).await
     }
 
     pub(crate) async fn events(

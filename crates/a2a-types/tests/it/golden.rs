@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use a2a_test_support::fixtures::json_files_by_type;
 use a2a_types::card::{
     AgentCardSignature, AgentExtension, AgentProvider, OAuthFlows, SecurityRequirement,
     SecurityScheme,
@@ -71,26 +72,6 @@ fn method_params(method: &str) -> Option<RoundTrip> {
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap();
     serde_json::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
-}
-
-/// `(type directory, file)` for every JSON file under `root`.
-fn files_under(root: &Path) -> Vec<(String, PathBuf)> {
-    let mut found = Vec::new();
-    for dir in std::fs::read_dir(root).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() {
-            continue;
-        }
-        let type_name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            if file.extension().is_some_and(|ext| ext == "json") {
-                found.push((type_name.clone(), file));
-            }
-        }
-    }
-    found.sort();
-    found
 }
 
 /// Parses a fixture as its type and writes it back; `Err` when parsing fails.
@@ -208,7 +189,7 @@ fn compare_leniently(path: &Path) -> bool {
 
 fn check_valid_dir(root: &Path) -> Vec<String> {
     let mut failures = Vec::new();
-    for (type_name, path) in files_under(root) {
+    for (type_name, path) in json_files_by_type(root) {
         let value = read_json(&path);
         match round_trip(&type_name, &path, value.clone()) {
             Ok(written) if written == value => {}
@@ -253,7 +234,7 @@ fn python_sdk_documents_round_trip_unchanged() {
 #[test]
 fn malformed_documents_fail_naming_the_field() {
     let mut failures = Vec::new();
-    for (type_name, path) in files_under(&fixtures().join("invalid")) {
+    for (type_name, path) in json_files_by_type(&fixtures().join("invalid")) {
         let case = read_json(&path);
         let expected = case["error"].as_str().expect("an `error` string");
         match round_trip(&type_name, &path, case["input"].clone()) {
@@ -272,7 +253,7 @@ fn malformed_documents_fail_naming_the_field() {
 fn the_golden_suite_touches_every_type_of_the_data_model() {
     let mut seen = BTreeSet::new();
     for root in ["valid", "python-sdk"] {
-        for (type_name, _) in files_under(&fixtures().join(root)) {
+        for (type_name, _) in json_files_by_type(&fixtures().join(root)) {
             seen.insert(type_name);
         }
     }

@@ -79,14 +79,14 @@ impl Pushes {
         ]
         .iter()
         .any(|state| a2a_bench::contains(body, state.as_bytes()));
-        if (completed || ended_otherwise) && self.with(|pending| pending.remove(&token)).is_some() {
-            if ended_otherwise {
-                let error = anyhow::anyhow!(
-                    "push {token}: the task did not complete: {}",
-                    String::from_utf8_lossy(body)
-                );
-                tally.error("push", &error);
-            }
+        let settled =
+            (completed || ended_otherwise) && self.with(|pending| pending.remove(&token)).is_some();
+        if settled && ended_otherwise {
+            let error = anyhow::anyhow!(
+                "push {token}: the task did not complete: {}",
+                String::from_utf8_lossy(body)
+            );
+            tally.error("push", &error);
         }
     }
 }

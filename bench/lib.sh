@@ -38,6 +38,10 @@ PIDS=()
 start() {
     local name=$1
     shift
+    # Made here, not only by the redirections: the background job may open them after the
+    # first read below.
+    : >"$RESULTS/$name.out"
+    : >"$RESULTS/$name.log"
     "$@" >"$RESULTS/$name.out" 2>"$RESULTS/$name.log" &
     PID=$!
     PIDS+=("$PID")

@@ -163,7 +163,7 @@ async fn watch(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn subscribers_of_a_killed_instance_resume_on_the_other_and_miss_nothing() {
-    let _one = crate::one_at_a_time();
+    let _one = crate::one_at_a_time().await;
     let Some(database) = Database::create("faults_kill").await else {
         return;
     };
@@ -328,7 +328,7 @@ async fn subscribers_of_a_killed_instance_resume_on_the_other_and_miss_nothing()
     let pushed_twice: usize = repeats.values().sum();
     let most_for_one = repeats.values().max().copied().unwrap_or(0);
 
-    println!(
+    eprintln!(
         "FIGURES instance killed: {TASKS} turns, {subscribers} subscribers, {events_seen} events \
          seen, {lost} lost, {repeated} repeated; {resumed} subscribers resumed on b, the last \
          {} ms after the kill; every turn failed by b and every subscriber done {} ms after the \

@@ -29,7 +29,7 @@ pub async fn readiness(http: &reqwest::Client, server: &str) -> Option<u16> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_restart_under_16_senders_loses_no_acknowledged_task() {
-    let _one = crate::one_at_a_time();
+    let _one = crate::one_at_a_time().await;
     let Some(database) = Database::create("faults_pg_outage").await else {
         return;
     };
@@ -132,7 +132,7 @@ async fn a_database_restart_under_16_senders_loses_no_acknowledged_task() {
         "{stored} tasks stored, {} acknowledged",
         tally.acked.len()
     );
-    println!(
+    eprintln!(
         "FIGURES postgres outage ({SENDERS} senders, {} s outage): {} sends, {} acknowledged, \
          {found} found afterwards ({stored} stored), {} refused while the database was gone \
          (codes {:?}), slowest answer {} ms; /readyz 503 within {} ms of the cut, 200 again {} ms \

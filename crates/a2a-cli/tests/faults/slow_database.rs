@@ -49,7 +49,7 @@ async fn streamed(server: &Server, text: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_database_link_slows_the_server_down_without_errors() {
-    let _one = crate::one_at_a_time();
+    let _one = crate::one_at_a_time().await;
     let Some(database) = Database::create("faults_slow_link").await else {
         return;
     };
@@ -88,7 +88,7 @@ async fn a_slow_database_link_slows_the_server_down_without_errors() {
         slow_rate < fast_rate,
         "a slower link, fewer sends a second: {slow_rate:.1} against {fast_rate:.1}"
     );
-    println!(
+    eprintln!(
         "FIGURES slow database link ({} ms each way, {SENDERS} senders, {} s a phase): \
          {fast_rate:.1} sends/s direct, {slow_rate:.1} sends/s slowed ({:.2}×), 0 errors, \
          slowest send {} ms direct and {} ms slowed",

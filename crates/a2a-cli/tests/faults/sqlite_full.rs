@@ -60,7 +60,7 @@ impl Drop for Tmpfs {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_disk_refuses_sends_clearly_and_service_resumes_when_space_returns() {
-    let _one = crate::one_at_a_time();
+    let _one = crate::one_at_a_time().await;
     let dir = TempDir::new("disk-full");
     let Some(disk) = Tmpfs::mount(&dir.0, "4m") else {
         return;
@@ -139,7 +139,7 @@ async fn a_full_disk_refuses_sends_clearly_and_service_resumes_when_space_return
     assert!(server.terminate().is_some(), "the server stops when asked");
     assert_eq!(integrity(&file).await, "ok");
     let stored = tasks_in(&file).await;
-    println!(
+    eprintln!(
         "FIGURES SQLite disk full (4 MiB tmpfs, 32 KiB messages): {} acknowledged before the \
          disk filled, {} refused ({refusal_code}: {refusal}), slowest answer {} ms; after \
          growing the disk the next send was stored; {found} acknowledged tasks found, {stored} \

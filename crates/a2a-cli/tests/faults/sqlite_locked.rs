@@ -28,7 +28,7 @@ db.execute('ROLLBACK')
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_file_locked_by_another_process_gets_clear_answers_then_recovers() {
-    let _one = crate::one_at_a_time();
+    let _one = crate::one_at_a_time().await;
     let dir = TempDir::new("locked");
     let file = dir.0.join("a2a.db");
     let store = format!("sqlite://{}", file.display());
@@ -95,7 +95,7 @@ async fn a_database_file_locked_by_another_process_gets_clear_answers_then_recov
     assert!(server.terminate().is_some(), "the server stops when asked");
     assert_eq!(integrity(&file).await, "ok");
     let stored = tasks_in(&file).await;
-    println!(
+    eprintln!(
         "FIGURES SQLite locked ({} s exclusive lock by another process, 4 senders): {} sends, {} \
          acknowledged, {} refused ({:?}), slowest answer {} ms; a read during the lock took {} \
          ms; {found} acknowledged tasks found (with the one sent before the lock), {stored} in \

@@ -29,6 +29,34 @@ fresh_results() {
     RESULTS=$(cd "$RESULTS" && pwd)
 }
 
+# The PostgreSQL database made by fresh_postgres, and its URL; drop_postgres drops it.
+PG_DATABASE=""
+PG_URL=""
+
+# fresh_postgres PREFIX: creates a database named PREFIX_<time>_<pid> through PG_ADMIN_URL and
+# sets PG_URL to it (the admin URL with its database replaced); dies if it cannot.
+fresh_postgres() {
+    command -v psql >/dev/null || die "psql not found (needed to create the PostgreSQL database)"
+    PG_DATABASE="$1_$(date +%s)_$$"
+    psql "$PG_ADMIN_URL" -qAt -v ON_ERROR_STOP=1 -c "create database $PG_DATABASE" \
+        >/dev/null 2>"$RESULTS/psql.log" || {
+        cat "$RESULTS/psql.log" >&2
+        PG_DATABASE=""
+        die "cannot create a database through $PG_ADMIN_URL (set BENCH_POSTGRES_URL)"
+    }
+    local base=${PG_ADMIN_URL%%\?*} query=""
+    [[ $PG_ADMIN_URL == *\?* ]] && query="?${PG_ADMIN_URL#*\?}"
+    PG_URL="${base%/*}/$PG_DATABASE$query"
+}
+
+# drop_postgres: drops the database fresh_postgres made, if any (for the cleanup).
+drop_postgres() {
+    if [[ -n $PG_DATABASE ]]; then
+        psql "$PG_ADMIN_URL" -qAt -c "drop database if exists $PG_DATABASE with (force)" \
+            >/dev/null 2>&1 || warn "could not drop the database $PG_DATABASE"
+    fi
+}
+
 # The servers started and not stopped yet, in the order they started.
 PIDS=()
 

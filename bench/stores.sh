@@ -35,33 +35,17 @@ build a2a sendload
 
 fresh_results
 TMP=$(mktemp -d)
-PG_DATABASE=""
-PG_URL=""
 
 cleanup() {
     stop_all
-    if [[ -n $PG_DATABASE ]]; then
-        psql "$PG_ADMIN_URL" -qAt -c "drop database if exists $PG_DATABASE with (force)" \
-            >/dev/null 2>&1 || warn "could not drop the database $PG_DATABASE"
-    fi
+    drop_postgres
     rm -rf "$TMP"
 }
 trap cleanup EXIT
 
-# A fresh PostgreSQL database, dropped on exit: the admin URL with its database replaced.
+# A fresh PostgreSQL database, dropped on exit.
 if [[ " $STORES " == *" postgres "* ]]; then
-    command -v psql >/dev/null || die "psql not found (needed to create the PostgreSQL database)"
-    PG_DATABASE="a2a_bench_$(date +%s)_$$"
-    psql "$PG_ADMIN_URL" -qAt -v ON_ERROR_STOP=1 -c "create database $PG_DATABASE" \
-        >/dev/null 2>"$RESULTS/psql.log" || {
-        cat "$RESULTS/psql.log" >&2
-        PG_DATABASE=""
-        die "cannot create a database through $PG_ADMIN_URL (set BENCH_POSTGRES_URL)"
-    }
-    base=${PG_ADMIN_URL%%\?*}
-    query=""
-    [[ $PG_ADMIN_URL == *\?* ]] && query="?${PG_ADMIN_URL#*\?}"
-    PG_URL="${base%/*}/$PG_DATABASE$query"
+    fresh_postgres a2a_bench
 fi
 
 store_url() {

@@ -1,7 +1,7 @@
 //! What the workspace's test suites share, so each lives once: the PostgreSQL test database
 //! and the official Python and JS SDKs (each reached, or skipped with a notice, the same way
 //! everywhere, and their driver scripts run the same way), a private certificate authority
-//! for the TLS tests, and a TCP proxy that makes a database link fail on cue. A
+//! for the TLS tests, a TCP proxy that makes a database link fail on cue, and an SSE reader. A
 //! dev-dependency only; nothing here ships.
 //!
 //! ```no_run
@@ -23,6 +23,7 @@ pub mod mcp;
 pub mod model;
 pub mod postgres;
 pub mod python;
+pub mod sse;
 pub mod tls;
 
 pub use ci::is_ci;

@@ -13,8 +13,8 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 use crate::database::Database;
-use crate::sse::{End, Event, Sse};
 use crate::support::{Server, eventually, user_message};
+use a2a_test_support::sse::{End, Event, Sse};
 
 const TASKS: usize = 10;
 const SUBSCRIBERS_PER_TASK: usize = 5;
@@ -99,7 +99,7 @@ async fn subscribe(
     }
     let response = request.send().await.unwrap();
     assert_eq!(response.status(), 200, "SubscribeToTask on {server}");
-    Sse::new(response)
+    Sse::new(response, true)
 }
 
 /// What one subscriber saw: every event over both connections, and when it resumed.

@@ -27,7 +27,6 @@ mod slow_database;
 mod sqlite;
 mod sqlite_full;
 mod sqlite_locked;
-mod sse;
 
 /// Held for the whole of a fault test: they run one after another.
 pub async fn one_at_a_time() -> tokio::sync::MutexGuard<'static, ()> {

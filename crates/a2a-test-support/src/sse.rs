@@ -1,17 +1,22 @@
-//! A small SSE reader over a JSON-RPC stream: each event's id and StreamResponse.
+//! A small SSE reader over a streaming response: each event's `id:` and its StreamResponse.
 
 use futures::StreamExt as _;
+use futures::stream::BoxStream;
 use serde_json::Value;
 
-/// One event: its `id:` and its StreamResponse (the JSON-RPC frame's `result`).
+/// One event: its `id:` and its StreamResponse (a JSON-RPC frame's `result`, or the
+/// HTTP+JSON frame itself).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
+    /// The `id:` field, when it is a number.
     pub id: Option<u64>,
+    /// The StreamResponse.
     pub result: Value,
 }
 
 impl Event {
-    /// `kind:detail`: the state of a task or status event, the text of an artifact event.
+    /// `kind:detail`: the state of a task or status event, the texts of an artifact event
+    /// (joined by `|`).
     pub fn summary(&self) -> String {
         let result = &self.result;
         if let Some(task) = result.get("task") {
@@ -58,24 +63,36 @@ pub enum End {
     Closed,
     /// The connection broke.
     Broken(String),
-    /// A frame was not a JSON-RPC result.
+    /// A frame was an error (a JSON-RPC error, an `event:` frame) or not JSON.
     Error(String),
 }
 
 /// Reads events from a streaming response.
 pub struct Sse {
-    body: futures::stream::BoxStream<'static, reqwest::Result<Vec<u8>>>,
+    body: BoxStream<'static, reqwest::Result<Vec<u8>>>,
     buffer: Vec<u8>,
+    /// Each `data:` is a JSON-RPC response (else the StreamResponse itself).
+    jsonrpc: bool,
+}
+
+impl std::fmt::Debug for Sse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sse")
+            .field("jsonrpc", &self.jsonrpc)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Sse {
-    pub fn new(response: reqwest::Response) -> Self {
+    /// A reader of `response`'s body; `jsonrpc` when each frame is a JSON-RPC response.
+    pub fn new(response: reqwest::Response, jsonrpc: bool) -> Self {
         Self {
             body: response
                 .bytes_stream()
                 .map(|chunk| chunk.map(|bytes| bytes.to_vec()))
                 .boxed(),
             buffer: Vec::new(),
+            jsonrpc,
         }
     }
 
@@ -84,28 +101,10 @@ impl Sse {
         loop {
             if let Some(at) = self.buffer.windows(2).position(|pair| pair == b"\n\n") {
                 let frame: Vec<u8> = self.buffer.drain(..at + 2).collect();
-                let frame = String::from_utf8_lossy(&frame);
-                let mut id = None;
-                let mut data = String::new();
-                for line in frame.lines() {
-                    if let Some(value) = line.strip_prefix("id:") {
-                        id = value.trim().parse().ok();
-                    } else if let Some(value) = line.strip_prefix("data:") {
-                        data.push_str(value.trim());
-                    }
+                if let Some(event) = self.event(&String::from_utf8_lossy(&frame))? {
+                    return Ok(event);
                 }
-                if data.is_empty() {
-                    continue; // a comment, a keep-alive
-                }
-                let frame: Value =
-                    serde_json::from_str(&data).map_err(|_| End::Error(data.clone()))?;
-                let Some(result) = frame.get("result") else {
-                    return Err(End::Error(data));
-                };
-                return Ok(Event {
-                    id,
-                    result: result.clone(),
-                });
+                continue; // a comment, a keep-alive
             }
             match self.body.next().await {
                 Some(Ok(bytes)) => self.buffer.extend_from_slice(&bytes),
@@ -113,5 +112,33 @@ impl Sse {
                 None => return Err(End::Closed),
             }
         }
+    }
+
+    /// The event one frame holds; `None` for a frame without data.
+    fn event(&self, frame: &str) -> Result<Option<Event>, End> {
+        let mut id = None;
+        let mut data = String::new();
+        for line in frame.lines() {
+            if let Some(value) = line.strip_prefix("id:") {
+                id = value.trim().parse().ok();
+            } else if let Some(value) = line.strip_prefix("data:") {
+                data.push_str(value.trim());
+            } else if line.starts_with("event:") {
+                return Err(End::Error(frame.to_owned()));
+            }
+        }
+        if data.is_empty() {
+            return Ok(None);
+        }
+        let value: Value = serde_json::from_str(&data).map_err(|_| End::Error(data.clone()))?;
+        let result = if self.jsonrpc {
+            match value.get("result") {
+                Some(result) => result.clone(),
+                None => return Err(End::Error(data)),
+            }
+        } else {
+            value
+        };
+        Ok(Some(Event { id, result }))
     }
 }

@@ -96,6 +96,15 @@ pub trait Cluster: Send + Sync + 'static {
     /// Sends `signal` to every instance.
     async fn publish(&self, signal: &ClusterSignal) -> Result<(), StoreError>;
 
+    /// Sends `signals`, in order, to every instance. The default publishes them one by one;
+    /// a store that can send many in one round trip overrides it.
+    async fn publish_all(&self, signals: &[ClusterSignal]) -> Result<(), StoreError> {
+        for signal in signals {
+            self.publish(signal).await?;
+        }
+        Ok(())
+    }
+
     /// A receiver of the signals of every instance.
     fn subscribe(&self) -> broadcast::Receiver<ClusterSignal>;
 }

@@ -503,6 +503,20 @@ impl Cluster for SqlStore {
         Ok(())
     }
 
+    async fn publish_all(&self, signals: &[ClusterSignal]) -> Result<(), StoreError> {
+        for signal in signals {
+            let _ = self.inner.signals.send(signal.clone());
+        }
+        if let Backend::Postgres(postgres) = &self.inner.backend {
+            let payloads: Vec<String> = signals
+                .iter()
+                .filter_map(|signal| signal::encode(&self.inner.instance_id, signal))
+                .collect();
+            postgres.notify_all(&payloads).await?;
+        }
+        Ok(())
+    }
+
     fn subscribe(&self) -> broadcast::Receiver<ClusterSignal> {
         self.inner.signals.subscribe()
     }

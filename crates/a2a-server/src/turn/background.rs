@@ -23,6 +23,9 @@ const CLAIM_BATCH: usize = 100;
 /// the store stays the truth, and subscriptions read the log on their own beat).
 const SIGNAL_QUEUE: usize = 1024;
 
+/// The most signals one publish carries.
+const SIGNAL_BATCH: usize = 256;
+
 impl Engine {
     /// Starts the background work of a shared cluster, push delivery and the stuck-task
     /// sweep, once, when a tokio runtime is at hand (the router calls it). A cluster of one
@@ -69,16 +72,40 @@ impl Engine {
     }
 }
 
-/// Sends queued signals to the cluster, one at a time, in order.
+/// Sends queued signals to the cluster in order: each pass takes what is queued (up to
+/// [`SIGNAL_BATCH`]), keeps the newest `Events` signal of each task, and publishes them in one
+/// call, so that a busy instance signals in one round trip what it logged meanwhile.
 async fn send_signals(engine: Weak<Engine>, mut signals: mpsc::Receiver<ClusterSignal>) {
-    while let Some(signal) = signals.recv().await {
+    let mut batch = Vec::with_capacity(SIGNAL_BATCH);
+    while signals.recv_many(&mut batch, SIGNAL_BATCH).await > 0 {
         let Some(engine) = engine.upgrade() else {
             return;
         };
-        if let Err(error) = engine.cluster.publish(&signal).await {
+        let batch = coalesce(std::mem::take(&mut batch));
+        if let Err(error) = engine.cluster.publish_all(&batch).await {
             tracing::warn!(error = %error, "could not signal the other instances");
         }
     }
+}
+
+/// `signals` with each task's `Events` signals but the newest left out (a listener reads the
+/// log up to the newest, and so sees the others' events too); cancels are kept, in order.
+fn coalesce(signals: Vec<ClusterSignal>) -> Vec<ClusterSignal> {
+    let mut newest: std::collections::HashMap<TaskId, usize> = std::collections::HashMap::new();
+    for (at, signal) in signals.iter().enumerate() {
+        if let ClusterSignal::Events { task_id, .. } = signal {
+            newest.insert(task_id.clone(), at);
+        }
+    }
+    signals
+        .into_iter()
+        .enumerate()
+        .filter(|(at, signal)| match signal {
+            ClusterSignal::Events { task_id, .. } => newest.get(task_id) == Some(at),
+            ClusterSignal::Cancel { .. } => true,
+        })
+        .map(|(_, signal)| signal)
+        .collect()
 }
 
 /// Acts on the signals of every instance: new events reach this instance's streams, cancels
@@ -305,4 +332,35 @@ fn last_client_message(task: &Task) -> Option<&a2a_types::Message> {
         .iter()
         .rev()
         .find(|message| message.role == Role::User)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events(task: &str, last_sequence: u64) -> ClusterSignal {
+        ClusterSignal::Events {
+            task_id: TaskId::from(task),
+            last_sequence,
+        }
+    }
+
+    #[test]
+    fn a_batch_keeps_each_tasks_newest_events_and_every_cancel_in_order() {
+        let cancel = ClusterSignal::Cancel {
+            task_id: TaskId::from("a"),
+        };
+        let batch = vec![
+            events("a", 1),
+            events("b", 1),
+            events("a", 2),
+            cancel.clone(),
+            events("a", 3),
+            events("b", 2),
+        ];
+        assert_eq!(
+            coalesce(batch),
+            vec![cancel, events("a", 3), events("b", 2)]
+        );
+    }
 }

@@ -87,6 +87,27 @@ impl Postgres {
             .map_err(backend)?;
         Ok(())
     }
+
+    /// Sends each of `payloads`, in order, in one statement (one round trip, one
+    /// transaction: the listeners hear them together once it commits).
+    pub(crate) async fn notify_all(&self, payloads: &[String]) -> Result<(), StoreError> {
+        match payloads {
+            [] => Ok(()),
+            [payload] => self.notify(payload).await,
+            _ => {
+                sqlx::query(
+                    "SELECT pg_notify($1, payload) \
+                     FROM UNNEST($2::text[]) WITH ORDINALITY AS signal(payload, at) ORDER BY at",
+                )
+                .bind(&self.channel)
+                .bind(payloads)
+                .execute(&self.pool)
+                .await
+                .map_err(backend)?;
+                Ok(())
+            }
+        }
+    }
 }
 
 /// The NOTIFY channel of a schema: instances over different schemas never hear each

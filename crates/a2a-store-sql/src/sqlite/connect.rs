@@ -25,6 +25,9 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// tenth of the writer's time walking the cache (`pcache1Truncate`).
 const WRITER_CACHE_KIB: &str = "-8192";
 
+/// The size (bytes) a WAL file is cut back to when the writer starts it over: 64 MiB.
+const WAL_SIZE_LIMIT: &str = "67108864";
+
 impl Sqlite {
     /// Opens (creating when missing) the database and brings its schema up to date.
     pub(crate) async fn open(
@@ -53,6 +56,8 @@ impl Sqlite {
             base.clone()
                 .journal_mode(SqliteJournalMode::Wal)
                 .pragma("wal_autocheckpoint", "0")
+                // When the writer starts the WAL over, a file grown past this is cut back.
+                .pragma("journal_size_limit", WAL_SIZE_LIMIT)
                 .pragma("cache_size", WRITER_CACHE_KIB)
         };
         // One connection, kept open: SQLite has one writer, and an in-memory database lives

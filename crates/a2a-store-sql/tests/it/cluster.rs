@@ -252,6 +252,35 @@ async fn a_signal_reaches_every_instance_over_one_postgres_schema_and_no_other()
 }
 
 #[tokio::test]
+async fn signals_published_together_reach_the_other_instance_in_order() {
+    let Some(database) = Database::postgres().await else {
+        return;
+    };
+    let (a, b) = (
+        instance(&database, "a").await,
+        instance(&database, "b").await,
+    );
+    let mut at_b = b.subscribe();
+    let signals: Vec<ClusterSignal> = (1..=5)
+        .map(|sequence| ClusterSignal::Events {
+            task_id: TaskId::new(format!("t{sequence}")),
+            last_sequence: sequence,
+        })
+        .chain([ClusterSignal::Cancel {
+            task_id: TaskId::new("t1"),
+        }])
+        .collect();
+    a.publish_all(&signals).await.unwrap();
+    for signal in &signals {
+        assert_eq!(&next(&mut at_b).await, signal);
+    }
+    sleep(Duration::from_millis(200)).await;
+    assert!(at_b.try_recv().is_err(), "each signal once");
+    drop((a, b));
+    database.finish().await;
+}
+
+#[tokio::test]
 async fn a_sqlite_store_delivers_its_signals_to_its_own_subscribers() {
     let database = Database::sqlite();
     let store = database.store().await;

@@ -129,6 +129,17 @@ oneof_message! {
 }
 
 impl StreamResponse {
+    /// True when this element leaves its task in a terminal state (a task snapshot or a
+    /// status update in one): nothing is logged for the task after it.
+    #[must_use]
+    pub fn is_terminal_status(&self) -> bool {
+        match self {
+            Self::Task(task) => task.status.state.is_terminal(),
+            Self::StatusUpdate(event) => event.status.state.is_terminal(),
+            Self::Message(_) | Self::ArtifactUpdate(_) => false,
+        }
+    }
+
     /// The id of the task this element belongs to, if any.
     #[must_use]
     pub fn task_id(&self) -> Option<&TaskId> {

@@ -72,12 +72,7 @@ pub(super) fn ends_subscription(response: &StreamResponse) -> bool {
 
 /// True for the last event of a stream: a message, or a terminal status.
 pub(super) fn ends_stream(response: &StreamResponse) -> bool {
-    match response {
-        StreamResponse::Message(_) => true,
-        StreamResponse::Task(task) => task.status.state.is_terminal(),
-        StreamResponse::StatusUpdate(event) => event.status.state.is_terminal(),
-        StreamResponse::ArtifactUpdate(_) => false,
-    }
+    matches!(response, StreamResponse::Message(_)) || response.is_terminal_status()
 }
 
 /// The reader fell more than the queue capacity behind. It is told, and its stream ends;

@@ -27,6 +27,8 @@ use crate::store::{
 const EVENTS_PER_READ: usize = 32;
 /// How many webhooks one round claims at most.
 const CLAIMS_PER_ROUND: usize = 256;
+/// The least time between the end of a round that claimed nothing and the next round.
+const IDLE_ROUND_GAP: Duration = Duration::from_millis(20);
 /// The longest wait a webhook's `Retry-After` gets (the retry is stored, so this may be long).
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(600);
 
@@ -169,7 +171,15 @@ impl Dispatcher {
     /// whose time came, events another instance logged, claims that expired).
     pub(crate) async fn run(self: Arc<Self>, stop: CancellationToken) {
         loop {
-            self.round().await;
+            if self.round().await == 0 {
+                // Every save wakes the dispatcher, most of them for tasks without webhooks:
+                // after a round that found nothing, the wakes of the next moments make one
+                // round, not one claim each.
+                tokio::select! {
+                    () = stop.cancelled() => return,
+                    () = tokio::time::sleep(IDLE_ROUND_GAP) => {}
+                }
+            }
             tokio::select! {
                 () = stop.cancelled() => return,
                 () = self.wake.notified() => {}
@@ -178,8 +188,9 @@ impl Dispatcher {
         }
     }
 
-    /// Claims the webhooks with events due and works each in its own task.
-    async fn round(self: &Arc<Self>) {
+    /// Claims the webhooks with events due and works each in its own task; how many it
+    /// claimed.
+    async fn round(self: &Arc<Self>) -> usize {
         let now = now_ms();
         let claimed = match self
             .configs
@@ -194,12 +205,13 @@ impl Dispatcher {
             Ok(claimed) => claimed,
             Err(error) => {
                 tracing::warn!(%error, "could not claim push deliveries");
-                return;
+                return 0;
             }
         };
+        let count = claimed.len();
         for webhook in claimed {
             let Ok(permit) = Arc::clone(&self.in_flight).acquire_owned().await else {
-                return;
+                return count;
             };
             let dispatcher = Arc::clone(self);
             tokio::spawn(async move {
@@ -209,6 +221,7 @@ impl Dispatcher {
                 dispatcher.wake.notify_one();
             });
         }
+        count
     }
 
     /// Sends a claimed webhook its due events, in order, until none is left, a retry has
@@ -226,6 +239,9 @@ impl Dispatcher {
             return;
         };
         let record = |step| self.progress(&scope, &task_id, &config_id, step);
+        // Whether the last event done with ended the task: then, once no event is left,
+        // the webhook is settled and later claims skip it.
+        let mut finished = false;
         loop {
             let events = match self
                 .tasks
@@ -249,7 +265,12 @@ impl Dispatcher {
                 }
             };
             if events.is_empty() {
-                record(DeliveryProgress::new(delivered, 0, 0, None)).await;
+                let idle = if finished {
+                    DeliveryProgress::settled(delivered)
+                } else {
+                    DeliveryProgress::new(delivered, 0, 0, None)
+                };
+                record(idle).await;
                 return;
             }
             // A webhook registered over v0.3 gets the task, in the v0.3 shape, per event.
@@ -319,6 +340,7 @@ impl Dispatcher {
                 // one starts with no failed attempts.
                 delivered = event.sequence;
                 attempts = 0;
+                finished = event.response.is_terminal_status();
                 let step = DeliveryProgress::new(delivered, 0, 0, Some(self.claim_until()));
                 if !record(step).await {
                     return;

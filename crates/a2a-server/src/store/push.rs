@@ -161,6 +161,15 @@ impl DeliveryProgress {
             claimed_until_ms,
         }
     }
+
+    /// Every event of a finished task delivered: released, and never due again. A
+    /// terminal task logs nothing more, so the claim need not look at its webhook: the
+    /// stores keep due webhooks in the order of `next_attempt_at_ms`, and this one sorts
+    /// after every time.
+    #[must_use]
+    pub fn settled(delivered: u64) -> Self {
+        Self::new(delivered, 0, u64::MAX, None)
+    }
 }
 
 /// A config and where its delivery stands.

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use a2a_types::{A2aError, Role, StreamResponse, Task, TaskId, TaskState};
+use a2a_types::{A2aError, Role, Task, TaskId, TaskState};
 use tokio::sync::{broadcast, mpsc};
 
 use super::apply::apply_change;
@@ -152,11 +152,9 @@ async fn relay_events(engine: &Engine, task_id: &TaskId, last_sequence: u64) {
     let limit = usize::try_from(last_sequence - published).unwrap_or(usize::MAX);
     match engine.store.events(&scope, task_id, published, limit).await {
         Ok(Some(events)) => {
-            let closes = events.last().is_some_and(|event| match &event.response {
-                StreamResponse::Task(task) => task.status.state.is_terminal(),
-                StreamResponse::StatusUpdate(update) => update.status.state.is_terminal(),
-                StreamResponse::ArtifactUpdate(_) | StreamResponse::Message(_) => false,
-            });
+            let closes = events
+                .last()
+                .is_some_and(|event| event.response.is_terminal_status());
             engine.events.publish(task_id, events, closes);
         }
         Ok(None) => {}

@@ -1,15 +1,12 @@
 //! The checks of push delivery state: claims, progress and their exclusivity across
 //! instances.
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use a2a_types::PushConfigId;
-use tokio::sync::Barrier;
-use tokio::task::JoinSet;
 
-use super::check::ROUNDS;
-use super::deliveries::{Deliveries, Logged, for_a_second, wall_clock_ms, webhook_key};
+use super::claim_race::concurrent_claims_never_hand_one_webhook_to_two_instances;
+use super::deliveries::{Deliveries, Logged, for_a_second, wall_clock_ms};
 use crate::store::{DeliveryProgress, PushConfigStore, TaskStore};
 
 /// Runs the push-delivery checks, each on stores fresh from `make_stores`, which
@@ -45,6 +42,8 @@ where
     released_progress_is_what_the_next_claim_sees(&tasks, &push).await;
     let (tasks, push) = make_stores().await;
     a_future_next_attempt_defers_the_claim(&tasks, &push).await;
+    let (tasks, push) = make_stores().await;
+    a_settled_webhook_is_never_claimed_again(&tasks, &push).await;
     let (tasks, push) = make_stores().await;
     replacing_a_config_keeps_its_progress_and_claim(&tasks, &push).await;
     let (tasks, push) = make_stores().await;
@@ -336,6 +335,50 @@ pub async fn a_future_next_attempt_defers_the_claim(
     d.finish().await;
 }
 
+/// A webhook recorded as [`DeliveryProgress::settled`] is never claimed again, however late
+/// the claim and whatever its task logs afterwards (the engine settles only webhooks of
+/// terminal tasks, which log nothing more).
+///
+/// # Panics
+/// When the store fails the check.
+pub async fn a_settled_webhook_is_never_claimed_again(
+    tasks: &dyn TaskStore,
+    push: &dyn PushConfigStore,
+) {
+    let d = Deliveries::new("a_settled_webhook_is_never_claimed_again", tasks, push);
+    let t0 = wall_clock_ms();
+    let mut log = d.task(d.check.scope("acme", Some("alice")), "t");
+    let hook = d.register(&log, "hook", "https://example.com/a", 0).await;
+    d.log(&mut log, 2, "creating the task with 2 events").await;
+    d.expect_claims(
+        for_a_second("a", t0),
+        &[Deliveries::claimed(&log, &hook, 0, 0)],
+        "a's claim",
+    )
+    .await;
+    d.expect_record(
+        &log,
+        "hook",
+        "a",
+        DeliveryProgress::settled(2),
+        true,
+        "a, settling",
+    )
+    .await;
+    d.log(&mut log, 1, "logging event 3").await;
+    // Ten years on, past any claim or backoff.
+    let late = t0 + 10 * 365 * 24 * 3600 * 1000;
+    for (instance, now) in [("a", t0 + 1000), ("b", late)] {
+        d.expect_claims(
+            for_a_second(instance, now),
+            &[],
+            format_args!("{instance} claiming {} ms later", now - t0),
+        )
+        .await;
+    }
+    d.finish().await;
+}
+
 /// Saving a config under an id the task holds replaces the config but keeps its progress
 /// and its claim: `deliver_after` applies to new configs only.
 ///
@@ -506,91 +549,5 @@ pub async fn claims_honour_the_limit(tasks: &dyn TaskStore, push: &dyn PushConfi
         claimed.extend(got);
     }
     d.expect_each_once(claimed, &due, "the webhooks of the four claims");
-    d.finish().await;
-}
-
-/// How many instances claim at once in each round of
-/// [`concurrent_claims_never_hand_one_webhook_to_two_instances`].
-pub const CLAIMERS: usize = 4;
-
-/// Several instances claim the same due webhooks at once, each from its own tokio task, in
-/// [`ROUNDS`] rounds (each after the previous round's claims passed): no webhook goes to two
-/// of them, and what they left is what one more claim at the same instant takes, so that
-/// together every due webhook was claimed exactly once.
-///
-/// Takes [`Arc`]s, unlike the other checks, because the claims run on spawned tokio tasks.
-///
-/// # Panics
-/// When the store fails the check.
-pub async fn concurrent_claims_never_hand_one_webhook_to_two_instances(
-    tasks: Arc<dyn TaskStore>,
-    push: Arc<dyn PushConfigStore>,
-) {
-    let d = Deliveries::new(
-        "concurrent_claims_never_hand_one_webhook_to_two_instances",
-        tasks.as_ref(),
-        push.as_ref(),
-    );
-    let t0 = wall_clock_ms();
-    let mut due = Vec::new();
-    for name in ["t1", "t2", "t3", "t4"] {
-        let mut log = d.task(d.check.scope("acme", None), name);
-        for n in 0..3 {
-            let hook = d
-                .register(&log, &format!("h{n}"), "https://example.com/a", 0)
-                .await;
-            due.push(Deliveries::claimed(&log, &hook, 0, 0));
-        }
-        d.log(&mut log, 1, "creating a task with 1 event").await;
-    }
-
-    let mut now = t0;
-    for round in 1..=ROUNDS {
-        // Past the previous round's claims: every webhook is free again.
-        now += 10_000;
-        let start = Arc::new(Barrier::new(CLAIMERS));
-        let mut claimers = JoinSet::new();
-        for claimer in 0..CLAIMERS {
-            let (push, start) = (Arc::clone(&push), Arc::clone(&start));
-            claimers.spawn(async move {
-                start.wait().await;
-                // Each may take a third of the webhooks, so the claims overlap.
-                push.claim_deliveries(&format!("instance-{claimer}"), now, now + 5000, 4)
-                    .await
-            });
-        }
-        let mut claimed = Vec::new();
-        while let Some(joined) = claimers.join_next().await {
-            match joined {
-                Ok(result) => claimed.extend(
-                    d.check
-                        .ok(result, format_args!("a concurrent claim in round {round}")),
-                ),
-                Err(err) => d.check.fail(format!(
-                    "a concurrent claim in round {round} panicked or was cancelled: {err}"
-                )),
-            }
-        }
-        let claimed = d.own(claimed, &format!("the concurrent claims of round {round}"));
-        let mut seen = BTreeSet::new();
-        for webhook in &claimed {
-            let key = webhook_key(webhook);
-            d.check.ensure(
-                seen.insert(key.clone()),
-                format!("round {round}: webhook {key:?} went to two instances at once"),
-            );
-        }
-        let rest = d
-            .claim(
-                ("sweeper", now, now + 5000, usize::MAX),
-                format_args!("claiming what round {round} left"),
-            )
-            .await;
-        d.expect_each_once(
-            claimed.into_iter().chain(rest).collect(),
-            &due,
-            format_args!("the webhooks claimed in round {round}"),
-        );
-    }
     d.finish().await;
 }

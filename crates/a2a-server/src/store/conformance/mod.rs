@@ -39,6 +39,7 @@
 
 mod appends;
 mod check;
+mod claim_race;
 mod deliveries;
 mod delivery;
 mod events;
@@ -56,11 +57,12 @@ pub use self::appends::{
     a_refused_append_stores_and_logs_nothing, appended_chunks_are_in_the_task_that_is_read,
 };
 pub use self::check::{RACERS, ROUNDS};
+pub use self::claim_race::{CLAIMERS, concurrent_claims_never_hand_one_webhook_to_two_instances};
 pub use self::delivery::{
-    CLAIMERS, a_claimed_webhook_is_not_claimed_again_until_its_claim_passes,
+    a_claimed_webhook_is_not_claimed_again_until_its_claim_passes,
     a_future_next_attempt_defers_the_claim,
-    a_new_config_is_claimed_once_its_task_logs_past_deliver_after, claims_honour_the_limit,
-    concurrent_claims_never_hand_one_webhook_to_two_instances,
+    a_new_config_is_claimed_once_its_task_logs_past_deliver_after,
+    a_settled_webhook_is_never_claimed_again, claims_honour_the_limit,
     deleting_a_config_stops_its_deliveries, only_the_claim_holder_records_progress,
     released_progress_is_what_the_next_claim_sees, replacing_a_config_keeps_its_progress_and_claim,
     run_delivery,

@@ -1,5 +1,5 @@
-//! The checks of push delivery state: claims, progress and their exclusivity across
-//! instances.
+//! The checks of push delivery state: claims and progress (the concurrent claims are in
+//! `claim_race`), and the run of them all.
 
 use std::sync::Arc;
 

@@ -23,6 +23,7 @@ pub struct SqlStoreOptions {
     pub(crate) acquire_timeout: Duration,
     pub(crate) completed_task_ttl: Duration,
     pub(crate) cleanup_interval: Duration,
+    pub(crate) postgres_vacuum_interval: Duration,
     pub(crate) postgres_schema: Option<String>,
     pub(crate) postgres_synchronous_commit: bool,
     pub(crate) instance_id: Option<String>,
@@ -38,6 +39,7 @@ impl Default for SqlStoreOptions {
             acquire_timeout: Duration::from_secs(10),
             completed_task_ttl: Duration::from_secs(60 * 60),
             cleanup_interval: Duration::from_secs(60),
+            postgres_vacuum_interval: Duration::from_secs(60),
             postgres_schema: None,
             postgres_synchronous_commit: true,
             instance_id: None,
@@ -88,6 +90,17 @@ impl SqlStoreOptions {
     /// space back. `Duration::ZERO` turns the background pass off.
     pub fn cleanup_interval(mut self, interval: Duration) -> Self {
         self.cleanup_interval = interval;
+        self
+    }
+
+    /// PostgreSQL only: how often the store vacuums its own tables when the server's
+    /// `autovacuum` is off (default one minute, autovacuum's own pause; `Duration::ZERO`
+    /// never). Every save, delivery record and cleanup leaves dead rows behind; without a
+    /// vacuum they are never reused, so the tables and their indexes grow for as long as
+    /// the store runs and every query slows down with them. With `autovacuum` on (the
+    /// server's default) the store leaves vacuuming to the server and this is unused.
+    pub fn postgres_vacuum_interval(mut self, interval: Duration) -> Self {
+        self.postgres_vacuum_interval = interval;
         self
     }
 

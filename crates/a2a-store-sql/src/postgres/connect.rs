@@ -8,7 +8,7 @@ use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use super::leases::channel_name;
-use super::{Postgres, listener};
+use super::{Postgres, listener, vacuum};
 use crate::error::SqlStoreError;
 use crate::options::SqlStoreOptions;
 use crate::rows::Expiry;
@@ -57,6 +57,24 @@ impl Postgres {
         if let Err(error) = migrated {
             pool.close().await;
             return Err(error);
+        }
+        let interval = settings.postgres_vacuum_interval;
+        if !interval.is_zero() {
+            match vacuum::server_vacuums(&pool).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    tracing::warn!(
+                        every = ?interval,
+                        "the PostgreSQL server's autovacuum is off: this store vacuums its own \
+                         tables instead (turn autovacuum on to leave it to the server)"
+                    );
+                    vacuum::start(pool.clone(), interval, shutdown.clone());
+                }
+                Err(error) => {
+                    pool.close().await;
+                    return Err(connect_failed(error));
+                }
+            }
         }
         let channel = channel_name(schema);
         // The listener has a pool of its own: its connection is held for good, and must

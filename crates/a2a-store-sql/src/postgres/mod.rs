@@ -12,6 +12,7 @@
 //! - `leases`: turn leases, and the signals sent to other instances.
 //! - `runs`: agent runs (a2a-run's `RunStore`).
 //! - `expiry`: deleting expired tasks (with their runs).
+//! - `vacuum`: vacuuming the tables when the server's autovacuum is off.
 
 mod connect;
 mod creates;
@@ -22,6 +23,7 @@ mod push;
 mod runs;
 mod save;
 mod tasks;
+mod vacuum;
 
 use std::sync::Arc;
 use std::time::Duration;

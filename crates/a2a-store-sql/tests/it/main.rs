@@ -19,4 +19,5 @@ mod push;
 mod runs;
 mod secrets;
 mod support;
+mod vacuum;
 mod writer;

@@ -58,6 +58,7 @@ mod list;
 mod location;
 mod migrations;
 mod options;
+mod periodic;
 mod postgres;
 mod rows;
 mod schema;

@@ -224,21 +224,14 @@ fn validate(options: &SqlStoreOptions) -> Result<(), SqlStoreError> {
 }
 
 async fn clean_up_periodically(backend: Backend, every: Duration, shutdown: CancellationToken) {
-    let mut ticks = tokio::time::interval(every);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    // The first tick is immediate; a fresh store has nothing to clean.
-    ticks.tick().await;
-    loop {
-        tokio::select! {
-            () = shutdown.cancelled() => return,
-            _ = ticks.tick() => {}
-        }
+    crate::periodic::every(every, shutdown, || async {
         match backend.delete_expired().await {
             Ok(0) => {}
             Ok(deleted) => tracing::debug!(deleted, "deleted expired tasks"),
             Err(error) => tracing::warn!(%error, "could not delete expired tasks"),
         }
-    }
+    })
+    .await;
 }
 
 impl Backend {

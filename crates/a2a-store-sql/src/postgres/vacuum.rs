@@ -27,21 +27,14 @@ pub(super) async fn server_vacuums(pool: &PgPool) -> Result<bool, sqlx::Error> {
 /// Vacuums (and analyses) [`CHURNED`] every `every` until `shutdown`. A table another
 /// instance is vacuuming at that moment is skipped rather than waited for.
 pub(super) fn start(pool: PgPool, every: Duration, shutdown: CancellationToken) {
+    // VACUUM cannot run in a transaction block: the simple protocol sends it alone.
+    let vacuum = format!("VACUUM (SKIP_LOCKED, ANALYZE) {CHURNED}");
     tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(every);
-        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        // The first tick is immediate; a fresh store has nothing to vacuum.
-        ticks.tick().await;
-        loop {
-            tokio::select! {
-                () = shutdown.cancelled() => return,
-                _ = ticks.tick() => {}
-            }
-            // VACUUM cannot run in a transaction block: the simple protocol sends it alone.
-            let vacuum = format!("VACUUM (SKIP_LOCKED, ANALYZE) {CHURNED}");
+        crate::periodic::every(every, shutdown, || async {
             if let Err(error) = sqlx::raw_sql(&vacuum).execute(&pool).await {
                 tracing::warn!(%error, "could not vacuum the task tables");
             }
-        }
+        })
+        .await;
     });
 }
